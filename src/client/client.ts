@@ -1,0 +1,190 @@
+import { ModelGateError } from "../errors/index.ts";
+import type { APIPromise } from "../pipeline/api-promise.ts";
+import { request, type PipelineConfig, type RequestSpec } from "../pipeline/request.ts";
+import { serviceRoot } from "../pipeline/url.ts";
+import { Chat } from "../resources/chat/chat.ts";
+import { Models } from "../resources/models.ts";
+import type { Requester } from "../resources/requester.ts";
+import { VERSION } from "../version.ts";
+import { readEnv } from "./env.ts";
+import type { ClientOptions, Fetch, RequestOptions } from "./options.ts";
+import { detectRuntime, isBrowserLike } from "./runtime.ts";
+
+const DEFAULT_TIMEOUT_MS = 600_000;
+const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 300_000;
+const DEFAULT_MAX_RETRIES = 2;
+const DEFAULT_MAX_SSE_LINE_LENGTH = 16 * 1024 * 1024;
+
+/** Options of the generic `client.post()` / `put()` / `patch()`. */
+export interface BodyRequestOptions extends RequestOptions {
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Resolve to a `Stream` of the response's Server-Sent Events instead of parsed JSON. */
+  stream?: boolean;
+}
+
+/**
+ * The ModelGate client: one base URL and one API key for every model.
+ *
+ * ```ts
+ * const client = new ModelGate({ apiKey, baseURL });
+ * const completion = await client.chat.completions.create({ model: "auto", messages });
+ * ```
+ *
+ * @throws ModelGateError when the API key or base URL is missing or malformed, or when
+ *   constructed in a browser without `dangerouslyAllowBrowser`.
+ */
+export class ModelGate implements Requester {
+  /** The service root requests go to (`baseURL` without a trailing `/v1`). */
+  readonly baseURL: string;
+  /** Milliseconds per attempt; see `ClientOptions.timeout`. */
+  readonly timeout: number;
+  /** Longest silence between stream events, in milliseconds. */
+  readonly streamIdleTimeout: number;
+  /** Retries after the first attempt. */
+  readonly maxRetries: number;
+  /** `client.chat.completions.create(...)`. */
+  readonly chat: Chat;
+  /** `client.models.list()` and `retrieve(id)`. */
+  readonly models: Models;
+
+  readonly #options: ClientOptions;
+  readonly #config: PipelineConfig;
+
+  constructor(options: ClientOptions = {}) {
+    if (isBrowserLike() && !options.dangerouslyAllowBrowser) {
+      throw new ModelGateError(
+        "ModelGate is running in a browser, where the API key would be readable by anyone who opens the page. " +
+          "Call the gateway from a server instead, or pass `dangerouslyAllowBrowser: true` if you understand the risk " +
+          "(e.g. the key is the visitor's own).",
+      );
+    }
+    const apiKey = options.apiKey ?? readEnv("MODELGATE_API_KEY");
+    if (typeof apiKey !== "string" || apiKey.trim() === "") {
+      throw new ModelGateError(
+        "Missing API key: pass `new ModelGate({ apiKey })` or set the MODELGATE_API_KEY environment variable.",
+      );
+    }
+    if (/[^\x21-\x7e]/.test(apiKey)) {
+      throw new ModelGateError(
+        "The API key contains whitespace, a line break or a non-ASCII character; check for a stray newline when it was copied.",
+      );
+    }
+    const baseURL = options.baseURL ?? readEnv("MODELGATE_BASE_URL");
+    if (typeof baseURL !== "string" || baseURL.trim() === "") {
+      throw new ModelGateError(
+        "Missing base URL: pass `new ModelGate({ baseURL })` or set the MODELGATE_BASE_URL environment variable.",
+      );
+    }
+    this.baseURL = serviceRoot(baseURL.trim());
+    this.timeout = nonNegative("timeout", options.timeout, DEFAULT_TIMEOUT_MS);
+    this.streamIdleTimeout = nonNegative("streamIdleTimeout", options.streamIdleTimeout, DEFAULT_STREAM_IDLE_TIMEOUT_MS);
+    this.maxRetries = nonNegative("maxRetries", options.maxRetries, DEFAULT_MAX_RETRIES);
+    if (!Number.isInteger(this.maxRetries)) throw new ModelGateError("`maxRetries` must be a whole number.");
+
+    this.#options = options;
+    this.#config = {
+      root: this.baseURL,
+      apiKey,
+      fetch: resolveFetch(options.fetch),
+      timeout: this.timeout,
+      streamIdleTimeout: this.streamIdleTimeout,
+      maxRetries: this.maxRetries,
+      maxSSELineLength: nonNegative("maxSSELineLength", options.maxSSELineLength, DEFAULT_MAX_SSE_LINE_LENGTH),
+      headers: { ...identificationHeaders(), authorization: `Bearer ${apiKey}`, ...options.defaultHeaders },
+      defaultQuery: options.defaultQuery,
+    };
+    this.chat = new Chat(this);
+    this.models = new Models(this);
+  }
+
+  /** A new client with some options changed; the rest (API key included) carried over. */
+  withOptions(overrides: ClientOptions): ModelGate {
+    return new ModelGate({ ...this.#options, ...overrides });
+  }
+
+  /** `GET {baseURL}{path}` through the same auth, retries, timeouts and errors as every method. */
+  get<T = unknown>(path: string, options?: RequestOptions): APIPromise<T> {
+    return this.request({ method: "GET", path, options });
+  }
+
+  /**
+   * `POST {baseURL}{path}` with `options.body` as JSON, for endpoints without a typed wrapper:
+   * `client.post("/v1/images/generations", { body: { model, prompt } })`.
+   */
+  post<T = unknown>(path: string, options: BodyRequestOptions = {}): APIPromise<T> {
+    return this.#withBody("POST", path, options);
+  }
+
+  /** `PUT {baseURL}{path}` with `options.body` as JSON. */
+  put<T = unknown>(path: string, options: BodyRequestOptions = {}): APIPromise<T> {
+    return this.#withBody("PUT", path, options);
+  }
+
+  /** `PATCH {baseURL}{path}` with `options.body` as JSON. */
+  patch<T = unknown>(path: string, options: BodyRequestOptions = {}): APIPromise<T> {
+    return this.#withBody("PATCH", path, options);
+  }
+
+  /** `DELETE {baseURL}{path}`. */
+  delete<T = unknown>(path: string, options?: RequestOptions): APIPromise<T> {
+    return this.request({ method: "DELETE", path, options });
+  }
+
+  /** The one request pipeline every method goes through. */
+  request<T>(spec: RequestSpec): APIPromise<T> {
+    return request<T>(this.#config, spec);
+  }
+
+  /** The key is left out, so logging or serialising a client cannot leak it. */
+  toJSON(): Record<string, unknown> {
+    return {
+      baseURL: this.baseURL,
+      timeout: this.timeout,
+      streamIdleTimeout: this.streamIdleTimeout,
+      maxRetries: this.maxRetries,
+    };
+  }
+
+  toString(): string {
+    return `ModelGate(${JSON.stringify(this.toJSON())})`;
+  }
+
+  /** Node's `util.inspect` (console.log) shows this instead of the instance's fields. */
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return this.toString();
+  }
+
+  #withBody<T>(method: "POST" | "PUT" | "PATCH", path: string, options: BodyRequestOptions): APIPromise<T> {
+    const { body, stream, ...rest } = options;
+    return this.request({ method, path, body, stream, options: rest });
+  }
+}
+
+/** Called through a wrapper: browsers throw "Illegal invocation" for `fetch` detached from `window`. */
+function resolveFetch(custom: Fetch | undefined): Fetch {
+  if (custom) return custom;
+  if (typeof globalThis.fetch !== "function") {
+    throw new ModelGateError("No global `fetch` in this runtime; pass one as the `fetch` option.");
+  }
+  return (input, init) => globalThis.fetch(input, init);
+}
+
+function identificationHeaders(): Record<string, string> {
+  const runtime = detectRuntime();
+  const headers: Record<string, string> = {
+    "x-modelgate-sdk": `modelgate-js/${VERSION}`,
+    "x-modelgate-runtime": `${runtime.name}/${runtime.version}`,
+  };
+  // Browsers do not let a page set User-Agent; elsewhere it names the SDK in server logs.
+  if (runtime.name !== "browser") headers["user-agent"] = `modelgate-js/${VERSION} (${runtime.name} ${runtime.version})`;
+  return headers;
+}
+
+function nonNegative(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || Number.isNaN(value) || value < 0) {
+    throw new ModelGateError(`\`${name}\` must be a non-negative number; got ${String(value)}.`);
+  }
+  return value;
+}

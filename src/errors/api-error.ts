@@ -1,0 +1,49 @@
+import { ModelGateError } from "./modelgate-error.ts";
+
+/** What the SDK learned about a failed HTTP exchange; built by `errorFromResponse`. */
+export interface APIErrorInit {
+  /** The server's own message, or an excerpt of a body that was not JSON. */
+  message: string;
+  /** The inner `error` object of the body when it has one, else the whole parsed body (or its text). */
+  error?: unknown;
+  code?: string | number | null;
+  type?: string | null;
+  param?: string | null;
+  headers?: Headers;
+  requestID?: string | null;
+  cause?: unknown;
+}
+
+/**
+ * An HTTP exchange that failed: a non-2xx answer (a status subclass such as `RateLimitError`),
+ * an error reported inside a stream, or no usable answer at all (`APIConnectionError`,
+ * `APIConnectionTimeoutError`, `APIUserAbortError`, which have no `status`).
+ */
+export class APIError<TStatus extends number | undefined = number | undefined> extends ModelGateError {
+  override name = "APIError";
+  /** HTTP status of the response; `undefined` when no response arrived. */
+  readonly status: TStatus;
+  /** Response headers; `undefined` when no response arrived. */
+  readonly headers: Headers | undefined;
+  /** The body's inner `error` object when it has one, else the whole parsed body. */
+  readonly error: unknown;
+  /** Provider or gateway error code, e.g. `"invalid_api_key"` or `429`. */
+  readonly code: string | number | null;
+  /** Error type, e.g. `"invalid_request_error"`. */
+  readonly type: string | null;
+  /** The request parameter the error is about, when the server names one. */
+  readonly param: string | null;
+  /** The `x-request-id` response header: quote it when reporting a problem. */
+  readonly requestID: string | null;
+
+  constructor(status: TStatus, init: APIErrorInit) {
+    super(status === undefined ? init.message : `${status} ${init.message}`, { cause: init.cause });
+    this.status = status;
+    this.headers = init.headers;
+    this.error = init.error;
+    this.code = init.code ?? null;
+    this.type = init.type ?? null;
+    this.param = init.param ?? null;
+    this.requestID = init.requestID ?? null;
+  }
+}

@@ -1,0 +1,20 @@
+export { ModelGateError } from "./modelgate-error.ts";
+export { APIError, type APIErrorInit } from "./api-error.ts";
+export {
+  BadRequestError,
+  AuthenticationError,
+  PaymentRequiredError,
+  PermissionDeniedError,
+  NotFoundError,
+  ConflictError,
+  UnprocessableEntityError,
+  RateLimitError,
+  InternalServerError,
+  apiErrorForStatus,
+} from "./status-errors.ts";
+export {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+} from "./connection-errors.ts";
+export { errorFromBody } from "./from-body.ts";

@@ -1,0 +1,55 @@
+import { APIError, type APIErrorInit } from "./api-error.ts";
+
+/** 400: the request was malformed or a parameter is invalid (see `param`). */
+export class BadRequestError extends APIError<400> {
+  override name = "BadRequestError";
+}
+/** 401: the API key is missing, wrong or revoked. */
+export class AuthenticationError extends APIError<401> {
+  override name = "AuthenticationError";
+}
+/** 402: the account has run out of credit. */
+export class PaymentRequiredError extends APIError<402> {
+  override name = "PaymentRequiredError";
+}
+/** 403: the key may not use this model or endpoint. */
+export class PermissionDeniedError extends APIError<403> {
+  override name = "PermissionDeniedError";
+}
+/** 404: unknown model or path. */
+export class NotFoundError extends APIError<404> {
+  override name = "NotFoundError";
+}
+/** 409: conflicting concurrent request (retried automatically). */
+export class ConflictError extends APIError<409> {
+  override name = "ConflictError";
+}
+/** 422: the request was well-formed but could not be processed. */
+export class UnprocessableEntityError extends APIError<422> {
+  override name = "UnprocessableEntityError";
+}
+/** 429: rate limited (retried automatically, honouring `retry-after`). */
+export class RateLimitError extends APIError<429> {
+  override name = "RateLimitError";
+}
+/** 5xx: the gateway or the provider behind it failed (retried automatically). */
+export class InternalServerError extends APIError<number> {
+  override name = "InternalServerError";
+}
+
+const classByStatus: Record<number, new (status: never, init: APIErrorInit) => APIError<number>> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  402: PaymentRequiredError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  422: UnprocessableEntityError,
+  429: RateLimitError,
+};
+
+/** The `APIError` subclass for an HTTP status; a plain `APIError` for statuses without one. */
+export function apiErrorForStatus(status: number, init: APIErrorInit): APIError<number> {
+  const ErrorClass = classByStatus[status] ?? (status >= 500 ? InternalServerError : APIError);
+  return new ErrorClass(status as never, init);
+}

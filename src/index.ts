@@ -1,0 +1,32 @@
+/**
+ * modelgate: the TypeScript client for the ModelGate gateway.
+ * @module
+ */
+import { ModelGate } from "./client/client.ts";
+
+export { ModelGate };
+export default ModelGate;
+
+export type { BodyRequestOptions } from "./client/client.ts";
+export type { ClientOptions, RequestOptions, Fetch, HeadersInput, QueryInput } from "./client/options.ts";
+export type { APIPromise, WithResponse } from "./pipeline/api-promise.ts";
+export type { RequestSpec, HTTPMethod } from "./pipeline/request.ts";
+export { Stream } from "./streaming/stream.ts";
+export {
+  ModelGateError,
+  APIError,
+  BadRequestError,
+  AuthenticationError,
+  PaymentRequiredError,
+  PermissionDeniedError,
+  NotFoundError,
+  ConflictError,
+  UnprocessableEntityError,
+  RateLimitError,
+  InternalServerError,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+} from "./errors/index.ts";
+export type * from "./types/index.ts";
+export { VERSION } from "./version.ts";

@@ -1,0 +1,45 @@
+/** A result together with the HTTP response it came from. */
+export interface WithResponse<T> {
+  data: T;
+  response: Response;
+  /** The `x-request-id` response header: quote it when reporting a problem. */
+  requestID: string | null;
+}
+
+/**
+ * What every SDK method returns: a Promise of the parsed result that can also give the raw
+ * HTTP response (`.asResponse()`) or both (`.withResponse()`).
+ */
+export interface APIPromise<T> extends Promise<T> {
+  /** Resolves to `{ data, response, requestID }`. */
+  withResponse(): Promise<WithResponse<T>>;
+  /**
+   * Resolves to the raw `Response` (its body readable: for a non-streamed call it is rebuilt
+   * from the text the SDK already read; for a stream it is the live body, so read either it
+   * or the `Stream`, not both).
+   */
+  asResponse(): Promise<Response>;
+}
+
+/** What the pipeline produces for one call. */
+export interface Outcome<T> {
+  data: T;
+  /** The response as received; its body may already have been read. */
+  response: Response;
+  /** A `Response` whose body can still be read. */
+  readableResponse(): Response;
+}
+
+export function createAPIPromise<T>(outcome: Promise<Outcome<T>>): APIPromise<T> {
+  const promise = outcome.then((result) => result.data) as APIPromise<T>;
+  // A caller who uses only .withResponse() never awaits `promise` itself; without a handler
+  // its rejection would surface as an unhandled rejection and crash Node.
+  promise.catch(() => {});
+  promise.withResponse = () =>
+    outcome.then((result) => {
+      const response = result.readableResponse();
+      return { data: result.data, response, requestID: response.headers.get("x-request-id") };
+    });
+  promise.asResponse = () => outcome.then((result) => result.readableResponse());
+  return promise;
+}

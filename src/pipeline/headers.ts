@@ -1,0 +1,35 @@
+import { ModelGateError } from "../errors/index.ts";
+import type { HeadersInput } from "../client/options.ts";
+
+/**
+ * Merges header layers, later layers winning; a `null` value removes the header. Names are
+ * case-insensitive (`Headers` lower-cases them), so `{ authorization: null }` removes the
+ * SDK's `Authorization`.
+ */
+export function mergeHeaders(...layers: (HeadersInput | undefined)[]): Headers {
+  const headers = new Headers();
+  for (const layer of layers) {
+    if (!layer) continue;
+    for (const [name, value] of Object.entries(layer)) {
+      if (value === null) headers.delete(name);
+      else if (value !== undefined) setHeader(headers, name, value);
+    }
+  }
+  return headers;
+}
+
+/**
+ * `Headers.set` throws a bare TypeError on CR, LF or non-Latin-1 characters; a header carrying
+ * a pasted key with a trailing newline deserves a clearer word, and the value (perhaps the
+ * key itself) must not be echoed.
+ */
+function setHeader(headers: Headers, name: string, value: string): void {
+  if (/[\r\n\0]/.test(value)) {
+    throw new ModelGateError(`The value of header "${name}" contains a line break or NUL character.`);
+  }
+  try {
+    headers.set(name, value);
+  } catch {
+    throw new ModelGateError(`Header "${name}" has an invalid name or value (only Latin-1 characters are allowed).`);
+  }
+}

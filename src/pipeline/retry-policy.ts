@@ -1,0 +1,52 @@
+/** First retry waits about this long; each later one twice as long. */
+const INITIAL_RETRY_DELAY_MS = 500;
+/** Backoff never grows beyond this. */
+const MAX_BACKOFF_MS = 8_000;
+/**
+ * A server-requested wait (`retry-after`) longer than this is not honoured by waiting: the
+ * error is thrown at once, so a hostile or mistaken `retry-after: 999999` cannot park the
+ * caller for days. The error's `headers` still carry the server's value.
+ */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+const RETRYABLE_STATUSES = new Set([408, 409, 429]);
+
+/** Whether a non-2xx response may be retried: `x-should-retry` decides, else its status. */
+export function isRetryableResponse(response: Response): boolean {
+  const shouldRetry = response.headers.get("x-should-retry");
+  if (shouldRetry === "true") return true;
+  if (shouldRetry === "false") return false;
+  return RETRYABLE_STATUSES.has(response.status) || response.status >= 500;
+}
+
+/**
+ * Milliseconds to wait before retry number `retryIndex` (0 for the first retry), or `null`
+ * when the server asked for a wait longer than `MAX_RETRY_AFTER_MS`.
+ * Honours `retry-after-ms`, then `retry-after` in seconds or as an HTTP date; otherwise
+ * exponential backoff with jitter (up to 25% shorter) so that clients failing together do not
+ * retry in lock step.
+ */
+export function retryDelayMs(retryIndex: number, headers: Headers | undefined, now = Date.now()): number | null {
+  const requested = requestedDelayMs(headers, now);
+  if (requested !== undefined) return requested > MAX_RETRY_AFTER_MS ? null : requested;
+  const backoff = Math.min(INITIAL_RETRY_DELAY_MS * 2 ** retryIndex, MAX_BACKOFF_MS);
+  return backoff * (1 - Math.random() * 0.25);
+}
+
+function requestedDelayMs(headers: Headers | undefined, now: number): number | undefined {
+  if (!headers) return undefined;
+  const milliseconds = parseNonNegative(headers.get("retry-after-ms"));
+  if (milliseconds !== undefined) return milliseconds;
+  const retryAfter = headers.get("retry-after");
+  if (retryAfter === null) return undefined;
+  const seconds = parseNonNegative(retryAfter);
+  if (seconds !== undefined) return seconds * 1000;
+  const date = Date.parse(retryAfter);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function parseNonNegative(value: string | null): number | undefined {
+  if (value === null || value.trim() === "") return undefined;
+  const number = Number(value);
+  return Number.isFinite(number) && number >= 0 ? number : undefined;
+}

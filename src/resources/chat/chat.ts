@@ -1,0 +1,12 @@
+import type { Requester } from "../requester.ts";
+import { Completions } from "./completions.ts";
+
+/** `client.chat`. */
+export class Chat {
+  /** Chat completions: `client.chat.completions.create(...)`. */
+  readonly completions: Completions;
+
+  constructor(client: Requester) {
+    this.completions = new Completions(client);
+  }
+}

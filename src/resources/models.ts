@@ -1,0 +1,26 @@
+import type { RequestOptions } from "../client/options.ts";
+import type { APIPromise } from "../pipeline/api-promise.ts";
+import type { Model, ModelList } from "../types/index.ts";
+import type { Requester } from "./requester.ts";
+
+/** `client.models`: the gateway's model catalogue. */
+export class Models {
+  readonly #client: Requester;
+
+  constructor(client: Requester) {
+    this.#client = client;
+  }
+
+  /** Lists every model the key can use: `GET /v1/models`. */
+  list(options?: RequestOptions): APIPromise<ModelList> {
+    return this.#client.request({ method: "GET", path: "/v1/models", options });
+  }
+
+  /**
+   * One model by id: `GET /v1/models/{id}`. Ids such as `openai/gpt-4.1-mini` contain a
+   * slash, so the id is path-encoded. @throws NotFoundError for an unknown id.
+   */
+  retrieve(id: string, options?: RequestOptions): APIPromise<Model> {
+    return this.#client.request({ method: "GET", path: `/v1/models/${encodeURIComponent(id)}`, options });
+  }
+}

@@ -1,0 +1,108 @@
+import { ModelGateError } from "../errors/index.ts";
+import type { ChatCompletion, ChatCompletionChunk } from "../types/index.ts";
+import { ChatCompletionAccumulator } from "./accumulate.ts";
+import { decodeNDJSON, encodeNDJSON } from "./ndjson.ts";
+import { iterateSSEChunks, type SSEChunkOptions } from "./sse-chunks.ts";
+import { teeIterator } from "./tee.ts";
+
+/**
+ * A streamed reply: iterate it with `for await (const chunk of stream)`.
+ *
+ * A stream can be consumed once (by iterating it or by one of its helpers); use `tee()` for
+ * two consumers. Breaking out of the loop, or `stream.controller.abort()`, cancels the HTTP
+ * body. A stream that breaks off before its end throws `APIConnectionError` instead of ending
+ * quietly, so a shortened answer never passes for a whole one.
+ */
+export class Stream<T> implements AsyncIterable<T> {
+  /** Aborting it cancels the request; the iterator then throws `APIUserAbortError`. */
+  readonly controller: AbortController;
+  /** The HTTP response (headers, status), available before the first chunk. */
+  readonly response: Response | undefined;
+  /** The `x-request-id` response header: quote it when reporting a problem. */
+  readonly requestID: string | null;
+  readonly #makeIterator: () => AsyncIterator<T>;
+  #consumed = false;
+
+  /**
+   * Low-level: most code gets a `Stream` from `create({ stream: true })` or
+   * `Stream.fromReadableStream()`.
+   */
+  constructor(makeIterator: () => AsyncIterator<T>, controller: AbortController, response?: Response) {
+    this.#makeIterator = makeIterator;
+    this.controller = controller;
+    this.response = response;
+    this.requestID = response?.headers.get("x-request-id") ?? null;
+  }
+
+  /** A stream of the JSON chunks carried by a Server-Sent Events response. */
+  static fromSSEResponse<T>(response: Response, controller: AbortController, options: SSEChunkOptions): Stream<T> {
+    return new Stream(() => iterateSSEChunks<T>(response, controller, options), controller, response);
+  }
+
+  /**
+   * Rebuilds a stream from the newline-delimited JSON made by `toReadableStream()`, e.g. in a
+   * browser reading a server route's response body.
+   */
+  static fromReadableStream<T>(readable: ReadableStream<Uint8Array>, controller = new AbortController()): Stream<T> {
+    return new Stream(() => decodeNDJSON<T>(readable, controller.signal), controller);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    if (this.#consumed) {
+      throw new ModelGateError(
+        "This stream has already been consumed; a stream can be read once (use stream.tee() for two readers).",
+      );
+    }
+    this.#consumed = true;
+    return this.#makeIterator();
+  }
+
+  /** Two independent streams that each yield every chunk; the body is read once. */
+  tee(): [Stream<T>, Stream<T>] {
+    const [left, right] = teeIterator(this[Symbol.asyncIterator]());
+    return [
+      new Stream(() => left, this.controller, this.response),
+      new Stream(() => right, this.controller, this.response),
+    ];
+  }
+
+  /** The chunks as newline-delimited JSON bytes, e.g. to return from a server route. */
+  toReadableStream(): ReadableStream<Uint8Array> {
+    return encodeNDJSON(this[Symbol.asyncIterator]());
+  }
+
+  /** Resolves to the reply's text: every `delta.content` of the first choice, joined. */
+  async text(this: Stream<ChatCompletionChunk>): Promise<string> {
+    let text = "";
+    for await (const piece of this.textStream) text += piece;
+    return text;
+  }
+
+  /**
+   * The text deltas of the first choice, skipping chunks without content:
+   * `for await (const text of stream.textStream) process.stdout.write(text)`.
+   * For streams of chat completion chunks.
+   */
+  get textStream(): AsyncIterable<string> {
+    const chunks = this as unknown as Stream<ChatCompletionChunk>;
+    return {
+      async *[Symbol.asyncIterator]() {
+        for await (const chunk of chunks) {
+          for (const choice of chunk.choices ?? []) {
+            if ((choice.index ?? 0) === 0 && choice.delta?.content) yield choice.delta.content;
+          }
+        }
+      },
+    };
+  }
+
+  /**
+   * Resolves to the `ChatCompletion` assembled from all chunks: content, tool calls joined by
+   * index, finish reasons and usage, as a non-streamed call would have returned it.
+   */
+  async finalChatCompletion(this: Stream<ChatCompletionChunk>): Promise<ChatCompletion> {
+    const accumulator = new ChatCompletionAccumulator();
+    for await (const chunk of this) accumulator.add(chunk);
+    return accumulator.result();
+  }
+}

@@ -1,0 +1,45 @@
+type Settled<T> = { ok: true; result: IteratorResult<T> } | { ok: false; error: unknown };
+
+/**
+ * Splits one iterator into two that each see every value (and the same error) in order.
+ * Values are pulled from the source once, by whichever side asks first, and buffered for the
+ * other side only while it lags; the source is cancelled once both sides have stopped.
+ */
+export function teeIterator<T>(source: AsyncIterator<T>): [AsyncIterator<T>, AsyncIterator<T>] {
+  const buffers: [Settled<T>[], Settled<T>[]] = [[], []];
+  const listening = [true, true];
+  let pending: Promise<void> | undefined;
+
+  const pullOnce = (): Promise<void> =>
+    (pending ??= source
+      .next()
+      .then(
+        (result): Settled<T> => ({ ok: true, result }),
+        (error: unknown): Settled<T> => ({ ok: false, error }),
+      )
+      .then((settled) => {
+        pending = undefined;
+        for (const side of [0, 1] as const) if (listening[side]) buffers[side].push(settled);
+      }));
+
+  const side = (index: 0 | 1): AsyncIterator<T> => ({
+    async next() {
+      const buffer = buffers[index];
+      while (buffer.length === 0) {
+        if (!listening[index]) return { value: undefined, done: true };
+        await pullOnce();
+      }
+      const settled = buffer.shift() as Settled<T>;
+      if (!settled.ok) throw settled.error;
+      return settled.result;
+    },
+    async return() {
+      listening[index] = false;
+      buffers[index].length = 0;
+      if (!listening[1 - index]) await source.return?.();
+      return { value: undefined, done: true };
+    },
+  });
+
+  return [side(0), side(1)];
+}

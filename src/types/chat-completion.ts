@@ -1,0 +1,125 @@
+/**
+ * Why generation stopped: `stop` (natural end or a stop sequence), `length` (token limit),
+ * `tool_calls`, `content_filter`, `error` (a provider failed mid-reply); open to values
+ * other providers send.
+ */
+export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter" | "function_call" | "error" | (string & {});
+
+/** A tool call the model asks for; `arguments` is JSON text, to be validated before use. */
+export interface ChatCompletionMessageToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+/** The model's reply message. */
+export interface ChatCompletionMessage {
+  role: "assistant";
+  /** The text; `null` when the reply is only tool calls. */
+  content: string | null;
+  refusal?: string | null;
+  tool_calls?: ChatCompletionMessageToolCall[];
+}
+
+/** Log probability of one output token. */
+export interface ChatCompletionTokenLogprob {
+  token: string;
+  logprob: number;
+  bytes: number[] | null;
+  top_logprobs: { token: string; logprob: number; bytes: number[] | null }[];
+}
+
+/** Log probabilities of a choice, when `logprobs: true` was asked for. */
+export interface ChatCompletionLogprobs {
+  content: ChatCompletionTokenLogprob[] | null;
+  refusal?: ChatCompletionTokenLogprob[] | null;
+}
+
+/** One choice of a completion (several when `n` > 1). */
+export interface ChatCompletionChoice {
+  index: number;
+  message: ChatCompletionMessage;
+  finish_reason: FinishReason;
+  logprobs?: ChatCompletionLogprobs | null;
+}
+
+/** Token counts of a request. */
+export interface CompletionUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details?: { cached_tokens?: number; audio_tokens?: number; [key: string]: number | undefined };
+  completion_tokens_details?: {
+    reasoning_tokens?: number;
+    audio_tokens?: number;
+    accepted_prediction_tokens?: number;
+    rejected_prediction_tokens?: number;
+    [key: string]: number | undefined;
+  };
+}
+
+/** A whole (non-streamed) reply. */
+export interface ChatCompletion {
+  id: string;
+  object: "chat.completion";
+  /** Unix time in seconds. */
+  created: number;
+  /** The model that answered: the gateway's choice when `model: "auto"` was asked for. */
+  model: string;
+  /** The provider that served the model (gateway extension). */
+  provider?: string;
+  choices: ChatCompletionChoice[];
+  usage?: CompletionUsage;
+  system_fingerprint?: string | null;
+  service_tier?: string | null;
+}
+
+/** A fragment of a tool call in a stream; fragments with the same `index` form one call. */
+export interface ChatCompletionChunkToolCallDelta {
+  /** Position of the call; some providers leave it out (the fragment then continues the call with the same `id`, or the last one). */
+  index?: number;
+  id?: string;
+  type?: "function";
+  function?: { name?: string; arguments?: string };
+}
+
+/** What one chunk adds to a choice. */
+export interface ChatCompletionChunkDelta {
+  role?: "developer" | "system" | "user" | "assistant" | "tool";
+  /** A text fragment; absent or null means nothing new. */
+  content?: string | null;
+  refusal?: string | null;
+  tool_calls?: ChatCompletionChunkToolCallDelta[];
+}
+
+/** One choice's part of a chunk. */
+export interface ChatCompletionChunkChoice {
+  index: number;
+  delta: ChatCompletionChunkDelta;
+  /** Set on the choice's last chunk. */
+  finish_reason: FinishReason | null;
+  logprobs?: ChatCompletionLogprobs | null;
+}
+
+/** An error a provider reported in the middle of a stream (thrown by the SDK as an `APIError`). */
+export interface ChatCompletionChunkError {
+  code?: number | string;
+  message: string;
+  metadata?: Record<string, unknown>;
+}
+
+/** One chunk of a streamed reply. */
+export interface ChatCompletionChunk {
+  id: string;
+  object: "chat.completion.chunk";
+  created: number;
+  /** The model that answered: the gateway's choice when `model: "auto"` was asked for. */
+  model: string;
+  provider?: string;
+  /** Empty in the final usage-only chunk (`stream_options.include_usage`). */
+  choices: ChatCompletionChunkChoice[];
+  usage?: CompletionUsage | null;
+  system_fingerprint?: string | null;
+  service_tier?: string | null;
+  error?: ChatCompletionChunkError;
+}

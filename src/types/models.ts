@@ -1,0 +1,28 @@
+/** What a model can do; `route.capabilities` filters on these. */
+export type ModelCapability = "vision" | "tools" | "json" | "long_context" | "image_generation" | "audio" | (string & {});
+
+/** A model of the gateway's catalogue. */
+export interface Model {
+  /** The id to pass as `model`, e.g. `openai/gpt-4.1-mini`. */
+  id: string;
+  object: "model";
+  /** Unix time in seconds. */
+  created: number;
+  owned_by: string;
+  /** Display name. */
+  name?: string;
+  provider?: string;
+  /** Largest prompt plus reply, in tokens. */
+  context_length?: number;
+  /** USD per million tokens. */
+  pricing?: { prompt: number; completion: number };
+  /** Quality score from 0 to 1, as used by `route.min_quality`. */
+  quality?: number;
+  capabilities?: ModelCapability[];
+}
+
+/** The answer of `models.list()`. */
+export interface ModelList {
+  object: "list";
+  data: Model[];
+}

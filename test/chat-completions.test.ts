@@ -1,0 +1,88 @@
+import { http, HttpResponse } from "msw";
+import { describe, expect, it } from "vitest";
+import { ModelGateError } from "../src/index.ts";
+import { BASE, completionBody, contentEvent, DONE, USER_HELLO, sseResponse, testClient, useMockServer } from "./fixtures/server.ts";
+
+const server = useMockServer();
+
+describe("chat.completions.create", () => {
+  it("resolves to the ChatCompletion, with the model the gateway chose for auto", async () => {
+    server.use(http.post(`${BASE}/v1/chat/completions`, () => HttpResponse.json(completionBody("Hi there", "anthropic/claude-haiku-4.5"))));
+    const completion = await testClient().chat.completions.create({ model: "auto", messages: USER_HELLO });
+    expect(completion.model).toBe("anthropic/claude-haiku-4.5");
+    expect(completion.choices[0]?.message.content).toBe("Hi there");
+    expect(completion.usage?.total_tokens).toBe(5);
+  });
+
+  it("resolves to a Stream whose chunks carry the chosen model, for stream: true", async () => {
+    server.use(
+      http.post(`${BASE}/v1/chat/completions`, () =>
+        sseResponse([contentEvent("Hi", null, "google/gemini-2.5-flash"), contentEvent(" there", "stop", "google/gemini-2.5-flash"), DONE]),
+      ),
+    );
+    const stream = await testClient().chat.completions.create({ model: "auto", messages: USER_HELLO, stream: true });
+    const models = new Set<string>();
+    let text = "";
+    for await (const chunk of stream) {
+      models.add(chunk.model);
+      text += chunk.choices[0]?.delta.content ?? "";
+    }
+    expect(text).toBe("Hi there");
+    expect([...models]).toEqual(["google/gemini-2.5-flash"]);
+  });
+
+  it("gives { data, response, requestID } from withResponse() and a readable Response from asResponse()", async () => {
+    server.use(
+      http.post(`${BASE}/v1/chat/completions`, () =>
+        HttpResponse.json(completionBody("Hi"), { headers: { "x-request-id": "req_42" } }),
+      ),
+    );
+    const client = testClient();
+    const { data, response, requestID } = await client.chat.completions
+      .create({ model: "auto", messages: USER_HELLO })
+      .withResponse();
+    expect(data.choices[0]?.message.content).toBe("Hi");
+    expect(requestID).toBe("req_42");
+    expect(response.status).toBe(200);
+    const raw = await client.chat.completions.create({ model: "auto", messages: USER_HELLO }).asResponse();
+    expect(raw.headers.get("x-request-id")).toBe("req_42");
+    expect((await raw.json()).choices[0].message.content).toBe("Hi");
+  });
+});
+
+describe("caller mistakes are caught before any request", () => {
+  const cases: [string, unknown, RegExp][] = [
+    ["a missing model", { messages: USER_HELLO }, /`model` must be a non-empty string.*got nothing/],
+    ["a numeric model", { model: 4, messages: USER_HELLO }, /`model`.*number 4/],
+    ["messages that are not an array", { model: "auto", messages: "hi" }, /`messages` must be an array.*"hi"/],
+    ["a message without a role", { model: "auto", messages: [{ content: "hi" }] }, /`messages\[0\]\.role` must be one of/],
+    ["a message with an unknown role", { model: "auto", messages: [USER_HELLO[0], { role: "bot", content: "x" }] }, /`messages\[1\]\.role`.*"bot"/],
+    ["a null message", { model: "auto", messages: [null] }, /`messages\[0\]` must be an object/],
+    ["a non-boolean stream", { model: "auto", messages: USER_HELLO, stream: "yes" }, /`stream` must be a boolean/],
+  ];
+
+  it.each(cases)("rejects %s with a ModelGateError naming the field", (_, params, message) => {
+    let requests = 0;
+    server.use(http.all(`${BASE}/*`, () => {
+      requests++;
+      return HttpResponse.json({});
+    }));
+    const create = testClient().chat.completions.create as (params: unknown) => unknown;
+    expect(() => create(params)).toThrow(ModelGateError);
+    expect(() => create(params)).toThrow(message);
+    expect(requests).toBe(0);
+  });
+});
+
+describe("models", () => {
+  it("lists the catalogue", async () => {
+    server.use(
+      http.get(`${BASE}/v1/models`, () =>
+        HttpResponse.json({ object: "list", data: [{ id: "a/b", object: "model", created: 1, owned_by: "a" }] }),
+      ),
+    );
+    const list = await testClient().models.list();
+    expect(list.object).toBe("list");
+    expect(list.data.map((model) => model.id)).toEqual(["a/b"]);
+  });
+});

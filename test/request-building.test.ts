@@ -1,0 +1,141 @@
+import { http, HttpResponse, type JsonBodyType } from "msw";
+import { describe, expect, it } from "vitest";
+import { ModelGate, VERSION } from "../src/index.ts";
+import { API_KEY, BASE, completionBody, USER_HELLO, testClient, useMockServer } from "./fixtures/server.ts";
+
+const server = useMockServer();
+
+/** Answers every request with `body` and records what arrived. */
+function record(body: JsonBodyType = completionBody("hi")) {
+  const seen: Request[] = [];
+  server.use(
+    http.all(`${BASE}/*`, ({ request }) => {
+      seen.push(request.clone());
+      return HttpResponse.json(body);
+    }),
+  );
+  return seen;
+}
+
+describe("request URL", () => {
+  it.each(["https://gateway.test", "https://gateway.test/", "https://gateway.test/v1", "https://gateway.test/v1/"])(
+    "posts to /v1/chat/completions exactly once prefixed for baseURL %s",
+    async (baseURL) => {
+      const seen = record();
+      await testClient({ baseURL }).chat.completions.create({ model: "auto", messages: USER_HELLO });
+      expect(seen[0]?.url).toBe("https://gateway.test/v1/chat/completions");
+    },
+  );
+
+  it("merges defaultQuery and per-request query, leaving out null and undefined", async () => {
+    const seen = record({ object: "list", data: [] });
+    await testClient({ defaultQuery: { a: "1", gone: null } }).models.list({ query: { b: 2, skip: undefined } });
+    expect(seen[0]?.url).toBe("https://gateway.test/v1/models?a=1&b=2");
+  });
+
+  it("path-encodes model ids that contain a slash", async () => {
+    const seen = record({ id: "openai/gpt-4.1-mini", object: "model", created: 0, owned_by: "openai" });
+    const model = await testClient().models.retrieve("openai/gpt-4.1-mini");
+    expect(seen[0]?.url).toBe("https://gateway.test/v1/models/openai%2Fgpt-4.1-mini");
+    expect(model.id).toBe("openai/gpt-4.1-mini");
+  });
+
+  it("takes client.get/post paths as given under the service root, with or without /v1 in baseURL", async () => {
+    const seen = record({ data: [] });
+    await testClient({ baseURL: `${BASE}/v1` }).post("/v1/images/generations", { body: { prompt: "a cat" } });
+    await testClient().get("/v1/integrations");
+    expect(seen.map((r) => r.url)).toEqual([`${BASE}/v1/images/generations`, `${BASE}/v1/integrations`]);
+    expect(await seen[0]?.json()).toEqual({ prompt: "a cat" });
+  });
+});
+
+describe("request headers", () => {
+  it("sends the key as a Bearer token, JSON content type and the SDK identification", async () => {
+    const seen = record();
+    await testClient().chat.completions.create({ model: "auto", messages: USER_HELLO });
+    const headers = seen[0]!.headers;
+    expect(headers.get("authorization")).toBe(`Bearer ${API_KEY}`);
+    expect(headers.get("content-type")).toBe("application/json");
+    expect(headers.get("accept")).toBe("application/json");
+    expect(headers.get("x-modelgate-sdk")).toBe(`modelgate-js/${VERSION}`);
+    expect(headers.get("x-modelgate-runtime")).toMatch(/^node\/\d+\./);
+    expect(headers.get("user-agent")).toContain(`modelgate-js/${VERSION}`);
+  });
+
+  it("asks for an event stream when streaming", async () => {
+    const seen: Request[] = [];
+    server.use(
+      http.post(`${BASE}/v1/chat/completions`, ({ request }) => {
+        seen.push(request);
+        return new HttpResponse("data: [DONE]\n\n", { headers: { "content-type": "text/event-stream" } });
+      }),
+    );
+    const stream = await testClient().chat.completions.create({ model: "auto", messages: USER_HELLO, stream: true });
+    for await (const _ of stream) void _;
+    expect(seen[0]?.headers.get("accept")).toBe("text/event-stream");
+  });
+
+  it("merges defaultHeaders then per-request headers, and null removes a header", async () => {
+    const seen = record();
+    const client = testClient({ defaultHeaders: { "x-team": "a", "x-drop": "1", "x-modelgate-runtime": null } });
+    await client.chat.completions.create(
+      { model: "auto", messages: USER_HELLO },
+      { headers: { "x-team": "b", "x-drop": null, "x-call": "c" } },
+    );
+    const headers = seen[0]!.headers;
+    expect(headers.get("x-team")).toBe("b");
+    expect(headers.get("x-call")).toBe("c");
+    expect(headers.has("x-drop")).toBe(false);
+    expect(headers.has("x-modelgate-runtime")).toBe(false);
+  });
+
+  it("sends an Idempotency-Key on POST but not on GET, and uses the caller's when given", async () => {
+    const seen = record();
+    const client = testClient();
+    await client.chat.completions.create({ model: "auto", messages: USER_HELLO });
+    await client.chat.completions.create({ model: "auto", messages: USER_HELLO }, { idempotencyKey: "mine-1" });
+    await client.get("/v1/models");
+    expect(seen[0]?.headers.get("idempotency-key")).toMatch(/^modelgate-[0-9a-f-]{36}$/);
+    expect(seen[1]?.headers.get("idempotency-key")).toBe("mine-1");
+    expect(seen[2]?.headers.has("idempotency-key")).toBe(false);
+  });
+
+  it("rejects a header value with a line break before sending anything", async () => {
+    const seen = record();
+    const call = testClient().get("/v1/models", { headers: { "x-bad": "a\r\nx-injected: 1" } });
+    await expect(call).rejects.toThrow(/line break/);
+    expect(seen).toHaveLength(0);
+  });
+});
+
+describe("request body", () => {
+  it("sends route, models and unknown extra fields untouched", async () => {
+    const seen = record();
+    const params = {
+      model: "auto",
+      messages: USER_HELLO,
+      route: { max_price: { prompt: 1, completion: 2 }, min_quality: 0.7, capabilities: ["tools"], sort: "price" as const },
+      models: ["a/b", "c/d"],
+      provider_preferences: { order: ["x"] },
+    };
+    await testClient().chat.completions.create(params);
+    expect(await seen[0]!.json()).toEqual(params);
+  });
+});
+
+describe("custom fetch", () => {
+  it("sends every request through the fetch option", async () => {
+    const calls: string[] = [];
+    const client = new ModelGate({
+      apiKey: API_KEY,
+      baseURL: "https://custom.test",
+      fetch: async (input) => {
+        calls.push(String(input instanceof Request ? input.url : input));
+        return Response.json(completionBody("from custom fetch"));
+      },
+    });
+    const completion = await client.chat.completions.create({ model: "auto", messages: USER_HELLO });
+    expect(completion.choices[0]?.message.content).toBe("from custom fetch");
+    expect(calls).toEqual(["https://custom.test/v1/chat/completions"]);
+  });
+});

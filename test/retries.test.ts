@@ -1,0 +1,201 @@
+import { http, HttpResponse } from "msw";
+import { describe, expect, it } from "vitest";
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  BadRequestError,
+  RateLimitError,
+} from "../src/index.ts";
+import { BASE, completionBody, contentEvent, DONE, USER_HELLO, sseResponse, testClient, useMockServer } from "./fixtures/server.ts";
+
+const server = useMockServer();
+
+/** Answers with `failures` in order, then succeeds; records each request. */
+function script(failures: (() => Response)[], success: () => Response = () => HttpResponse.json(completionBody("ok"))) {
+  const seen: Request[] = [];
+  server.use(
+    http.post(`${BASE}/v1/chat/completions`, ({ request }) => {
+      seen.push(request);
+      const next = failures[seen.length - 1];
+      return next ? next() : success();
+    }),
+  );
+  return seen;
+}
+
+const status = (code: number, headers: Record<string, string> = { "retry-after-ms": "1" }) => () =>
+  HttpResponse.json({ error: { message: `status ${code}` } }, { status: code, headers });
+
+const create = (client = testClient()) => client.chat.completions.create({ model: "auto", messages: USER_HELLO });
+
+describe("which failures are retried", () => {
+  it.each([408, 409, 429, 500, 502, 503, 504])("retries a %i and then succeeds", async (code) => {
+    const seen = script([status(code)]);
+    const completion = await create();
+    expect(completion.choices[0]?.message.content).toBe("ok");
+    expect(seen).toHaveLength(2);
+  });
+
+  it.each([400, 401, 402, 403, 404, 422])("does not retry a %i", async (code) => {
+    const seen = script([status(code)]);
+    await expect(create()).rejects.toHaveProperty("status", code);
+    expect(seen).toHaveLength(1);
+  });
+
+  it("gives up after maxRetries and throws the last error", async () => {
+    const seen = script([status(429), status(429), status(429), status(429)]);
+    await expect(create()).rejects.toBeInstanceOf(RateLimitError);
+    expect(seen).toHaveLength(3);
+  });
+
+  it("makes exactly one attempt with maxRetries: 0 (client or per call)", async () => {
+    const seen = script([status(503), status(503)]);
+    await expect(create(testClient({ maxRetries: 0 }))).rejects.toHaveProperty("status", 503);
+    await expect(testClient().chat.completions.create({ model: "auto", messages: USER_HELLO }, { maxRetries: 0 })).rejects.toHaveProperty("status", 503);
+    expect(seen).toHaveLength(2);
+  });
+
+  it("honours x-should-retry: true on a status it would not retry", async () => {
+    const seen = script([status(400, { "x-should-retry": "true", "retry-after-ms": "1" })]);
+    await expect(create()).resolves.toBeDefined();
+    expect(seen).toHaveLength(2);
+  });
+
+  it("honours x-should-retry: false on a status it would retry", async () => {
+    const seen = script([status(503, { "x-should-retry": "false" })]);
+    await expect(create()).rejects.toHaveProperty("status", 503);
+    expect(seen).toHaveLength(1);
+  });
+
+  it("retries a connection error", async () => {
+    const seen = script([() => HttpResponse.error()]);
+    await expect(create(testClient({ maxRetries: 1 }))).resolves.toBeDefined();
+    expect(seen).toHaveLength(2);
+  });
+
+  it("throws APIConnectionError once connection errors exhaust the retries", async () => {
+    const seen = script([() => HttpResponse.error(), () => HttpResponse.error()]);
+    await expect(create(testClient({ maxRetries: 1 }))).rejects.toBeInstanceOf(APIConnectionError);
+    expect(seen).toHaveLength(2);
+  });
+});
+
+describe("how long it waits", () => {
+  it("waits retry-after-ms milliseconds", async () => {
+    script([status(429, { "retry-after-ms": "150" })]);
+    const started = performance.now();
+    await create();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
+  it("waits retry-after seconds", async () => {
+    script([status(503, { "retry-after": "0.2" })]);
+    const started = performance.now();
+    await create();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+  });
+
+  it("does not wait at all for a hostile retry-after: 999999, and throws at once", async () => {
+    const seen = script([status(429, { "retry-after": "999999" })]);
+    const started = performance.now();
+    const error = await create().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).headers?.get("retry-after")).toBe("999999");
+    expect(seen).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe("idempotency", () => {
+  it("sends the same Idempotency-Key on every retry of one call, and a new one per call", async () => {
+    const seen = script([status(500), status(500)]);
+    await create();
+    await create();
+    const keys = seen.map((request) => request.headers.get("idempotency-key"));
+    expect(keys[0]).toBeTruthy();
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).toBe(keys[0]);
+    expect(keys[3]).not.toBe(keys[0]);
+    expect(seen.map((request) => request.headers.get("x-modelgate-retry-count"))).toEqual([null, "1", "2", null]);
+  });
+});
+
+describe("timeouts and aborts", () => {
+  it("times out a slow attempt with APIConnectionTimeoutError and retries it", async () => {
+    let calls = 0;
+    server.use(
+      http.post(`${BASE}/v1/chat/completions`, async () => {
+        calls++;
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        return HttpResponse.json(completionBody("late"));
+      }),
+    );
+    const error = await create(testClient({ timeout: 50, maxRetries: 1 })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect((error as Error).message).toMatch(/timed out after 50 ms/);
+    expect(calls).toBe(2);
+  });
+
+  it("never retries a call the caller aborted", async () => {
+    let calls = 0;
+    server.use(
+      http.post(`${BASE}/v1/chat/completions`, async () => {
+        calls++;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return HttpResponse.json(completionBody("late"));
+      }),
+    );
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 30);
+    const call = testClient().chat.completions.create({ model: "auto", messages: USER_HELLO }, { signal: controller.signal });
+    await expect(call).rejects.toBeInstanceOf(APIUserAbortError);
+    expect(calls).toBe(1);
+  });
+
+  it("rejects at once with APIUserAbortError when the signal is already aborted", async () => {
+    const seen = script([]);
+    const call = testClient().chat.completions.create({ model: "auto", messages: USER_HELLO }, { signal: AbortSignal.abort() });
+    await expect(call).rejects.toBeInstanceOf(APIUserAbortError);
+    expect(seen).toHaveLength(0);
+  });
+
+  it("stops waiting for a retry when the caller aborts during the backoff", async () => {
+    const seen = script([status(429, { "retry-after": "30" })]);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const started = performance.now();
+    const call = testClient().chat.completions.create({ model: "auto", messages: USER_HELLO }, { signal: controller.signal });
+    await expect(call).rejects.toBeInstanceOf(APIUserAbortError);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe("streams and retries", () => {
+  it("retries a stream whose response was an error status before any byte of the stream", async () => {
+    const seen = script([status(503)], () => sseResponse([contentEvent("hi"), contentEvent(null, "stop"), DONE]));
+    const stream = await testClient().chat.completions.create({ model: "auto", messages: USER_HELLO, stream: true });
+    expect(await stream.text()).toBe("hi");
+    expect(seen).toHaveLength(2);
+  });
+
+  it("never retries a stream that broke off after its first byte", async () => {
+    const seen = script([], () => sseResponse([contentEvent("partial ")], { breakOff: true }));
+    const stream = await testClient().chat.completions.create({ model: "auto", messages: USER_HELLO, stream: true });
+    const received: string[] = [];
+    const error = await (async () => {
+      for await (const chunk of stream) received.push(chunk.choices[0]?.delta.content ?? "");
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(received).toEqual(["partial "]);
+    expect(seen).toHaveLength(1);
+  });
+
+  it("does not retry a 400 for a stream either", async () => {
+    const seen = script([status(400)]);
+    const call = testClient().chat.completions.create({ model: "auto", messages: USER_HELLO, stream: true });
+    await expect(call).rejects.toBeInstanceOf(BadRequestError);
+    expect(seen).toHaveLength(1);
+  });
+});

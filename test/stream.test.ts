@@ -1,0 +1,334 @@
+import { http, HttpResponse } from "msw";
+import { describe, expect, it } from "vitest";
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  InternalServerError,
+  ModelGateError,
+  RateLimitError,
+  Stream,
+  type ChatCompletionChunk,
+} from "../src/index.ts";
+import { BASE, contentEvent, DONE, USER_HELLO, sseResponse, testClient, useMockServer } from "./fixtures/server.ts";
+
+const server = useMockServer();
+
+/** Serves `parts` as the streamed body and reports whether the body was cancelled. */
+function serve(parts: string[], options: { breakOff?: boolean; headers?: Record<string, string> } = {}) {
+  const state = { cancelled: false };
+  server.use(
+    http.post(`${BASE}/v1/chat/completions`, () => {
+      const response = sseResponse(parts, options);
+      const reader = response.body!.getReader();
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const { value, done } = await reader.read().catch((error: unknown) => {
+            controller.error(error);
+            return { value: undefined, done: true };
+          });
+          if (done) {
+            try {
+              controller.close();
+            } catch {
+              // already errored
+            }
+          } else controller.enqueue(value);
+        },
+        cancel() {
+          state.cancelled = true;
+        },
+      });
+      return new Response(body, { headers: response.headers });
+    }),
+  );
+  return state;
+}
+
+const openStream = (client = testClient()) =>
+  client.chat.completions.create({ model: "auto", messages: USER_HELLO, stream: true });
+
+/** Collects the contents that arrived before the stream ended or threw. */
+async function drain(stream: Stream<ChatCompletionChunk>) {
+  const contents: string[] = [];
+  try {
+    for await (const chunk of stream) contents.push(chunk.choices[0]?.delta.content ?? "");
+    return { contents, error: undefined };
+  } catch (error) {
+    return { contents, error: error as Error };
+  }
+}
+
+describe("how a stream ends", () => {
+  it("ends normally at [DONE] and ignores anything after it", async () => {
+    serve([contentEvent("a"), contentEvent("b"), DONE, contentEvent("after")]);
+    const { contents, error } = await drain(await openStream());
+    expect(error).toBeUndefined();
+    expect(contents).toEqual(["a", "b"]);
+  });
+
+  it("ends normally without [DONE] when a chunk carried a finish_reason", async () => {
+    serve([contentEvent("a"), contentEvent(null, "stop")]);
+    const { contents, error } = await drain(await openStream());
+    expect(error).toBeUndefined();
+    expect(contents).toEqual(["a", ""]);
+  });
+
+  it("throws APIConnectionError when the body closes without [DONE] or a finish_reason", async () => {
+    serve([contentEvent("Hello, "), contentEvent("wor")]);
+    const { contents, error } = await drain(await openStream());
+    expect(contents).toEqual(["Hello, ", "wor"]);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error?.message).toMatch(/ended before it finished/);
+  });
+
+  it("throws APIConnectionError after the chunks that arrived when the connection breaks off", async () => {
+    serve([contentEvent("a"), contentEvent("b")], { breakOff: true });
+    const { contents, error } = await drain(await openStream());
+    expect(contents).toEqual(["a", "b"]);
+    expect(error).toBeInstanceOf(APIConnectionError);
+  });
+
+  it("treats a final event cut off mid-way as truncation, not a JSON error", async () => {
+    serve([contentEvent("a"), 'data: {"id":"x","choices":[{"index":0,"delta":{"content":"tr']);
+    const { contents, error } = await drain(await openStream());
+    expect(contents).toEqual(["a"]);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error?.message).toMatch(/middle of an event/);
+  });
+
+  it("dispatches a complete final event that lacks the trailing blank line", async () => {
+    serve([contentEvent("a"), contentEvent("b", "stop").trimEnd()]);
+    const { contents, error } = await drain(await openStream());
+    expect(error).toBeUndefined();
+    expect(contents).toEqual(["a", "b"]);
+  });
+});
+
+describe("errors inside a stream", () => {
+  it("throws the APIError subclass of the code of a chunk that carries error", async () => {
+    const errorChunk = { id: "x", choices: [{ index: 0, delta: {}, finish_reason: "error" }], error: { code: 429, message: "Provider rate limited" } };
+    serve([contentEvent("a"), `data: ${JSON.stringify(errorChunk)}\n\n`, DONE]);
+    const { contents, error } = await drain(await openStream());
+    expect(contents).toEqual(["a"]);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error?.message).toContain("Provider rate limited");
+  });
+
+  it("throws an APIError from an `event: error` with JSON data", async () => {
+    serve([contentEvent("a"), 'event: error\ndata: {"error":{"message":"upstream died","code":502}}\n\n']);
+    const { error } = await drain(await openStream());
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(error?.message).toContain("upstream died");
+  });
+
+  it("throws an APIError carrying the text of an `event: error` with plain-text data", async () => {
+    serve(["event: error\ndata: overloaded, try later\n\n"]);
+    const { error } = await drain(await openStream());
+    expect(error).toBeInstanceOf(APIError);
+    expect(error?.message).toBe("overloaded, try later");
+  });
+
+  it("throws a ModelGateError showing an excerpt for malformed JSON in the middle of a stream", async () => {
+    serve([contentEvent("a"), "data: {not json}\n\n", contentEvent("b"), DONE]);
+    const { contents, error } = await drain(await openStream());
+    expect(contents).toEqual(["a"]);
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(error).not.toBeInstanceOf(APIConnectionError);
+    expect(error?.message).toMatch(/not valid JSON.*\{not json\}/);
+  });
+});
+
+describe("lenient decoding", () => {
+  it("skips keep-alive comments, events without data, empty data and named non-message events", async () => {
+    serve([": PROCESSING\n\n", "event: ping\n\n", "data:\n\n", 'event: ping\ndata: {"t":1}\n\n', contentEvent("a"), DONE]);
+    const { contents, error } = await drain(await openStream());
+    expect(error).toBeUndefined();
+    expect(contents).toEqual(["a"]);
+  });
+
+  it("decodes CRLF framing split at odd places", async () => {
+    const text = (contentEvent("x") + contentEvent("y", "stop") + DONE).replaceAll("\n", "\r\n");
+    serve([text.slice(0, 7), text.slice(7, 50), text.slice(50)]);
+    const { contents } = await drain(await openStream());
+    expect(contents).toEqual(["x", "y"]);
+  });
+});
+
+describe("cancellation", () => {
+  it("cancels the HTTP body when the loop breaks", async () => {
+    const state = serve([contentEvent("a"), contentEvent("b"), contentEvent("c"), DONE]);
+    const stream = await openStream();
+    for await (const _ of stream) break;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(state.cancelled).toBe(true);
+  });
+
+  it("throws APIUserAbortError when stream.controller aborts mid-stream", async () => {
+    const state = serve([contentEvent("a"), contentEvent("b"), contentEvent("c"), DONE]);
+    const stream = await openStream();
+    const contents: string[] = [];
+    const error = await (async () => {
+      for await (const chunk of stream) {
+        contents.push(chunk.choices[0]?.delta.content ?? "");
+        stream.controller.abort();
+      }
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(contents.length).toBeGreaterThanOrEqual(1);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(state.cancelled).toBe(true);
+  });
+
+  it("throws APIUserAbortError when the caller's signal aborts mid-stream", async () => {
+    serve([contentEvent("a"), contentEvent("b"), DONE]);
+    const controller = new AbortController();
+    const stream = await testClient().chat.completions.create(
+      { model: "auto", messages: USER_HELLO, stream: true },
+      { signal: controller.signal },
+    );
+    controller.abort();
+    const { error } = await drain(stream);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+  });
+
+  it("refuses to be iterated twice with a clear error", async () => {
+    serve([contentEvent("a", "stop"), DONE]);
+    const stream = await openStream();
+    await drain(stream);
+    expect(() => stream[Symbol.asyncIterator]()).toThrow(/already been consumed.*tee/);
+  });
+});
+
+describe("idle timeout", () => {
+  it("throws APIConnectionTimeoutError when only keep-alive comments arrive for streamIdleTimeout", async () => {
+    let timer: ReturnType<typeof setInterval> | undefined;
+    server.use(
+      http.post(`${BASE}/v1/chat/completions`, () => {
+        const encoder = new TextEncoder();
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(encoder.encode(contentEvent("a")));
+            timer = setInterval(() => controller.enqueue(encoder.encode(": PROCESSING\n\n")), 10);
+          },
+          cancel() {
+            clearInterval(timer);
+          },
+        });
+        return new Response(body, { headers: { "content-type": "text/event-stream" } });
+      }),
+    );
+    const stream = await openStream(testClient({ streamIdleTimeout: 150 }));
+    const started = performance.now();
+    const { contents, error } = await drain(stream);
+    clearInterval(timer);
+    expect(contents).toEqual(["a"]);
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(error?.message).toMatch(/no event for 150 ms/);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it("does not fire while events keep arriving", async () => {
+    const parts = Array.from({ length: 6 }, (_, i) => contentEvent(String(i)));
+    server.use(
+      http.post(`${BASE}/v1/chat/completions`, () => {
+        const encoder = new TextEncoder();
+        let index = 0;
+        const body = new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            await new Promise((resolve) => setTimeout(resolve, 40));
+            if (index < parts.length) controller.enqueue(encoder.encode(parts[index++]!));
+            else {
+              controller.enqueue(encoder.encode(DONE));
+              controller.close();
+            }
+          },
+        });
+        return new Response(body, { headers: { "content-type": "text/event-stream" } });
+      }),
+    );
+    const { contents, error } = await drain(await openStream(testClient({ streamIdleTimeout: 100 })));
+    expect(error).toBeUndefined();
+    expect(contents).toEqual(["0", "1", "2", "3", "4", "5"]);
+  });
+});
+
+describe("what a stream exposes", () => {
+  it("gives response and requestID before the first chunk", async () => {
+    serve([contentEvent("a", "stop"), DONE], { headers: { "x-request-id": "req_early" } });
+    const stream = await openStream();
+    expect(stream.requestID).toBe("req_early");
+    expect(stream.response?.status).toBe(200);
+    expect(stream.controller).toBeInstanceOf(AbortController);
+    await drain(stream);
+  });
+
+  it("resolves withResponse() to the stream with its response and requestID", async () => {
+    serve([contentEvent("a", "stop"), DONE], { headers: { "x-request-id": "req_w" } });
+    const { data, response, requestID } = await testClient()
+      .chat.completions.create({ model: "auto", messages: USER_HELLO, stream: true })
+      .withResponse();
+    expect(requestID).toBe("req_w");
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(await data.text()).toBe("a");
+  });
+
+  it("reports an error status on a stream request as an APIError before returning a stream", async () => {
+    server.use(
+      http.post(`${BASE}/v1/chat/completions`, () =>
+        HttpResponse.json({ error: { message: "bad model" } }, { status: 404 }),
+      ),
+    );
+    await expect(openStream()).rejects.toThrow("404 bad model");
+  });
+});
+
+describe("tee and readable streams", () => {
+  it("tee() gives two streams that each see every chunk", async () => {
+    serve([contentEvent("a"), contentEvent("b"), contentEvent("c", "stop"), DONE]);
+    const [left, right] = (await openStream()).tee();
+    const [l, r] = await Promise.all([drain(left), drain(right)]);
+    expect(l.contents).toEqual(["a", "b", "c"]);
+    expect(r.contents).toEqual(["a", "b", "c"]);
+  });
+
+  it("tee() passes an error to both sides", async () => {
+    serve([contentEvent("a")], { breakOff: true });
+    const [left, right] = (await openStream()).tee();
+    const [l, r] = await Promise.all([drain(left), drain(right)]);
+    expect(l.error).toBeInstanceOf(APIConnectionError);
+    expect(r.error).toBeInstanceOf(APIConnectionError);
+    expect(l.contents).toEqual(["a"]);
+  });
+
+  it("round-trips through toReadableStream() and Stream.fromReadableStream()", async () => {
+    serve([contentEvent("Hel"), contentEvent("lo"), contentEvent(null, "stop"), DONE]);
+    const readable = (await openStream()).toReadableStream();
+    const rebuilt = Stream.fromReadableStream<ChatCompletionChunk>(readable);
+    expect(await rebuilt.text()).toBe("Hello");
+  });
+
+  it("writes newline-delimited JSON from toReadableStream()", async () => {
+    serve([contentEvent("x", "stop"), DONE]);
+    const text = await new Response((await openStream()).toReadableStream()).text();
+    const lines = text.trimEnd().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!).choices[0].delta.content).toBe("x");
+  });
+});
+
+describe("stream helpers", () => {
+  it("text() joins delta.content, treating absent and null content as empty", async () => {
+    const nullContent = `data: ${JSON.stringify({ id: "x", choices: [{ index: 0, delta: { content: null }, finish_reason: null }] })}\n\n`;
+    serve([contentEvent("Hello"), nullContent, contentEvent(null), contentEvent(", world", "stop"), DONE]);
+    expect(await (await openStream()).text()).toBe("Hello, world");
+  });
+
+  it("textStream yields the non-empty text deltas", async () => {
+    serve([contentEvent(""), contentEvent("a"), contentEvent("b", "stop"), DONE]);
+    const pieces: string[] = [];
+    for await (const piece of (await openStream()).textStream) pieces.push(piece);
+    expect(pieces).toEqual(["a", "b"]);
+  });
+});
