@@ -15,35 +15,37 @@ import { BASE, contentEvent, DONE, USER_HELLO, sseResponse, testClient, useMockS
 
 const server = useMockServer();
 
-/** Serves `parts` as the streamed body and reports whether the body was cancelled. */
+/** Serves `parts` as the streamed body through msw. */
 function serve(parts: string[], options: { breakOff?: boolean; headers?: Record<string, string> } = {}) {
-  const state = { cancelled: false };
-  server.use(
-    http.post(`${BASE}/v1/chat/completions`, () => {
-      const response = sseResponse(parts, options);
-      const reader = response.body!.getReader();
-      const body = new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          const { value, done } = await reader.read().catch((error: unknown) => {
-            controller.error(error);
-            return { value: undefined, done: true };
-          });
-          if (done) {
-            try {
-              controller.close();
-            } catch {
-              // already errored
-            }
-          } else controller.enqueue(value);
+  server.use(http.post(`${BASE}/v1/chat/completions`, () => sseResponse(parts, options)));
+}
+
+/**
+ * A client whose fetch hands back a body we control directly (msw's own piping would hide
+ * whether the SDK cancelled it), and the state of that body.
+ */
+function clientWithObservedBody(parts: string[]) {
+  const state = { cancelled: false, pulls: 0 };
+  const encoder = new TextEncoder();
+  const client = testClient({
+    fetch: async () => {
+      const body = new ReadableStream<Uint8Array>(
+        {
+          pull(controller) {
+            const part = parts[state.pulls++];
+            if (part === undefined) controller.close();
+            else controller.enqueue(encoder.encode(part));
+          },
+          cancel() {
+            state.cancelled = true;
+          },
         },
-        cancel() {
-          state.cancelled = true;
-        },
-      });
-      return new Response(body, { headers: response.headers });
-    }),
-  );
-  return state;
+        { highWaterMark: 0 },
+      );
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    },
+  });
+  return { client, state };
 }
 
 const openStream = (client = testClient()) =>
@@ -158,16 +160,16 @@ describe("lenient decoding", () => {
 
 describe("cancellation", () => {
   it("cancels the HTTP body when the loop breaks", async () => {
-    const state = serve([contentEvent("a"), contentEvent("b"), contentEvent("c"), DONE]);
-    const stream = await openStream();
+    const { client, state } = clientWithObservedBody([contentEvent("a"), contentEvent("b"), contentEvent("c"), DONE]);
+    const stream = await openStream(client);
     for await (const _ of stream) break;
-    await new Promise((resolve) => setTimeout(resolve, 10));
     expect(state.cancelled).toBe(true);
+    expect(state.pulls).toBe(1);
   });
 
   it("throws APIUserAbortError when stream.controller aborts mid-stream", async () => {
-    const state = serve([contentEvent("a"), contentEvent("b"), contentEvent("c"), DONE]);
-    const stream = await openStream();
+    const { client, state } = clientWithObservedBody([contentEvent("a"), contentEvent("b"), contentEvent("c"), DONE]);
+    const stream = await openStream(client);
     const contents: string[] = [];
     const error = await (async () => {
       for await (const chunk of stream) {
@@ -176,8 +178,7 @@ describe("cancellation", () => {
       }
     })().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIUserAbortError);
-    expect(contents.length).toBeGreaterThanOrEqual(1);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(contents).toEqual(["a"]);
     expect(state.cancelled).toBe(true);
   });
 
