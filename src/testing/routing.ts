@@ -1,0 +1,84 @@
+import type { ChatCompletionCreateParamsBase, ModelCapability } from "../types/index.ts";
+import type { MockModel } from "./catalogue.ts";
+
+/** The outcome of routing: the model, or why none could serve the request. */
+export type RouteResult = { model: MockModel } | { error: string; code: "model_not_found" | "no_route_available" };
+
+/** Prompts above this many estimated tokens need a `long_context` model. */
+const LONG_CONTEXT_TOKENS = 32_000;
+
+/**
+ * Picks the model for a request as the gateway does. A named model (or the first known one
+ * of `[model, ...models]`) is used as is. For `model: "auto"` the candidates must have every
+ * capability the request needs — those in `route.capabilities` plus what the messages imply
+ * (an image part needs `vision`, audio `audio`, tools `tools`, a JSON response format `json`,
+ * a long prompt `long_context`) — reach `route.min_quality`, and cost no more than
+ * `route.max_price`. They are ordered by `route.sort`: "price" (default; cheapest prompt +
+ * completion price, ties to the higher quality), "quality" (highest, ties to the cheaper) or
+ * "latency" (fastest).
+ */
+export function chooseModel(params: ChatCompletionCreateParamsBase, catalogue: readonly MockModel[]): RouteResult {
+  if (params.model !== "auto") {
+    for (const id of [params.model, ...(params.models ?? [])]) {
+      const found = catalogue.find((model) => model.id === id);
+      if (found) return { model: found };
+    }
+    return { error: `The model '${params.model}' does not exist.`, code: "model_not_found" };
+  }
+
+  const route = params.route ?? {};
+  const needed = requiredCapabilities(params);
+  const promptTokens = estimatePromptTokens(params);
+  const excluded: string[] = [];
+  let candidates = catalogue.filter((model) => !model.capabilities.includes("image_generation"));
+  const keep = (reason: string, test: (model: MockModel) => boolean) => {
+    const kept = candidates.filter(test);
+    if (kept.length < candidates.length) excluded.push(reason);
+    candidates = kept;
+  };
+  for (const capability of needed) keep(`capability ${capability}`, (model) => model.capabilities.includes(capability));
+  if (promptTokens > LONG_CONTEXT_TOKENS) keep(`context of ${promptTokens} tokens`, (model) => model.context_length >= promptTokens);
+  if (route.min_quality !== undefined) keep(`min_quality ${route.min_quality}`, (model) => model.quality >= route.min_quality!);
+  if (route.max_price?.prompt !== undefined) keep(`max_price.prompt ${route.max_price.prompt}`, (model) => model.pricing.prompt <= route.max_price!.prompt!);
+  if (route.max_price?.completion !== undefined) {
+    keep(`max_price.completion ${route.max_price.completion}`, (model) => model.pricing.completion <= route.max_price!.completion!);
+  }
+  if (candidates.length === 0) {
+    return { error: `No model satisfies the route filters (excluded by: ${excluded.join(", ")}).`, code: "no_route_available" };
+  }
+  const price = (model: MockModel) => model.pricing.prompt + model.pricing.completion;
+  const order: Record<string, (a: MockModel, b: MockModel) => number> = {
+    price: (a, b) => price(a) - price(b) || b.quality - a.quality,
+    quality: (a, b) => b.quality - a.quality || price(a) - price(b),
+    latency: (a, b) => a.latency_ms - b.latency_ms || price(a) - price(b),
+  };
+  const sorted = [...candidates].sort(order[route.sort ?? "price"] ?? order.price);
+  return { model: sorted[0]! };
+}
+
+/** Capabilities asked for by `route.capabilities` and implied by the request itself. */
+export function requiredCapabilities(params: ChatCompletionCreateParamsBase): ModelCapability[] {
+  const needed = new Set<ModelCapability>(params.route?.capabilities ?? []);
+  for (const message of params.messages) {
+    if (!Array.isArray(message.content)) continue;
+    for (const part of message.content) {
+      if (part.type === "image_url") needed.add("vision");
+      if (part.type === "input_audio") needed.add("audio");
+    }
+  }
+  if (params.tools && params.tools.length > 0) needed.add("tools");
+  const format = params.response_format?.type;
+  if (format === "json_object" || format === "json_schema") needed.add("json");
+  return [...needed];
+}
+
+/** About four characters a token, the usual rule of thumb. */
+export function estimatePromptTokens(params: ChatCompletionCreateParamsBase): number {
+  let characters = 0;
+  for (const message of params.messages) {
+    const { content } = message;
+    if (typeof content === "string") characters += content.length;
+    else if (Array.isArray(content)) for (const part of content) if (part.type === "text") characters += part.text.length;
+  }
+  return Math.ceil(characters / 4);
+}
