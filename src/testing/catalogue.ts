@@ -44,7 +44,7 @@ export const DEFAULT_CATALOGUE: readonly MockModel[] = [
   model("meta-llama/llama-3.3-70b-instruct", "Llama 3.3 70B Instruct", [0.12, 0.3], 0.62, 420, 131_072, ["tools", "json"]),
   model("mistralai/mistral-small", "Mistral Small", [0.1, 0.3], 0.55, 250, 32_768, ["tools", "json"]),
   model("google/gemini-2.5-flash", "Gemini 2.5 Flash", [0.3, 2.5], 0.78, 300, 1_048_576, ["vision", "tools", "json", "long_context", "audio"]),
-  model("openai/gpt-4.1-mini", "GPT-4.1 mini", [0.4, 1.6], 0.76, 350, 1_047_576, ["vision", "tools", "json", "long_context"]),
+  model("openai/gpt-4.1-mini", "GPT-4.1 mini", [0.4, 1.6], 0.76, 350, 128_000, ["vision", "tools", "json", "long_context"]),
   model("anthropic/claude-haiku-4.5", "Claude Haiku 4.5", [1.0, 5.0], 0.8, 380, 200_000, ["vision", "tools", "json", "long_context"]),
   model("openai/gpt-4.1", "GPT-4.1", [2.0, 8.0], 0.88, 600, 1_047_576, ["vision", "tools", "json", "long_context"]),
   model("anthropic/claude-sonnet-4.5", "Claude Sonnet 4.5", [3.0, 15.0], 0.93, 700, 1_000_000, ["vision", "tools", "json", "long_context"]),

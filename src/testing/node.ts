@@ -91,9 +91,11 @@ async function respond(
     }
     outgoing.end();
   } catch {
-    // The body failed (e.g. the mock's "cut" fault): cut the connection without finishing
-    // the chunked encoding, as a dying upstream would.
-    outgoing.destroy();
+    // The body failed (e.g. the mock's "cut" fault): close the connection without finishing
+    // the chunked encoding, as a dying upstream would, after what was written got out.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (outgoing.socket) outgoing.socket.end();
+    else outgoing.destroy();
   }
 }
 

@@ -69,6 +69,7 @@ export function requiredCapabilities(params: ChatCompletionCreateParamsBase): Mo
   if (params.tools && params.tools.length > 0) needed.add("tools");
   const format = params.response_format?.type;
   if (format === "json_object" || format === "json_schema") needed.add("json");
+  if (estimatePromptTokens(params) > LONG_CONTEXT_TOKENS) needed.add("long_context");
   return [...needed];
 }
 
