@@ -24,10 +24,9 @@ for await (const _chunk of stream) {
 console.log(`stopped after ${chunks} chunks`);
 
 const aborted = await client.chat.completions.create({ model: "auto", messages: [{ role: "user", content: "Hi" }], stream: true });
-setTimeout(() => aborted.controller.abort(), 30);
 try {
   for await (const _chunk of aborted) {
-    // reading until the abort lands
+    aborted.controller.abort(); // e.g. the user pressed "stop"
   }
 } catch (error) {
   console.log("aborted:", error instanceof APIUserAbortError);

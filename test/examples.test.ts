@@ -1,0 +1,68 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+// Every example is run as a user would run it (offline, against the mock gateway), so none
+// of them rots. Output is checked for what each example is about.
+const run = promisify(execFile);
+const root = join(import.meta.dirname, "..");
+const offlineEnv = { ...process.env, MODELGATE_BASE_URL: "", MODELGATE_API_KEY: "", MOCK_CHUNK_DELAY_MS: "0", NO_COLOR: "1" };
+
+async function example(file: string) {
+  const { stdout, stderr } = await run(join(root, "node_modules/.bin/tsx"), [join(root, "examples", file)], { cwd: root, env: offlineEnv, timeout: 30_000 });
+  return { stdout, stderr };
+}
+
+describe("examples run offline against the mock gateway", () => {
+  it("stream.ts (npm run example) streams a reply and says it is offline", async () => {
+    const { stdout, stderr } = await example("stream.ts");
+    expect(stderr).toContain("offline");
+    expect(stdout).toContain('You asked: "Write a haiku about rivers."');
+  });
+
+  it("chat.ts prints the routed model and the reply", async () => {
+    const { stdout } = await example("chat.ts");
+    expect(stdout).toMatch(/^mistralai\/mistral-small .*Say hello in French/);
+  });
+
+  it("auto-routing.ts reports the model the filters chose", async () => {
+    const { stdout } = await example("auto-routing.ts");
+    expect(stdout).toContain("routed to deepseek/deepseek-chat");
+  });
+
+  it("tools.ts completes a tool-calling round trip", async () => {
+    const { stdout } = await example("tools.ts");
+    expect(stdout).toContain('called get_weather({"city":"Lisbon","unit":"celsius"})');
+    expect(stdout).toContain('"temperature":21');
+  });
+
+  it("vision.ts is routed to a vision model", async () => {
+    const { stdout } = await example("vision.ts");
+    expect(stdout).toContain("routed to openai/gpt-4.1-mini (a vision model)");
+  });
+
+  it("abort-timeout.ts finishes in time, breaks early and reports the abort", async () => {
+    const { stdout } = await example("abort-timeout.ts");
+    expect(stdout).toContain("finished in time:");
+    expect(stdout).toContain("stopped after 3 chunks");
+    expect(stdout).toContain("aborted: true");
+  });
+
+  it("errors.ts catches a NotFoundError with its status and request id", async () => {
+    const { stdout } = await example("errors.ts");
+    expect(stdout).toMatch(/^not found \(404\): 404 The model 'no-such\/model' does not exist\. \[request req_mock_\d+\]/);
+  });
+
+  it("deno.ts streams a reply in Deno from the TypeScript source", async () => {
+    const denoDir = mkdtempSync(join(tmpdir(), "modelgate-deno-"));
+    const { stdout } = await run(
+      join(root, "node_modules/.bin/deno"),
+      ["run", "--no-prompt", "--allow-env=MODELGATE_BASE_URL,MODELGATE_API_KEY", join(root, "examples/deno.ts")],
+      { cwd: root, env: { ...offlineEnv, DENO_DIR: denoDir, DENO_NO_UPDATE_CHECK: "1" }, timeout: 60_000 },
+    );
+    expect(stdout).toContain('You asked: "Greet Deno in one sentence."');
+  });
+});
