@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { ModelGate, Stream, type ChatCompletionChunk, type ChatCompletionCreateParamsBase } from "../src/index.ts";
+import { ModelGate, Stream, type ChatCompletionChunk, type ChatCompletionCreateParamsNonStreaming } from "../src/index.ts";
 import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
 
 const gateway = createMockGateway();
 const client = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", fetch: gateway });
-const params: ChatCompletionCreateParamsBase = { model: "auto", messages: [{ role: "user", content: "Tell me about rivers" }] };
-const stream = (extra: Partial<ChatCompletionCreateParamsBase> = {}) => client.chat.completions.create({ ...params, ...extra, stream: true });
+const params: ChatCompletionCreateParamsNonStreaming = { model: "auto", messages: [{ role: "user", content: "Tell me about rivers" }] };
+const stream = (extra: Partial<ChatCompletionCreateParamsNonStreaming> = {}) => client.chat.completions.create({ ...params, ...extra, stream: true });
 
 describe("stream helpers against the mock gateway", () => {
   it("text() equals the content of the same request made without streaming", async () => {
