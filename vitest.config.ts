@@ -1,6 +1,17 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
 export default defineConfig({
+  resolve: {
+    // Tests and README snippets import the package by name; they run against the source.
+    alias: [
+      { find: /^modelgate\/testing\/node$/, replacement: source("./src/testing/node.ts") },
+      { find: /^modelgate\/testing$/, replacement: source("./src/testing/index.ts") },
+      { find: /^modelgate$/, replacement: source("./src/index.ts") },
+    ],
+  },
   test: {
     include: ["test/**/*.test.ts"],
     exclude: ["**/node_modules/**", "test/runtimes/**"],

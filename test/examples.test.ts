@@ -56,6 +56,16 @@ describe("examples run offline against the mock gateway", () => {
     expect(stdout).toMatch(/^not found \(404\): 404 The model 'no-such\/model' does not exist\. \[request req_mock_\d+\]/);
   });
 
+  it("stream-helpers.ts prints the text and the assembled completion's usage", async () => {
+    const { stdout } = await example("stream-helpers.ts");
+    expect(stdout).toMatch(/You asked: "Name three rivers\."[\s\S]*\n\[mistralai\/mistral-small, \d+ tokens\]/);
+  });
+
+  it("server-to-browser.ts passes a stream through a route as NDJSON", async () => {
+    const { stdout } = await example("server-to-browser.ts");
+    expect(stdout).toContain('You asked: "Hi from the page"');
+  });
+
   it("deno.ts streams a reply in Deno from the TypeScript source", async () => {
     const denoDir = mkdtempSync(join(tmpdir(), "modelgate-deno-"));
     const { stdout } = await run(
