@@ -7,6 +7,7 @@ import { Models } from "../resources/models.ts";
 import type { Requester } from "../resources/requester.ts";
 import { VERSION } from "../version.ts";
 import { readEnv } from "./env.ts";
+import { isLogLevel, levelledLogger, type Logger } from "./logger.ts";
 import type { ClientOptions, Fetch, RequestOptions } from "./options.ts";
 import { detectRuntime, isBrowserLike } from "./runtime.ts";
 
@@ -82,6 +83,11 @@ export class ModelGate implements Requester {
     this.maxRetries = nonNegative("maxRetries", options.maxRetries, DEFAULT_MAX_RETRIES);
     if (!Number.isInteger(this.maxRetries)) throw new ModelGateError("`maxRetries` must be a whole number.");
 
+    const logLevelFromEnv = readEnv("MODELGATE_LOG");
+    const logLevel = options.logLevel ?? (isLogLevel(logLevelFromEnv) ? logLevelFromEnv : "warn");
+    const log = levelledLogger(logLevel, options.logger ?? console);
+    warnAboutPlainHTTP(this.baseURL, log);
+
     this.#options = options;
     this.#config = {
       root: this.baseURL,
@@ -93,6 +99,8 @@ export class ModelGate implements Requester {
       maxSSELineLength: nonNegative("maxSSELineLength", options.maxSSELineLength, DEFAULT_MAX_SSE_LINE_LENGTH),
       headers: { ...identificationHeaders(), authorization: `Bearer ${apiKey}`, ...options.defaultHeaders },
       defaultQuery: options.defaultQuery,
+      log,
+      debug: logLevel === "debug",
     };
     this.chat = new Chat(this);
     this.models = new Models(this);
@@ -159,6 +167,22 @@ export class ModelGate implements Requester {
     const { body, stream, ...rest } = options;
     return this.request({ method, path, body, stream, options: rest });
   }
+}
+
+const warnedOrigins = new Set<string>();
+
+/**
+ * The key travels in a header: over plain http anyone on the path can read it. Loopback is
+ * fine (a local gateway or mock), anything else gets one warning per origin and process.
+ */
+function warnAboutPlainHTTP(root: string, log: Logger): void {
+  const url = new URL(root);
+  if (url.protocol !== "http:" || warnedOrigins.has(url.origin)) return;
+  const host = url.hostname;
+  const loopback = host === "localhost" || host.endsWith(".localhost") || /^127\.\d+\.\d+\.\d+$/.test(host) || host === "[::1]";
+  if (loopback) return;
+  warnedOrigins.add(url.origin);
+  log.warn(`modelgate: baseURL ${url.origin} uses plain http, so the API key is sent unencrypted; use https.`);
 }
 
 /** Called through a wrapper: browsers throw "Illegal invocation" for `fetch` detached from `window`. */

@@ -1,3 +1,5 @@
+import type { LogLevel, Logger } from "./logger.ts";
+
 /** Any function with the Fetch API's signature: the global `fetch`, a proxy-aware one, a mock. */
 export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
@@ -55,6 +57,14 @@ export interface ClientOptions {
    * @default 16777216 (16 Mi)
    */
   maxSSELineLength?: number;
+  /**
+   * How much to log. `"debug"` logs every request, response and retry, with credentials
+   * redacted; `"warn"` only warns (e.g. about sending the key over plain http).
+   * @default process.env.MODELGATE_LOG (or Deno.env), else "warn"
+   */
+  logLevel?: LogLevel;
+  /** Where log lines go. @default console */
+  logger?: Logger;
   /**
    * In a browser the constructor throws unless this is `true`, because the API key would be
    * readable by anyone who opens the page. Set it only when the key is the visitor's own or

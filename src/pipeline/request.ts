@@ -1,4 +1,5 @@
 import { APIConnectionError, APIUserAbortError, errorFromBody } from "../errors/index.ts";
+import { headersForLog, type Logger } from "../client/logger.ts";
 import type { Fetch, HeadersInput, QueryInput, RequestOptions } from "../client/options.ts";
 import { Stream } from "../streaming/stream.ts";
 import { attempt, type Exchange } from "./attempt.ts";
@@ -21,6 +22,9 @@ export interface PipelineConfig {
   /** SDK headers (auth, identification) merged with the client's `defaultHeaders`. */
   headers: HeadersInput;
   defaultQuery: QueryInput | undefined;
+  log: Logger;
+  /** Whether debug lines are wanted at all: building them is skipped otherwise. */
+  debug: boolean;
 }
 
 export type HTTPMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -65,6 +69,7 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcom
 
   for (let retryIndex = 0; ; retryIndex++) {
     if (retryIndex > 0) headers.set("x-modelgate-retry-count", String(retryIndex));
+    if (config.debug) config.log.debug(`modelgate: ${spec.method} ${url}`, { attempt: retryIndex + 1, headers: headersForLog(headers) });
     let exchange: Exchange;
     try {
       exchange = await attempt({
@@ -78,16 +83,22 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcom
     } catch (error) {
       const retryable = error instanceof APIConnectionError && retryIndex < maxRetries;
       if (!retryable) throw error;
-      await waitBeforeRetry(retryDelayMs(retryIndex, undefined) ?? 0, options.signal);
+      const delay = retryDelayMs(retryIndex, undefined) ?? 0;
+      if (config.debug) config.log.debug(`modelgate: retrying in ${Math.round(delay)} ms after: ${(error as Error).message}`);
+      await waitBeforeRetry(delay, options.signal);
       continue;
     }
 
     const { response } = exchange;
+    if (config.debug) {
+      config.log.debug(`modelgate: ${response.status} from ${spec.method} ${url}`, { requestID: response.headers.get("x-request-id") });
+    }
     if (response.ok) return decodeSuccess<T>(exchange, config, stream);
 
     const error = redactKey(errorFromBody(response.status, parseBody(exchange.text), response.headers), config.apiKey);
     const delay = retryIndex < maxRetries && isRetryableResponse(response) ? retryDelayMs(retryIndex, response.headers) : null;
     if (delay === null) throw error;
+    if (config.debug) config.log.debug(`modelgate: retrying in ${Math.round(delay)} ms after status ${response.status}`);
     await waitBeforeRetry(delay, options.signal);
   }
 }
