@@ -83,6 +83,20 @@ describe("faults before the response", () => {
     expect(server.acceptedSockets).toBe(2);
   });
 
+  it("retries a POST whose connection was reset after the request arrived, with the same Idempotency-Key", async () => {
+    const keys: (string | undefined)[] = [];
+    server.server.prependListener("request", (request) => keys.push(request.headers["idempotency-key"] as string | undefined));
+    handler = (response) => {
+      if (keys.length === 1) return void response.socket?.destroy();
+      response.writeHead(200, { "content-type": "application/json", connection: "close" });
+      response.end(JSON.stringify({ id: "c", object: "chat.completion", created: 1, model: "m", choices: [] }));
+    };
+    await client({ maxRetries: 1 }).chat.completions.create({ model: "auto", messages });
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^modelgate-/);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
   it("times out headers-then-silence for a plain call, and closes the socket", async () => {
     handler = (response) => {
       response.writeHead(200, { "content-type": "application/json" });
