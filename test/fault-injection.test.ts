@@ -46,7 +46,7 @@ function sseEvents(text = TEXT): string[] {
   const words = text.match(/\S+\s*/g) ?? [];
   const chunk = (delta: object, finish: string | null) =>
     `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-  return [...words.map((word) => chunk({ content: word }), null), chunk({}, "stop"), "data: [DONE]\n\n"].filter(Boolean) as string[];
+  return [...words.map((word) => chunk({ content: word }, null)), chunk({}, "stop"), "data: [DONE]\n\n"];
 }
 
 function startStream(response: ServerResponse, extraHeaders: Record<string, string> = {}) {
