@@ -1,0 +1,32 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+// @ts-expect-error plain JavaScript module shared with the benchmark
+import { bundleSize } from "../bench/bundle.mjs";
+
+// Bundle size is deterministic, so its budget is a test (timings stay in the benchmark).
+// Measures the built dist/, which `npm test` builds first.
+const budget = JSON.parse(readFileSync(join(import.meta.dirname, "../bench/size-budget.json"), "utf8")) as { gzipBytes: number; minifiedBytes: number };
+
+describe("bundle size budget", () => {
+  it(`keeps the streamed-chat browser app within ${budget.gzipBytes} bytes gzip and ${budget.minifiedBytes} minified`, async () => {
+    const size = (await bundleSize("modelgate")) as { gzipBytes: number; minifiedBytes: number };
+    expect(size.gzipBytes, `gzip ${size.gzipBytes} > budget ${budget.gzipBytes}`).toBeLessThanOrEqual(budget.gzipBytes);
+    expect(size.minifiedBytes, `minified ${size.minifiedBytes} > budget ${budget.minifiedBytes}`).toBeLessThanOrEqual(budget.minifiedBytes);
+  });
+
+  it("bundles without any node: import (the browser build stays web-standard)", async () => {
+    const { build } = await import("esbuild");
+    const result = await build({
+      entryPoints: [join(import.meta.dirname, "../dist/index.js")],
+      bundle: true,
+      platform: "browser",
+      format: "esm",
+      write: false,
+      logLevel: "silent",
+      metafile: true,
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.filter((input) => input.startsWith("node:"))).toEqual([]);
+  });
+});
