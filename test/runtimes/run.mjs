@@ -1,0 +1,238 @@
+// `npm run test:runtimes`: proves the packed package in every runtime we support. Builds and
+// packs it, installs the tarball into throwaway consumer projects, starts the mock gateway on
+// 127.0.0.1, and runs one check per runtime. Each check prints `<runtime>: ok (<version>)` or
+// `<runtime>: FAILED <reason>`; the command exits non-zero if any failed.
+import { execFile, spawn } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { extname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const fixtures = join(root, "test/runtimes/fixtures");
+const bin = (name) => join(root, "node_modules/.bin", name);
+const REPLY = "Hello from the loopback gateway, in every runtime: ünïcödé 🚀.";
+const work = mkdtempSync(join(tmpdir(), "modelgate-runtimes-"));
+const cleanups = [() => rmSync(work, { recursive: true, force: true })];
+const started = performance.now();
+
+// --- setup: build, pack, install, gateway -------------------------------------------------
+await run("npm", ["run", "build", "--silent"], { cwd: root });
+const { stdout: packed } = await run("npm", ["pack", "--silent", "--pack-destination", work], { cwd: root });
+const tarball = join(work, packed.trim().split("\n").at(-1));
+
+const { createMockGateway, MOCK_API_KEY } = await import(join(root, "dist/testing/index.js"));
+const { serveNode } = await import(join(root, "dist/testing/node.js"));
+const gateway = await serveNode(createMockGateway({ reply: REPLY }));
+cleanups.push(() => gateway.close());
+
+async function consumer(name, type) {
+  const dir = join(work, name);
+  cpSync(join(fixtures, "node"), dir, { recursive: true });
+  cpSync(join(fixtures, "typescript"), dir, { recursive: true });
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name, private: true, ...(type ? { type } : {}) }));
+  await run("npm", ["install", "--no-audit", "--no-fund", "--no-package-lock", tarball], { cwd: dir });
+  return dir;
+}
+const [cjsDir, esmDir] = await Promise.all([consumer("consumer-cjs"), consumer("consumer-esm", "module")]);
+
+// --- checks --------------------------------------------------------------------------------
+function expectReply(stdout) {
+  const result = JSON.parse(stdout.trim().split("\n").at(-1));
+  if (result.plain !== REPLY) throw new Error(`plain call returned ${JSON.stringify(result.plain)}`);
+  if (result.streamed !== REPLY) throw new Error(`stream returned ${JSON.stringify(result.streamed)}`);
+}
+
+async function nodeCheck(script, dir) {
+  expectReply((await run(process.execPath, [script, gateway.url, MOCK_API_KEY], { cwd: dir })).stdout);
+  return process.version;
+}
+
+async function bunCheck(script, dir) {
+  expectReply((await run(bin("bun"), [script, gateway.url, MOCK_API_KEY], { cwd: dir })).stdout);
+  return `bun ${(await run(bin("bun"), ["--version"])).stdout.trim()}`;
+}
+
+const RESOLUTIONS = [
+  { name: "node10", dir: cjsDir, options: { module: "commonjs", moduleResolution: "node10" } },
+  { name: "node16 (CJS)", dir: cjsDir, options: { module: "node16", moduleResolution: "node16" } },
+  { name: "node16 (ESM)", dir: esmDir, options: { module: "node16", moduleResolution: "node16" } },
+  { name: "nodenext", dir: esmDir, options: { module: "nodenext", moduleResolution: "nodenext" } },
+  { name: "bundler", dir: esmDir, options: { module: "esnext", moduleResolution: "bundler" } },
+];
+
+async function typescriptCheck({ name, dir, options }) {
+  const config = join(dir, `tsconfig.${name.replace(/\W+/g, "-")}.json`);
+  writeFileSync(
+    config,
+    JSON.stringify({
+      compilerOptions: { ...options, target: "es2022", lib: ["es2022", "dom", "dom.iterable"], types: [], strict: true, noEmit: true, skipLibCheck: false, esModuleInterop: true },
+      files: ["consumer.ts"],
+    }),
+  );
+  await run(bin("tsc"), ["-p", config], { cwd: dir }).catch((error) => {
+    throw new Error(`${error.stdout}${error.stderr}`.trim().split("\n").slice(0, 5).join(" | "));
+  });
+  return `typescript ${(await run(bin("tsc"), ["--version"])).stdout.trim().replace("Version ", "")}`;
+}
+
+/** A static file server on 127.0.0.1 (for Deno's URL import and the browser page). */
+async function staticServer(dir) {
+  const types = { ".ts": "application/typescript", ".js": "text/javascript", ".html": "text/html" };
+  const server = createServer((request, response) => {
+    try {
+      const path = join(dir, decodeURIComponent(new URL(request.url, "http://x").pathname));
+      if (!path.startsWith(dir)) throw new Error("outside");
+      const body = readFileSync(path);
+      response.writeHead(200, { "content-type": types[extname(path)] ?? "application/octet-stream" });
+      response.end(body);
+    } catch {
+      response.writeHead(404);
+      response.end();
+    }
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+  return `http://127.0.0.1:${server.address().port}`;
+}
+
+async function denoCheck() {
+  const source = await staticServer(join(root, "src"));
+  const denoEnv = { ...process.env, DENO_DIR: join(work, "deno-dir"), DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" };
+  const byURL = join(work, "deno-by-url.ts");
+  writeFileSync(byURL, readFileSync(join(fixtures, "deno/by-url.ts"), "utf8").replace("SOURCE_URL", source));
+  const built = join(work, "deno-built.ts");
+  writeFileSync(built, readFileSync(join(fixtures, "deno/built.ts"), "utf8").replace("DIST_PATH", join(root, "dist/index.js")));
+  const sourceHost = new URL(source).host;
+  const gatewayHost = new URL(gateway.url).host;
+  await run(bin("deno"), ["check", `--allow-import=${sourceHost}`, byURL], { env: denoEnv });
+  // The narrowest permissions: import from the source host, talk to the gateway, nothing else
+  // (no env access either: the SDK must not crash without it).
+  expectReply((await run(bin("deno"), ["run", "--no-prompt", `--allow-import=${sourceHost}`, `--allow-net=${gatewayHost}`, byURL, gateway.url, MOCK_API_KEY], { env: denoEnv })).stdout);
+  expectReply((await run(bin("deno"), ["run", "--no-prompt", `--allow-net=${gatewayHost}`, built, gateway.url, MOCK_API_KEY], { env: denoEnv })).stdout);
+  return (await run(bin("deno"), ["--version"], { env: denoEnv })).stdout.split(" (")[0];
+}
+
+async function browserCheck() {
+  const page = join(work, "browser");
+  cpSync(join(root, "examples/browser/index.html"), join(page, "index.html"));
+  const { build } = await import("esbuild");
+  await build({ entryPoints: [join(root, "examples/browser/main.ts")], bundle: true, format: "esm", target: "es2022", outfile: join(page, "main.js"), alias: { modelgate: join(root, "dist/index.js") }, logLevel: "silent" });
+  const site = await staticServer(page);
+  const { chromium } = await import("playwright-core");
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  cleanups.push(() => browser.close());
+  const tab = await browser.newPage();
+  const query = `baseURL=${encodeURIComponent(gateway.url)}&apiKey=${MOCK_API_KEY}`;
+  await tab.goto(`${site}/index.html?${query}`);
+  await tab.waitForFunction(() => document.querySelector("#status")?.textContent !== "loading…", null, { timeout: 20_000 });
+  const status = await tab.textContent("#status");
+  const text = await tab.textContent("#output");
+  if (status !== "done" || text !== REPLY) throw new Error(`page shows ${JSON.stringify({ status, text })}`);
+  await tab.goto(`${site}/index.html?${query}&guard=1`);
+  await tab.waitForFunction(() => document.querySelector("#status")?.textContent !== "loading…", null, { timeout: 20_000 });
+  const guard = await tab.textContent("#status");
+  if (!guard?.includes("dangerouslyAllowBrowser")) throw new Error(`browser guard did not show: ${guard}`);
+  return `chromium ${browser.version()}`;
+}
+
+async function workerdCheck() {
+  const dir = join(work, "workerd");
+  const { build } = await import("esbuild");
+  await build({ entryPoints: [join(fixtures, "worker/worker.mjs")], bundle: true, format: "esm", target: "es2022", platform: "neutral", outfile: join(dir, "worker.js"), alias: { modelgate: join(root, "dist/index.js") }, logLevel: "silent" });
+  const port = await freePort();
+  writeFileSync(
+    join(dir, "config.capnp"),
+    `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [
+    (name = "main", worker = .worker),
+    (name = "internet", network = (allow = ["public", "private", "local"])),
+  ],
+  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
+);
+const worker :Workerd.Worker = (
+  modules = [ (name = "worker.js", esModule = embed "worker.js") ],
+  compatibilityDate = "2025-01-01",
+  bindings = [
+    (name = "MODELGATE_BASE_URL", text = "${gateway.url}"),
+    (name = "MODELGATE_API_KEY", text = "${MOCK_API_KEY}"),
+  ],
+  globalOutbound = "internet",
+);
+`,
+  );
+  const child = spawn(bin("workerd"), ["serve", join(dir, "config.capnp")], { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (part) => (stderr += part));
+  cleanups.push(() => child.kill());
+  let body;
+  for (let attempt = 0; attempt < 100 && body === undefined; attempt++) {
+    try {
+      body = await (await fetch(`http://127.0.0.1:${port}/?q=hi`)).text();
+    } catch {
+      if (child.exitCode !== null) throw new Error(`workerd exited: ${stderr.slice(0, 300)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  if (body !== REPLY) throw new Error(`worker answered ${JSON.stringify(body)} ${stderr.slice(0, 200)}`);
+  return (await run(bin("workerd"), ["--version"])).stdout.trim();
+}
+
+async function lintCheck() {
+  await run(bin("attw"), ["--pack", ".", "--format", "ascii"], { cwd: root }).catch((error) => {
+    throw new Error(`attw: ${`${error.stdout}`.trim().split("\n").slice(-6).join(" | ")}`);
+  });
+  const { stdout } = await run(bin("publint"), ["--strict"], { cwd: root }).catch((error) => {
+    throw new Error(`publint: ${`${error.stdout}${error.stderr}`.trim()}`);
+  });
+  if (/warning|error|suggestion/i.test(stdout) && !/All good/i.test(stdout)) throw new Error(`publint: ${stdout.trim()}`);
+  const attwVersion = (await run(bin("attw"), ["--version"])).stdout.match(/cli: (v[\d.]+)/)?.[1];
+  const publintVersion = (await run(bin("publint"), ["--version"])).stdout.trim();
+  return `attw ${attwVersion}, publint ${publintVersion}`;
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// --- run -----------------------------------------------------------------------------------
+let failures = 0;
+async function check(name, action) {
+  try {
+    console.log(`${name}: ok (${await action()})`);
+  } catch (error) {
+    failures++;
+    console.log(`${name}: FAILED ${String(error?.message ?? error).split("\n").slice(0, 4).join(" | ")}`);
+  }
+}
+
+await Promise.all([
+  check("node ESM", () => nodeCheck("esm.mjs", esmDir)),
+  check("node CJS", () => nodeCheck("cjs.cjs", cjsDir)),
+  check("bun ESM", () => bunCheck("esm.mjs", esmDir)),
+  check("bun CJS", () => bunCheck("cjs.cjs", cjsDir)),
+]);
+for (let i = 0; i < RESOLUTIONS.length; i += 2) {
+  await Promise.all(RESOLUTIONS.slice(i, i + 2).map((resolution) => check(`typescript ${resolution.name}`, () => typescriptCheck(resolution))));
+}
+await check("deno (source by URL, built ESM by path)", denoCheck);
+await check("browser (chromium, bundled by esbuild)", browserCheck);
+await check("cloudflare workerd", workerdCheck);
+await check("packaging lint (attw, publint)", lintCheck);
+
+for (const cleanup of cleanups.reverse()) await cleanup();
+console.log(`${failures === 0 ? "all runtimes ok" : `${failures} runtime check(s) failed`} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+process.exit(failures === 0 ? 0 : 1);
