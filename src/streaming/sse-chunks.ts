@@ -159,42 +159,48 @@ export function iterateSSEChunks<T>(
 
   const done = (): IteratorResult<T> => ({ value: undefined, done: true });
 
-  return {
-    async next(): Promise<IteratorResult<T>> {
-      for (;;) {
-        if (head < queue.length) {
-          const value = queue[head++] as T;
-          if (head === queue.length) {
-            queue.length = 0;
-            head = 0;
-          }
-          return { value, done: false };
-        }
-        if (ended) return done();
-        if (failure) return finishWith(failure);
-        if (sawDone) {
-          end(true);
+  const take = (): IteratorResult<T> => {
+    const value = queue[head++] as T;
+    if (head === queue.length) {
+      queue.length = 0;
+      head = 0;
+    }
+    return { value, done: false };
+  };
+
+  /** Reads until a chunk is queued or the stream is over. */
+  const refill = async (): Promise<IteratorResult<T>> => {
+    for (;;) {
+      if (head < queue.length) return take();
+      if (ended) return done();
+      if (failure) return finishWith(failure);
+      if (sawDone) {
+        end(true);
+        return done();
+      }
+      if (bodyEnded) {
+        if (sawFinishReason) {
+          end(false);
           return done();
         }
-        if (bodyEnded) {
-          if (sawFinishReason) {
-            end(false);
-            return done();
-          }
-          return finishWith(
-            new APIConnectionError(
-              "The stream ended before it finished (no [DONE] and no finish_reason): the connection was probably cut.",
-            ),
-          );
-        }
-        try {
-          reader ??= start();
-          await pump(reader);
-        } catch (error) {
-          return finishWith(error as Error);
-        }
+        return finishWith(
+          new APIConnectionError(
+            "The stream ended before it finished (no [DONE] and no finish_reason): the connection was probably cut.",
+          ),
+        );
       }
-    },
+      try {
+        reader ??= start();
+        await pump(reader);
+      } catch (error) {
+        return finishWith(error as Error);
+      }
+    }
+  };
+
+  return {
+    // Most calls find a chunk already decoded: answer those without entering an async function.
+    next: () => (head < queue.length ? Promise.resolve(take()) : refill()),
     async return(): Promise<IteratorResult<T>> {
       end(true);
       return done();

@@ -194,7 +194,7 @@ async function lintCheck() {
   });
   if (/warning|error|suggestion/i.test(stdout) && !/All good/i.test(stdout)) throw new Error(`publint: ${stdout.trim()}`);
   const attwVersion = (await run(bin("attw"), ["--version"])).stdout.match(/cli: (v[\d.]+)/)?.[1];
-  const publintVersion = (await run(bin("publint"), ["--version"])).stdout.trim();
+  const publintVersion = (await run(bin("publint"), ["--version"])).stdout.trim().replace(/^publint,? */, "");
   return `attw ${attwVersion}, publint ${publintVersion}`;
 }
 
