@@ -1,5 +1,6 @@
 // The official openai package, for comparison (a devDependency used only here).
 import OpenAI from "openai";
+import { collectText } from "./collect.mjs";
 
 let client;
 const get = (baseURL) => (client ??= new OpenAI({ apiKey: "bench-key", baseURL: `${baseURL}/v1`, maxRetries: 0 }));
@@ -11,15 +12,7 @@ export async function streamText(baseURL, chunks, onFirstDelta) {
     stream: true,
     metadata: { chunks: String(chunks) },
   });
-  let text = "";
-  for await (const chunk of stream) {
-    const content = chunk.choices[0]?.delta?.content;
-    if (content) {
-      if (text === "" && onFirstDelta) onFirstDelta();
-      text += content;
-    }
-  }
-  return text;
+  return collectText(stream, onFirstDelta);
 }
 
 export async function complete(baseURL) {
