@@ -16,5 +16,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     exclude: ["**/node_modules/**", "test/runtimes/**"],
     testTimeout: 20_000,
+    // CI also writes machine-readable results, which .ci/run sums up in one closing line.
+    reporters: process.env.CI ? ["default", "json"] : ["default"],
+    outputFile: { json: ".tmp/vitest-results.json" },
   },
 });

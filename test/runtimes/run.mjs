@@ -3,7 +3,7 @@
 // 127.0.0.1, and runs one check per runtime. Each check prints `<runtime>: ok (<version>)` or
 // `<runtime>: FAILED <reason>`; the command exits non-zero if any failed.
 import { execFile, spawn } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { extname, join } from "node:path";
@@ -210,9 +210,11 @@ function freePort() {
 
 // --- run -----------------------------------------------------------------------------------
 let failures = 0;
+let passes = 0;
 async function check(name, action) {
   try {
     console.log(`${name}: ok (${await action()})`);
+    passes++;
   } catch (error) {
     failures++;
     console.log(`${name}: FAILED ${String(error?.message ?? error).split("\n").slice(0, 4).join(" | ")}`);
@@ -234,5 +236,8 @@ await check("cloudflare workerd", workerdCheck);
 await check("packaging lint (attw, publint)", lintCheck);
 
 for (const cleanup of cleanups.reverse()) await cleanup();
-console.log(`${failures === 0 ? "all runtimes ok" : `${failures} runtime check(s) failed`} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+console.log(`runtime checks took ${((performance.now() - started) / 1000).toFixed(0)} s`);
+console.log(`runtimes: ${passes} passed, ${failures} failed`);
+mkdirSync(join(root, ".tmp"), { recursive: true });
+writeFileSync(join(root, ".tmp/runtimes-results.json"), JSON.stringify({ passed: passes, failed: failures }));
 process.exit(failures === 0 ? 0 : 1);
