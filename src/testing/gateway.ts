@@ -121,7 +121,9 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   };
 
   const gateway = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+    // Servers call handlers with a second argument of their own (Bun's server, Deno's connection
+    // info), so a Request is taken as it is and `init` only applies to a URL.
+    const request = input instanceof Request ? input : new Request(input, init);
     requestCount++;
     const response = await handle(request);
     response.headers.set("x-request-id", `req_mock_${String(requestCount).padStart(6, "0")}`);

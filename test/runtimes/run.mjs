@@ -116,6 +116,17 @@ async function denoCheck() {
   return (await run(bin("deno"), ["--version"], { env: denoEnv })).stdout.split(" (")[0];
 }
 
+/** The mock gateway served by Bun.serve and Deno.serve, the handler passed as it is. */
+async function serveChecks() {
+  cpSync(join(fixtures, "serve/bun.mjs"), join(esmDir, "serve-bun.mjs"));
+  expectReply((await run(bin("bun"), ["serve-bun.mjs", REPLY], { cwd: esmDir })).stdout);
+  const script = join(work, "serve-deno.ts");
+  writeFileSync(script, readFileSync(join(fixtures, "serve/deno.ts"), "utf8").replaceAll("DIST_PATH", join(root, "dist")));
+  const denoEnv = { ...process.env, DENO_DIR: join(work, "deno-dir"), DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" };
+  expectReply((await run(bin("deno"), ["run", "--no-prompt", "--allow-net=127.0.0.1", script, REPLY], { env: denoEnv })).stdout);
+  return "Bun.serve, Deno.serve";
+}
+
 async function browserCheck() {
   const page = join(work, "browser");
   cpSync(join(root, "examples/browser/index.html"), join(page, "index.html"));
@@ -231,6 +242,7 @@ for (let i = 0; i < RESOLUTIONS.length; i += 2) {
   await Promise.all(RESOLUTIONS.slice(i, i + 2).map((resolution) => check(`typescript ${resolution.name}`, () => typescriptCheck(resolution))));
 }
 await check("deno (source by URL, built ESM by path)", denoCheck);
+await check("mock gateway served by Bun and Deno", serveChecks);
 await check("browser (chromium, bundled by esbuild)", browserCheck);
 await check("cloudflare workerd", workerdCheck);
 await check("packaging lint (attw, publint)", lintCheck);
