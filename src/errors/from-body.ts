@@ -38,7 +38,7 @@ interface ErrorFields {
 
 function readErrorFields(body: unknown): ErrorFields {
   if (typeof body === "string") {
-    return { message: describeText(body), error: body, code: null, type: null, param: null };
+    return { message: describeBody(body), error: body, code: null, type: null, param: null };
   }
   if (!isRecord(body)) {
     const message = body === undefined || body === null ? "(no body)" : excerpt(JSON.stringify(body));
@@ -66,8 +66,11 @@ function statusFromCode(code: string | number | null): number | undefined {
   return typeof numeric === "number" && numeric >= 400 && numeric <= 599 ? numeric : undefined;
 }
 
-/** HTML error pages are mostly markup: strip it so the excerpt shows the words a person reads. */
-function describeText(text: string): string {
+/**
+ * A short description of a body that is not JSON. HTML error pages are mostly markup: it is
+ * stripped so the excerpt shows the words a person reads.
+ */
+export function describeBody(text: string): string {
   const trimmed = text.trim();
   if (trimmed === "") return "(empty body)";
   const looksLikeHTML = trimmed.startsWith("<");

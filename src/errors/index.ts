@@ -17,4 +17,4 @@ export {
   APIConnectionTimeoutError,
   APIUserAbortError,
 } from "./connection-errors.ts";
-export { errorFromBody } from "./from-body.ts";
+export { describeBody, errorFromBody } from "./from-body.ts";

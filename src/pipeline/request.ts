@@ -1,4 +1,4 @@
-import { APIConnectionError, APIUserAbortError, errorFromBody } from "../errors/index.ts";
+import { APIConnectionError, APIUserAbortError, describeBody, errorFromBody, type APIError } from "../errors/index.ts";
 import { headersForLog, type Logger } from "../client/logger.ts";
 import type { Fetch, HeadersInput, QueryInput, RequestOptions } from "../client/options.ts";
 import { Stream } from "../streaming/stream.ts";
@@ -109,14 +109,7 @@ async function waitBeforeRetry(ms: number, signal: AbortSignal | null | undefine
 
 function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, stream: boolean): Outcome<T> {
   const { response, text } = exchange;
-  if (stream && text !== undefined) {
-    const body = parseBody(text);
-    const explained = errorFromBody(response.status, body, response.headers);
-    if (typeof body !== "object" || body === null || !("error" in body)) {
-      explained.message = `${response.status} Expected an event stream but got ${response.headers.get("content-type")}: ${explained.message.replace(/^\d+ /, "")}`;
-    }
-    throw redactKey(explained, config.apiKey);
-  }
+  if (stream && text !== undefined) throw redactKey(notAStream(response, text), config.apiKey);
   if (text === undefined) {
     const stream = Stream.fromSSEResponse(response, exchange.controller, {
       idleTimeoutMs: config.streamIdleTimeout,
@@ -137,6 +130,17 @@ function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, stream: bo
     readableResponse: () =>
       new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers }),
   };
+}
+
+/**
+ * A stream request answered with a whole document (see `attempt`): an error object sent with
+ * status 200, or a page from a proxy, reported with its own words.
+ */
+function notAStream(response: Response, text: string): APIError {
+  const body = parseBody(text);
+  if (typeof body === "object" && body !== null && "error" in body) return errorFromBody(response.status, body, response.headers);
+  const received = response.headers.get("content-type") ?? "no content type";
+  return errorFromBody(response.status, { message: `Expected an event stream but got ${received}: ${describeBody(text)}` }, response.headers);
 }
 
 /** Error bodies are JSON when the gateway answered, anything at all when a proxy did. */
