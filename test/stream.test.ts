@@ -142,6 +142,16 @@ describe("errors inside a stream", () => {
   });
 });
 
+describe("limits", () => {
+  it("fails with a ModelGateError naming maxSSELineLength when a line exceeds it, instead of buffering on", async () => {
+    serve([contentEvent("a"), `data: ${"x".repeat(300)}`, "\n\n", DONE]);
+    const { contents, error } = await drain(await openStream(testClient({ maxSSELineLength: 200 })));
+    expect(contents).toEqual(["a"]);
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(error?.message).toMatch(/exceeded 200 characters.*maxSSELineLength/);
+  });
+});
+
 describe("lenient decoding", () => {
   it("skips keep-alive comments, events without data, empty data and named non-message events", async () => {
     serve([": PROCESSING\n\n", "event: ping\n\n", "data:\n\n", 'event: ping\ndata: {"t":1}\n\n', contentEvent("a"), DONE]);
