@@ -161,7 +161,7 @@ function lastUserText(params: ChatCompletionCreateParamsBase): string {
 function composeText(userText: string, random: () => number): string {
   const topic = userText.trim().split(/\s+/).slice(0, 8).join(" ");
   const sentences = [OPENERS[Math.floor(random() * OPENERS.length)]!];
-  if (topic) sentences.push(`You asked: "${topic}".`);
+  if (topic) sentences.push(`You asked: "${topic}"${/[.!?]$/.test(topic) ? "" : "."}`);
   const count = 2 + Math.floor(random() * 2);
   for (let i = 0; i < count; i++) sentences.push(SENTENCES[Math.floor(random() * SENTENCES.length)]!);
   return sentences.join(" ");
