@@ -199,3 +199,23 @@ describe("streams and retries", () => {
     expect(seen).toHaveLength(1);
   });
 });
+
+describe("timeout and retry options", () => {
+  it("treats timeout: Infinity as no timeout, not as an immediate one", async () => {
+    server.use(
+      http.post(`${BASE}/v1/chat/completions`, async () => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return HttpResponse.json(completionBody("patient"));
+      }),
+    );
+    const completion = await testClient({ timeout: Number.POSITIVE_INFINITY }).chat.completions.create({ model: "auto", messages: USER_HELLO });
+    expect(completion.choices[0]?.message.content).toBe("patient");
+  });
+
+  it.each([{ timeout: -5 }, { maxRetries: 1.5 }, { maxRetries: -1 }])("rejects the per-call option %o before sending", async (options) => {
+    const seen = script([]);
+    const call = testClient().chat.completions.create({ model: "auto", messages: USER_HELLO }, options);
+    await expect(call).rejects.toThrow(/must be/);
+    expect(seen).toHaveLength(0);
+  });
+});

@@ -5,6 +5,8 @@ import {
 } from "../errors/index.ts";
 import type { Fetch } from "../client/options.ts";
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** One HTTP exchange, as far as the pipeline needs to see it. */
 export interface Exchange {
   response: Response;
@@ -39,10 +41,14 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, stream }: A
   if (signal?.aborted) throw new APIUserAbortError();
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
+  // setTimeout treats delays past 2^31 - 1 ms (Infinity included) as 1 ms: those mean "no timeout".
+  const timer =
+    timeoutMs < MAX_TIMER_MS
+      ? setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, timeoutMs)
+      : undefined;
   const onCallerAbort = () => controller.abort(signal?.reason);
   signal?.addEventListener("abort", onCallerAbort, { once: true });
   const release = () => {

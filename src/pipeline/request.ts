@@ -1,4 +1,4 @@
-import { APIConnectionError, APIUserAbortError, describeBody, errorFromBody, type APIError } from "../errors/index.ts";
+import { APIConnectionError, APIUserAbortError, ModelGateError, describeBody, errorFromBody, type APIError } from "../errors/index.ts";
 import { headersForLog, type Logger } from "../client/logger.ts";
 import type { Fetch, HeadersInput, QueryInput, RequestOptions } from "../client/options.ts";
 import { Stream } from "../streaming/stream.ts";
@@ -51,6 +51,7 @@ export function request<T>(config: PipelineConfig, spec: RequestSpec): APIPromis
 
 async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcome<T>> {
   const options = spec.options ?? {};
+  assertCallOptions(options);
   const stream = spec.stream === true;
   const maxRetries = options.maxRetries ?? config.maxRetries;
   const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
@@ -100,6 +101,16 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcom
     if (delay === null) throw error;
     if (config.debug) config.log.debug(`modelgate: retrying in ${Math.round(delay)} ms after status ${response.status}`);
     await waitBeforeRetry(delay, options.signal);
+  }
+}
+
+/** Per-call overrides come from plain JavaScript too: a bad one is named before anything is sent. */
+function assertCallOptions({ timeout, maxRetries }: RequestOptions): void {
+  if (timeout !== undefined && !(typeof timeout === "number" && timeout >= 0)) {
+    throw new ModelGateError(`The \`timeout\` option must be a non-negative number of milliseconds; got ${String(timeout)}.`);
+  }
+  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
+    throw new ModelGateError(`The \`maxRetries\` option must be a whole number from 0; got ${String(maxRetries)}.`);
   }
 }
 
