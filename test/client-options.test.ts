@@ -38,6 +38,23 @@ describe("new ModelGate(): API key", () => {
   });
 });
 
+describe("environment variables on Deno", () => {
+  it("reads them only when env access is granted, never triggering a permission prompt", async () => {
+    const { readEnv } = await import("../src/client/env.ts");
+    const asked: string[] = [];
+    const deno = (state: string) => ({
+      env: { get: (name: string) => (asked.push(name), "from-deno") },
+      permissions: { querySync: () => ({ state }) },
+    });
+    vi.stubGlobal("Deno", deno("prompt"));
+    expect(readEnv("MODELGATE_API_KEY")).toBeUndefined();
+    expect(asked).toEqual([]);
+    vi.stubGlobal("Deno", deno("granted"));
+    expect(readEnv("MODELGATE_API_KEY")).toBe("from-deno");
+    expect(asked).toEqual(["MODELGATE_API_KEY"]);
+  });
+});
+
 describe("new ModelGate(): base URL", () => {
   it.each([
     ["https://host.example", "https://host.example"],

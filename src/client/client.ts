@@ -63,7 +63,8 @@ export class ModelGate implements Requester {
     const apiKey = options.apiKey ?? readEnv("MODELGATE_API_KEY");
     if (typeof apiKey !== "string" || apiKey.trim() === "") {
       throw new ModelGateError(
-        "Missing API key: pass `new ModelGate({ apiKey })` or set the MODELGATE_API_KEY environment variable.",
+        "Missing API key: pass `new ModelGate({ apiKey })` or set the MODELGATE_API_KEY environment variable " +
+          "(on Deno, also allow reading it: --allow-env=MODELGATE_API_KEY).",
       );
     }
     if (/[^\x21-\x7e]/.test(apiKey)) {
@@ -74,7 +75,8 @@ export class ModelGate implements Requester {
     const baseURL = options.baseURL ?? readEnv("MODELGATE_BASE_URL");
     if (typeof baseURL !== "string" || baseURL.trim() === "") {
       throw new ModelGateError(
-        "Missing base URL: pass `new ModelGate({ baseURL })` or set the MODELGATE_BASE_URL environment variable.",
+        "Missing base URL: pass `new ModelGate({ baseURL })` or set the MODELGATE_BASE_URL environment variable " +
+          "(on Deno, also allow reading it: --allow-env=MODELGATE_BASE_URL).",
       );
     }
     this.baseURL = serviceRoot(baseURL.trim());

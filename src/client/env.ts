@@ -1,17 +1,27 @@
 interface RuntimeGlobals {
   process?: { env?: Record<string, string | undefined> };
-  Deno?: { env?: { get(name: string): string | undefined } };
+  Deno?: {
+    env?: { get(name: string): string | undefined };
+    permissions?: { querySync?(descriptor: { name: "env"; variable: string }): { state: string } };
+  };
 }
 
 /**
  * Reads an environment variable where the runtime has one: `process.env` on Node and Bun,
- * `Deno.env` on Deno. Browsers and workers have neither, and Deno without `--allow-env`
- * throws a permission error; all of those mean "not set", never a crash.
+ * `Deno.env` on Deno. Browsers and workers have neither, which means "not set", never a crash.
+ * On Deno the variable is read only if env access is already granted: asking would open an
+ * interactive permission prompt just for constructing a client.
  */
 export function readEnv(name: string): string | undefined {
-  const globals = globalThis as RuntimeGlobals;
+  const { Deno: deno, process } = globalThis as RuntimeGlobals;
   try {
-    const value = globals.Deno?.env?.get(name) ?? globals.process?.env?.[name];
+    let value: string | undefined;
+    if (deno?.env) {
+      const state = deno.permissions?.querySync?.({ name: "env", variable: name }).state ?? "granted";
+      value = state === "granted" ? deno.env.get(name) : undefined;
+    } else {
+      value = process?.env?.[name];
+    }
     const trimmed = value?.trim();
     return trimmed === "" ? undefined : trimmed;
   } catch {
