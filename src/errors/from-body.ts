@@ -1,4 +1,5 @@
 import { APIError } from "./api-error.ts";
+import { excerpt, isRecord } from "../internal/values.ts";
 import { apiErrorForStatus } from "./status-errors.ts";
 
 const EXCERPT_LENGTH = 200;
@@ -41,7 +42,7 @@ function readErrorFields(body: unknown): ErrorFields {
     return { message: describeBody(body), error: body, code: null, type: null, param: null };
   }
   if (!isRecord(body)) {
-    const message = body === undefined || body === null ? "(no body)" : excerpt(JSON.stringify(body));
+    const message = body === undefined || body === null ? "(no body)" : excerpt(JSON.stringify(body), EXCERPT_LENGTH);
     return { message, error: body, code: null, type: null, param: null };
   }
   const inner = body.error;
@@ -50,7 +51,7 @@ function readErrorFields(body: unknown): ErrorFields {
   }
   const source = isRecord(inner) ? inner : body;
   const message =
-    stringOr(source.message) ?? stringOr(source.detail) ?? excerpt(JSON.stringify(body));
+    stringOr(source.message) ?? stringOr(source.detail) ?? excerpt(JSON.stringify(body), EXCERPT_LENGTH);
   return {
     message,
     error: isRecord(inner) ? inner : body,
@@ -78,15 +79,7 @@ export function describeBody(text: string): string {
     ? trimmed.replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]*>/g, " ")
     : trimmed;
   const prefix = looksLikeHTML ? "non-JSON (HTML) body: " : "non-JSON body: ";
-  return prefix + excerpt(words.replace(/\s+/g, " ").trim());
-}
-
-function excerpt(text: string): string {
-  return text.length > EXCERPT_LENGTH ? `${text.slice(0, EXCERPT_LENGTH)}…` : text;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return prefix + excerpt(words.replace(/\s+/g, " ").trim(), EXCERPT_LENGTH);
 }
 
 function stringOr(value: unknown): string | null {

@@ -4,8 +4,7 @@ import {
   APIUserAbortError,
 } from "../errors/index.ts";
 import type { Fetch } from "../client/options.ts";
-
-const MAX_TIMER_MS = 2 ** 31 - 1;
+import { MAX_TIMER_MS } from "../internal/values.ts";
 
 /** One HTTP exchange, as far as the pipeline needs to see it. */
 export interface Exchange {
@@ -41,7 +40,7 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, stream }: A
   if (signal?.aborted) throw new APIUserAbortError();
   const controller = new AbortController();
   let timedOut = false;
-  // setTimeout treats delays past 2^31 - 1 ms (Infinity included) as 1 ms: those mean "no timeout".
+  // Past MAX_TIMER_MS (Infinity included) there is no timeout.
   const timer =
     timeoutMs < MAX_TIMER_MS
       ? setTimeout(() => {

@@ -6,6 +6,7 @@ import {
   ModelGateError,
   errorFromBody,
 } from "../errors/index.ts";
+import { excerpt, isRecord, MAX_TIMER_MS } from "../internal/values.ts";
 import { SSEDecoder, type ServerSentEvent } from "./sse-decoder.ts";
 
 /** How a response body of Server-Sent Events is read; see `ClientOptions` for the defaults. */
@@ -19,8 +20,6 @@ export interface SSEChunkOptions {
 }
 
 const EXCERPT_LENGTH = 120;
-/** setTimeout treats larger delays (and Infinity) as 1 ms. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Reads a response body of Server-Sent Events as parsed JSON chunks: bytes → events (the
@@ -70,9 +69,9 @@ export function iterateSSEChunks<T>(
     } catch {
       failure = bodyEnded
         ? new APIConnectionError(
-            `The stream ended in the middle of an event (its data is incomplete: ${excerpt(data)}).`,
+            `The stream ended in the middle of an event (its data is incomplete: ${JSON.stringify(excerpt(data, EXCERPT_LENGTH))}).`,
           )
-        : new ModelGateError(`The stream sent data that is not valid JSON: ${excerpt(data)}`);
+        : new ModelGateError(`The stream sent data that is not valid JSON: ${JSON.stringify(excerpt(data, EXCERPT_LENGTH))}`);
       return;
     }
     if (isRecord(chunk)) {
@@ -231,12 +230,4 @@ function hasFinishReason(chunk: Record<string, unknown>): boolean {
     if (isRecord(choice) && typeof choice.finish_reason === "string" && choice.finish_reason !== "") return true;
   }
   return false;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function excerpt(text: string): string {
-  return text.length > EXCERPT_LENGTH ? `${JSON.stringify(text.slice(0, EXCERPT_LENGTH))}…` : JSON.stringify(text);
 }
