@@ -113,6 +113,8 @@ async function denoCheck() {
   // (no env access either: the SDK must not crash without it).
   expectReply((await run(bin("deno"), ["run", "--no-prompt", `--allow-import=${sourceHost}`, `--allow-net=${gatewayHost}`, byURL, gateway.url, MOCK_API_KEY], { env: denoEnv })).stdout);
   expectReply((await run(bin("deno"), ["run", "--no-prompt", `--allow-net=${gatewayHost}`, built, gateway.url, MOCK_API_KEY], { env: denoEnv })).stdout);
+  // The npm package as Deno resolves it from a project's node_modules (the Node ESM consumer).
+  expectReply((await run(bin("deno"), ["run", "--no-prompt", `--allow-net=${gatewayHost}`, "--allow-read=.", "esm.mjs", gateway.url, MOCK_API_KEY], { cwd: esmDir, env: denoEnv })).stdout);
   return (await run(bin("deno"), ["--version"], { env: denoEnv })).stdout.split(" (")[0];
 }
 
@@ -241,7 +243,7 @@ await Promise.all([
 for (let i = 0; i < RESOLUTIONS.length; i += 2) {
   await Promise.all(RESOLUTIONS.slice(i, i + 2).map((resolution) => check(`typescript ${resolution.name}`, () => typescriptCheck(resolution))));
 }
-await check("deno (source by URL, built ESM by path)", denoCheck);
+await check("deno (source by URL, built ESM by path, npm package)", denoCheck);
 await check("mock gateway served by Bun and Deno", serveChecks);
 await check("browser (chromium, bundled by esbuild)", browserCheck);
 await check("cloudflare workerd", workerdCheck);
