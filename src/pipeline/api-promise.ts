@@ -30,6 +30,7 @@ export interface Outcome<T> {
   readableResponse(): Response;
 }
 
+/** Wraps the pipeline's outcome in the promise every method returns. */
 export function createAPIPromise<T>(outcome: Promise<Outcome<T>>): APIPromise<T> {
   const promise = outcome.then((result) => result.data) as APIPromise<T>;
   // A caller who uses only .withResponse() never awaits `promise` itself; without a handler

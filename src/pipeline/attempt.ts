@@ -20,6 +20,7 @@ export interface Exchange {
   release: () => void;
 }
 
+/** What one attempt needs: the request, its timeout and the caller's signal. */
 export interface AttemptInit {
   fetch: Fetch;
   url: string;

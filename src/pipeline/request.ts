@@ -27,6 +27,7 @@ export interface PipelineConfig {
   debug: boolean;
 }
 
+/** The HTTP methods the generic `client.get/post/put/patch/delete` helpers send. */
 export type HTTPMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** One call, as a resource describes it. */

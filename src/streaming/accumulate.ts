@@ -40,6 +40,7 @@ export class ChatCompletionAccumulator {
   #usage: CompletionUsage | undefined;
   readonly #choices = new Map<number, ChoiceParts>();
 
+  /** Takes in the next chunk of the stream. */
   add(chunk: ChatCompletionChunk): void {
     this.#first ??= chunk;
     if (!this.#model && chunk.model) this.#model = chunk.model;
@@ -55,7 +56,7 @@ export class ChatCompletionAccumulator {
     }
   }
 
-  /** @throws ModelGateError when no chunk was added. */
+  /** The completion the chunks added so far amount to. @throws ModelGateError when none was added. */
   result(): ChatCompletion {
     const first = this.#first;
     if (!first) throw new ModelGateError("The stream ended without any chunk to assemble a completion from.");

@@ -47,6 +47,7 @@ export class Stream<T> implements AsyncIterable<T> {
     return new Stream(() => decodeNDJSON<T>(readable, controller.signal), controller);
   }
 
+  /** The chunks, one by one; used by `for await`. @throws ModelGateError on a second call. */
   [Symbol.asyncIterator](): AsyncIterator<T> {
     if (this.#consumed) {
       throw new ModelGateError(
