@@ -124,6 +124,23 @@ describe("request body", () => {
 });
 
 describe("custom fetch", () => {
+  it("merges the client's and the call's fetchOptions into every fetch, keeping method, headers, body and signal its own", async () => {
+    const inits: RequestInit[] = [];
+    const client = new ModelGate({
+      apiKey: API_KEY,
+      baseURL: "https://custom.test",
+      fetchOptions: { credentials: "omit", cache: "no-store", method: "DELETE" },
+      fetch: async (_input, init) => {
+        inits.push(init!);
+        return Response.json(completionBody("ok"));
+      },
+    });
+    await client.chat.completions.create({ model: "auto", messages: USER_HELLO }, { fetchOptions: { cache: "reload", body: "nope" } });
+    expect(inits[0]).toMatchObject({ credentials: "omit", cache: "reload", method: "POST" });
+    expect(JSON.parse(String(inits[0]?.body))).toMatchObject({ model: "auto" });
+    expect(inits[0]?.signal).toBeInstanceOf(AbortSignal);
+  });
+
   it("sends every request through the fetch option", async () => {
     const calls: string[] = [];
     const client = new ModelGate({

@@ -101,6 +101,7 @@ export class ModelGate implements Requester {
       maxSSELineLength: nonNegative("maxSSELineLength", options.maxSSELineLength, DEFAULT_MAX_SSE_LINE_LENGTH),
       headers: { ...identificationHeaders(), authorization: `Bearer ${apiKey}`, ...options.defaultHeaders },
       defaultQuery: options.defaultQuery,
+      fetchOptions: options.fetchOptions,
       log,
       debug: logLevel === "debug",
     };

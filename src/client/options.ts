@@ -47,6 +47,12 @@ export interface ClientOptions {
   maxRetries?: number;
   /** The fetch implementation to use. @default globalThis.fetch */
   fetch?: Fetch;
+  /**
+   * Extra `RequestInit` fields for every fetch call, e.g. `{ dispatcher }` for a proxy agent
+   * on Node or `{ credentials: "omit" }` in a browser. `method`, `headers`, `body` and
+   * `signal` are the SDK's own and cannot be set here (use `headers` options and `signal`).
+   */
+  fetchOptions?: RequestInit;
   /** Headers sent with every request; `null` removes a header the SDK would send. */
   defaultHeaders?: HeadersInput;
   /** Query parameters added to every request. */
@@ -91,4 +97,6 @@ export interface RequestOptions {
    * @default a random UUID per call
    */
   idempotencyKey?: string;
+  /** Extra `RequestInit` fields for this call, merged over the client's `fetchOptions`. */
+  fetchOptions?: RequestInit;
 }

@@ -22,6 +22,7 @@ export interface PipelineConfig {
   /** SDK headers (auth, identification) merged with the client's `defaultHeaders`. */
   headers: HeadersInput;
   defaultQuery: QueryInput | undefined;
+  fetchOptions: RequestInit | undefined;
   log: Logger;
   /** Whether debug lines are wanted at all: building them is skipped otherwise. */
   debug: boolean;
@@ -77,7 +78,7 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcom
       exchange = await attempt({
         fetch: config.fetch,
         url,
-        init: { method: spec.method, headers, body },
+        init: { ...config.fetchOptions, ...options.fetchOptions, method: spec.method, headers, body },
         timeoutMs: options.timeout ?? config.timeout,
         signal: options.signal,
         stream,
