@@ -60,25 +60,13 @@ export class ModelGate implements Requester {
           "(e.g. the key is the visitor's own).",
       );
     }
-    const apiKey = options.apiKey ?? readEnv("MODELGATE_API_KEY");
-    if (typeof apiKey !== "string" || apiKey.trim() === "") {
-      throw new ModelGateError(
-        "Missing API key: pass `new ModelGate({ apiKey })` or set the MODELGATE_API_KEY environment variable " +
-          "(on Deno, also allow reading it: --allow-env=MODELGATE_API_KEY).",
-      );
-    }
+    const apiKey = requiredSetting("API key", "apiKey", options.apiKey, "MODELGATE_API_KEY");
     if (/[^\x21-\x7e]/.test(apiKey)) {
       throw new ModelGateError(
         "The API key contains whitespace, a line break or a non-ASCII character; check for a stray newline when it was copied.",
       );
     }
-    const baseURL = options.baseURL ?? readEnv("MODELGATE_BASE_URL");
-    if (typeof baseURL !== "string" || baseURL.trim() === "") {
-      throw new ModelGateError(
-        "Missing base URL: pass `new ModelGate({ baseURL })` or set the MODELGATE_BASE_URL environment variable " +
-          "(on Deno, also allow reading it: --allow-env=MODELGATE_BASE_URL).",
-      );
-    }
+    const baseURL = requiredSetting("base URL", "baseURL", options.baseURL, "MODELGATE_BASE_URL");
     this.baseURL = serviceRoot(baseURL.trim());
     this.timeout = nonNegative("timeout", options.timeout, DEFAULT_TIMEOUT_MS);
     this.streamIdleTimeout = nonNegative("streamIdleTimeout", options.streamIdleTimeout, DEFAULT_STREAM_IDLE_TIMEOUT_MS);
@@ -206,6 +194,18 @@ function identificationHeaders(): Record<string, string> {
   // Browsers do not let a page set User-Agent; elsewhere it names the SDK in server logs.
   if (runtime.name !== "browser") headers["user-agent"] = `modelgate-js/${VERSION} (${runtime.name} ${runtime.version})`;
   return headers;
+}
+
+/** An option that may come from the environment instead, and must come from one of them. */
+function requiredSetting(label: string, option: string, value: string | undefined, envName: string): string {
+  const resolved = value ?? readEnv(envName);
+  if (typeof resolved !== "string" || resolved.trim() === "") {
+    throw new ModelGateError(
+      `Missing ${label}: pass \`new ModelGate({ ${option} })\` or set the ${envName} environment variable ` +
+        `(on Deno, also allow reading it: --allow-env=${envName}).`,
+    );
+  }
+  return resolved;
 }
 
 function nonNegative(name: string, value: number | undefined, fallback: number): number {
