@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ModelGateError, type ChatCompletionChunk } from "../src/index.ts";
+import { ModelGateError, type ChatCompletionChunk, type ChatCompletionTokenLogprob } from "../src/index.ts";
 import { ChatCompletionAccumulator } from "../src/streaming/accumulate.ts";
-import { chunk, toolFragment, usageChunk } from "./fixtures/chunks.ts";
+import { chunk, textChunks, toolFragment, usageChunk } from "./fixtures/chunks.ts";
 
 function assemble(chunks: ChatCompletionChunk[]) {
   const accumulator = new ChatCompletionAccumulator();
@@ -9,9 +9,17 @@ function assemble(chunks: ChatCompletionChunk[]) {
   return accumulator.result();
 }
 
-describe("ChatCompletionAccumulator", () => {
-  it("joins content fragments and keeps id, created and model", () => {
-    const completion = assemble([chunk({ role: "assistant", content: "" }), chunk({ content: "Hel" }), chunk({ content: "lo" }), chunk({}, { finish: "stop" })]);
+function token(text: string): ChatCompletionTokenLogprob {
+  return { token: text, logprob: -0.5, bytes: null, top_logprobs: [] };
+}
+
+describe("ChatCompletionAccumulator: content", () => {
+  it("joins content fragments into the shape of a non-streamed completion", () => {
+    const completion = assemble([
+      chunk({ role: "assistant", content: "" }),
+      ...textChunks(["Hel", "lo"]),
+      chunk({}, { finish: "stop" }),
+    ]);
     expect(completion).toEqual({
       id: "chatcmpl-test",
       object: "chat.completion",
@@ -21,7 +29,7 @@ describe("ChatCompletionAccumulator", () => {
     });
   });
 
-  it("keeps several choices apart when n > 1 and their chunks interleave", () => {
+  it("keeps choices apart when n > 1 and their chunks interleave", () => {
     const completion = assemble([
       chunk({ content: "A1" }, { index: 0 }),
       chunk({ content: "B1" }, { index: 1 }),
@@ -36,6 +44,44 @@ describe("ChatCompletionAccumulator", () => {
     ]);
   });
 
+  it("sorts choices by index whatever order they first appear in", () => {
+    const completion = assemble([...textChunks(["second"], 1), ...textChunks(["first"], 0)]);
+    expect(completion.choices.map((choice) => [choice.index, choice.message.content])).toEqual([
+      [0, "first"],
+      [1, "second"],
+    ]);
+  });
+
+  it("assembles a message when no chunk carries a role", () => {
+    const completion = assemble(textChunks(["no ", "role"]));
+    expect(completion.choices[0]?.message).toEqual({ role: "assistant", content: "no role" });
+  });
+
+  it("skips null and absent content deltas", () => {
+    const completion = assemble([chunk({ content: null }), chunk({ content: "x" }), chunk({}), chunk({ content: null })]);
+    expect(completion.choices[0]?.message.content).toBe("x");
+  });
+
+  it("gives an empty string as content, and no tool_calls, when nothing arrived", () => {
+    const completion = assemble([chunk({ role: "assistant" }, { finish: "stop" })]);
+    expect(completion.choices[0]?.message).toEqual({ role: "assistant", content: "" });
+  });
+
+  it("joins refusal fragments", () => {
+    const completion = assemble([chunk({ refusal: "I can't " }), chunk({ refusal: "help with that." }, { finish: "stop" })]);
+    expect(completion.choices[0]?.message).toEqual({ role: "assistant", content: "", refusal: "I can't help with that." });
+  });
+
+  it("joins logprobs tokens across chunks", () => {
+    const completion = assemble([
+      chunk({ content: "a" }, { logprobs: { content: [token("a")], refusal: null } }),
+      chunk({ content: "b" }, { logprobs: { content: [token("b")], refusal: null } }),
+    ]);
+    expect(completion.choices[0]?.logprobs).toEqual({ content: [token("a"), token("b")], refusal: null });
+  });
+});
+
+describe("ChatCompletionAccumulator: tool calls", () => {
   it("joins interleaved parallel tool calls by index, with arguments split mid-JSON", () => {
     const completion = assemble([
       chunk(toolFragment({ index: 0, id: "call_a", name: "get_weather", arguments: "" })),
@@ -45,37 +91,53 @@ describe("ChatCompletionAccumulator", () => {
       chunk(toolFragment({ index: 0, arguments: 'sbon"}' })),
       chunk({}, { finish: "tool_calls" }),
     ]);
-    const [choice] = completion.choices;
-    expect(choice?.message.content).toBeNull();
-    expect(choice?.finish_reason).toBe("tool_calls");
-    expect(choice?.message.tool_calls).toEqual([
-      { id: "call_a", type: "function", function: { name: "get_weather", arguments: '{"city":"Lisbon"}' } },
-      { id: "call_b", type: "function", function: { name: "get_time", arguments: '{"tz":"UTC"}' } },
-    ]);
+    expect(completion.choices[0]).toEqual({
+      index: 0,
+      message: {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "call_a", type: "function", function: { name: "get_weather", arguments: '{"city":"Lisbon"}' } },
+          { id: "call_b", type: "function", function: { name: "get_time", arguments: '{"tz":"UTC"}' } },
+        ],
+      },
+      finish_reason: "tool_calls",
+    });
   });
 
-  it("keeps the name of the first fragment when a provider repeats a different one", () => {
+  it("keeps text content next to tool calls when both arrived", () => {
+    const completion = assemble([chunk({ content: "Let me check." }), chunk(toolFragment({ index: 0, id: "call_a", name: "a", arguments: "{}" }))]);
+    expect(completion.choices[0]?.message.content).toBe("Let me check.");
+    expect(completion.choices[0]?.message.tool_calls).toHaveLength(1);
+  });
+
+  it("keeps the id and name of a call's first fragment when later fragments repeat different ones", () => {
     const completion = assemble([
       chunk(toolFragment({ index: 0, id: "call_a", name: "lookup" })),
-      chunk(toolFragment({ index: 0, name: "lookup_again", arguments: "{}" })),
+      chunk(toolFragment({ index: 0, id: "call_z", name: "lookup_again", arguments: "{}" })),
     ]);
-    expect(completion.choices[0]?.message.tool_calls?.[0]?.function).toEqual({ name: "lookup", arguments: "{}" });
+    expect(completion.choices[0]?.message.tool_calls).toEqual([
+      { id: "call_a", type: "function", function: { name: "lookup", arguments: "{}" } },
+    ]);
   });
 
-  it("continues a fragment without index by its id", () => {
+  it("continues a fragment without index by the call with the same id", () => {
     const completion = assemble([
       chunk(toolFragment({ index: 0, id: "call_a", name: "a", arguments: "{" })),
       chunk(toolFragment({ index: 1, id: "call_b", name: "b", arguments: "{" })),
       chunk(toolFragment({ id: "call_a", arguments: "}" })),
     ]);
-    expect(completion.choices[0]?.message.tool_calls?.map((call) => call.function.arguments)).toEqual(["{}", "{"]);
+    expect(completion.choices[0]?.message.tool_calls?.map((call) => [call.id, call.function.arguments])).toEqual([
+      ["call_a", "{}"],
+      ["call_b", "{"],
+    ]);
   });
 
-  it("continues a fragment without index or id as the last call", () => {
+  it("continues a fragment without index or id as the choice's last call", () => {
     const completion = assemble([
-      chunk(toolFragment({ id: "call_a", name: "a", arguments: '{"x":' })),
+      chunk(toolFragment({ index: 0, id: "call_a", name: "a", arguments: '{"x":' })),
       chunk(toolFragment({ arguments: "1}" })),
-      chunk(toolFragment({ id: "call_b", name: "b", arguments: "{" })),
+      chunk(toolFragment({ index: 1, id: "call_b", name: "b", arguments: "{" })),
       chunk(toolFragment({ arguments: "}" })),
     ]);
     expect(completion.choices[0]?.message.tool_calls?.map((call) => [call.id, call.function.arguments])).toEqual([
@@ -84,33 +146,77 @@ describe("ChatCompletionAccumulator", () => {
     ]);
   });
 
-  it("takes usage from the usage-only final chunk", () => {
+  it("starts call 0 with a fragment without index when the choice has no call yet", () => {
+    const completion = assemble([chunk(toolFragment({ name: "a", arguments: "{" })), chunk(toolFragment({ arguments: "}" }))]);
+    expect(completion.choices[0]?.message.tool_calls).toEqual([{ id: "", type: "function", function: { name: "a", arguments: "{}" } }]);
+  });
+
+  it("starts a new call for a fragment without index that brings a new id", () => {
+    const completion = assemble([
+      chunk(toolFragment({ id: "call_a", name: "a", arguments: "{}" })),
+      chunk(toolFragment({ id: "call_b", name: "b", arguments: "{" })),
+      chunk(toolFragment({ id: "call_b", arguments: "}" })),
+    ]);
+    expect(completion.choices[0]?.message.tool_calls?.map((call) => [call.id, call.function.name, call.function.arguments])).toEqual([
+      ["call_a", "a", "{}"],
+      ["call_b", "b", "{}"],
+    ]);
+  });
+
+  it("keeps the tool calls of each choice apart when n > 1", () => {
+    const completion = assemble([
+      chunk(toolFragment({ index: 0, id: "call_a", name: "a", arguments: "{}" }), { index: 0 }),
+      chunk(toolFragment({ index: 0, id: "call_b", name: "b", arguments: "{}" }), { index: 1 }),
+    ]);
+    expect(completion.choices.map((choice) => choice.message.tool_calls?.map((call) => call.id))).toEqual([["call_a"], ["call_b"]]);
+  });
+});
+
+describe("ChatCompletionAccumulator: finish_reason, usage and metadata", () => {
+  it("defaults a missing finish_reason to stop", () => {
+    expect(assemble(textChunks(["x"])).choices[0]?.finish_reason).toBe("stop");
+  });
+
+  it("keeps the last non-null finish_reason of each choice", () => {
+    const completion = assemble([chunk({}, { finish: "length" }), chunk({ content: "x" }), chunk({}, { finish: "stop" })]);
+    expect(completion.choices[0]?.finish_reason).toBe("stop");
+  });
+
+  it("takes usage from the usage-only final chunk without adding a choice", () => {
     const usage = { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 };
     const completion = assemble([chunk({ content: "ok" }), chunk({}, { finish: "stop" }), usageChunk(usage)]);
     expect(completion.usage).toEqual(usage);
     expect(completion.choices).toHaveLength(1);
   });
 
-  it("does not need a role, and treats null content as nothing", () => {
-    const completion = assemble([chunk({ content: null }), chunk({ content: "x" }), chunk({ content: null }, { finish: "stop" })]);
-    expect(completion.choices[0]?.message).toEqual({ role: "assistant", content: "x" });
-  });
-
-  it("defaults a missing finish_reason to stop", () => {
-    expect(assemble([chunk({ content: "x" })]).choices[0]?.finish_reason).toBe("stop");
-  });
-
-  it("joins refusal fragments", () => {
-    const completion = assemble([chunk({ refusal: "I can't " }), chunk({ refusal: "help with that." }, { finish: "stop" })]);
-    expect(completion.choices[0]?.message).toMatchObject({ content: "", refusal: "I can't help with that." });
+  it("leaves usage out when no chunk carried it", () => {
+    expect(assemble(textChunks(["x"]))).not.toHaveProperty("usage");
   });
 
   it("takes the model from the first chunk that names one", () => {
-    const first = { ...chunk({ content: "a" }), model: "" };
-    expect(assemble([first, chunk({ content: "b" }, { model: "google/gemini-2.5-flash" })]).model).toBe("google/gemini-2.5-flash");
+    const completion = assemble([chunk({ content: "a" }, { model: "" }), chunk({ content: "b" }, { model: "google/gemini-2.5-flash" }), chunk({}, { model: "other/model" })]);
+    expect(completion.model).toBe("google/gemini-2.5-flash");
   });
 
-  it("throws a ModelGateError when there was no chunk at all", () => {
+  it("takes id, provider and system_fingerprint from the first chunk that has them", () => {
+    const completion = assemble([
+      chunk({ role: "assistant" }, { id: "" }),
+      chunk({ content: "a" }, { id: "gen-1", provider: "anthropic", system_fingerprint: "fp_1" }),
+      chunk({ content: "b" }, { id: "gen-2", provider: "openai", system_fingerprint: "fp_2" }),
+    ]);
+    expect(completion).toMatchObject({ id: "gen-1", provider: "anthropic", system_fingerprint: "fp_1" });
+  });
+
+  it("describes the chunks added so far on each call of result(), leaving earlier results unchanged", () => {
+    const accumulator = new ChatCompletionAccumulator();
+    accumulator.add(chunk({ content: "a" }, { logprobs: { content: [token("a")], refusal: null } }));
+    const early = accumulator.result();
+    accumulator.add(chunk({ content: "b" }, { logprobs: { content: [token("b")], refusal: null } }));
+    expect(early.choices[0]).toMatchObject({ message: { content: "a" }, logprobs: { content: [token("a")] } });
+    expect(accumulator.result().choices[0]).toMatchObject({ message: { content: "ab" }, logprobs: { content: [token("a"), token("b")] } });
+  });
+
+  it("throws a ModelGateError when no chunk was added at all", () => {
     expect(() => new ChatCompletionAccumulator().result()).toThrow(ModelGateError);
   });
 });

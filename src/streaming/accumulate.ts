@@ -4,6 +4,8 @@ import type {
   ChatCompletionChoice,
   ChatCompletionChunk,
   ChatCompletionChunkToolCallDelta,
+  ChatCompletionLogprobs,
+  ChatCompletionMessage,
   ChatCompletionMessageToolCall,
   CompletionUsage,
   FinishReason,
@@ -18,61 +20,87 @@ interface ToolCallParts {
 interface ChoiceParts {
   content: string[];
   refusal: string[];
-  /** By the fragments' `index`. */
+  /** Keyed by the fragments' `index`. */
   toolCalls: Map<number, ToolCallParts>;
+  /** Where each call id lives, so a fragment naming its call by id alone finds it in O(1). */
+  indexById: Map<string, number>;
   lastToolCallIndex: number | undefined;
+  /** One past the highest index so far: where a new id without an index goes. */
+  nextToolCallIndex: number;
   finishReason: FinishReason | null;
-  logprobs: ChatCompletionChoice["logprobs"];
+  logprobs: ChatCompletionLogprobs | undefined;
 }
 
 /**
- * Assembles the `ChatCompletion` a stream of chunks amounts to, as a non-streamed call would
- * have returned it. Fragments are kept as lists and joined once in `result()`, so the work
- * stays linear in the length of the reply.
+ * Assembles the `ChatCompletion` that a stream of chunks amounts to, shaped as a
+ * non-streamed call would have returned it (what `stream.finalChatCompletion()` resolves to).
+ *
+ * Fragments are kept as lists and joined once in `result()`, so the work stays linear in the
+ * length of the reply however many chunks it came in.
  *
  * Lenient where the meaning is clear, since the gateway fronts many providers: a missing
- * `role` or `finish_reason` is fine, and a tool-call fragment without `index` continues the
- * call with the same `id`, else the choice's last call.
+ * `role` is fine, a missing `finish_reason` becomes `"stop"`, and a tool-call fragment
+ * without `index` continues the call with the same `id`, else the choice's last call.
  */
 export class ChatCompletionAccumulator {
-  #first: ChatCompletionChunk | undefined;
+  #sawChunk = false;
+  #id = "";
+  #created: number | undefined;
   #model = "";
+  #provider: string | undefined;
+  #systemFingerprint: string | undefined;
+  #serviceTier: string | undefined;
   #usage: CompletionUsage | undefined;
   readonly #choices = new Map<number, ChoiceParts>();
 
   /** Takes in the next chunk of the stream. */
   add(chunk: ChatCompletionChunk): void {
-    this.#first ??= chunk;
+    this.#sawChunk = true;
+    // Each field comes from the first chunk that has it: some providers leave them empty in
+    // the first chunk (the role-only one) or only name the routed model later.
+    if (!this.#id && chunk.id) this.#id = chunk.id;
+    if (this.#created === undefined && typeof chunk.created === "number") this.#created = chunk.created;
     if (!this.#model && chunk.model) this.#model = chunk.model;
+    this.#provider ||= chunk.provider ?? undefined;
+    this.#systemFingerprint ||= chunk.system_fingerprint ?? undefined;
+    this.#serviceTier ||= chunk.service_tier ?? undefined;
     if (chunk.usage) this.#usage = chunk.usage;
+
+    // `choices` is empty in the usage-only final chunk, and absent in some error chunks.
     for (const choice of chunk.choices ?? []) {
       const parts = this.#choice(choice.index ?? 0);
-      const { delta } = choice;
+      const delta = choice.delta;
       if (delta?.content) parts.content.push(delta.content);
       if (delta?.refusal) parts.refusal.push(delta.refusal);
       for (const fragment of delta?.tool_calls ?? []) addToolCallFragment(parts, fragment);
       if (choice.finish_reason) parts.finishReason = choice.finish_reason;
-      if (choice.logprobs) parts.logprobs = mergeLogprobs(parts.logprobs, choice.logprobs);
+      if (choice.logprobs) addLogprobs(parts, choice.logprobs);
     }
   }
 
-  /** The completion the chunks added so far amount to. @throws ModelGateError when none was added. */
+  /**
+   * The completion that the chunks added so far amount to; may be called again after more
+   * chunks. Choices are sorted by `index`.
+   *
+   * @throws ModelGateError when no chunk was added at all (there is nothing to describe).
+   */
   result(): ChatCompletion {
-    const first = this.#first;
-    if (!first) throw new ModelGateError("The stream ended without any chunk to assemble a completion from.");
+    if (!this.#sawChunk) {
+      throw new ModelGateError("The stream ended without any chunk, so there is no completion to assemble.");
+    }
     const choices = [...this.#choices.entries()]
       .sort(([a], [b]) => a - b)
       .map(([index, parts]) => toChoice(index, parts));
     const completion: ChatCompletion = {
-      id: first.id,
+      id: this.#id,
       object: "chat.completion",
-      created: first.created,
+      created: this.#created ?? 0,
       model: this.#model,
       choices,
     };
-    if (first.provider !== undefined) completion.provider = first.provider;
-    if (first.system_fingerprint !== undefined) completion.system_fingerprint = first.system_fingerprint;
-    if (first.service_tier !== undefined) completion.service_tier = first.service_tier;
+    if (this.#provider) completion.provider = this.#provider;
+    if (this.#systemFingerprint) completion.system_fingerprint = this.#systemFingerprint;
+    if (this.#serviceTier) completion.service_tier = this.#serviceTier;
     if (this.#usage) completion.usage = this.#usage;
     return completion;
   }
@@ -80,7 +108,16 @@ export class ChatCompletionAccumulator {
   #choice(index: number): ChoiceParts {
     let parts = this.#choices.get(index);
     if (!parts) {
-      parts = { content: [], refusal: [], toolCalls: new Map(), lastToolCallIndex: undefined, finishReason: null, logprobs: undefined };
+      parts = {
+        content: [],
+        refusal: [],
+        toolCalls: new Map(),
+        indexById: new Map(),
+        lastToolCallIndex: undefined,
+        nextToolCallIndex: 0,
+        finishReason: null,
+        logprobs: undefined,
+      };
       this.#choices.set(index, parts);
     }
     return parts;
@@ -88,55 +125,69 @@ export class ChatCompletionAccumulator {
 }
 
 function addToolCallFragment(parts: ChoiceParts, fragment: ChatCompletionChunkToolCallDelta): void {
-  const index = fragment.index ?? indexWithoutIndex(parts, fragment.id);
+  const index = toolCallIndex(parts, fragment);
   let call = parts.toolCalls.get(index);
   if (!call) {
-    call = { id: fragment.id ?? "", name: fragment.function?.name ?? "", arguments: [] };
+    call = { id: "", name: "", arguments: [] };
     parts.toolCalls.set(index, call);
-  } else {
-    // The first fragment names the call; later ones only add arguments (some providers repeat the name).
-    if (!call.id && fragment.id) call.id = fragment.id;
-    if (!call.name && fragment.function?.name) call.name = fragment.function.name;
+    parts.nextToolCallIndex = Math.max(parts.nextToolCallIndex, index + 1);
   }
+  // The first fragment that names the call wins: some providers repeat the id and name on
+  // every fragment, and a few send a different name later, which is not a rename.
+  if (!call.id && fragment.id) {
+    call.id = fragment.id;
+    if (!parts.indexById.has(fragment.id)) parts.indexById.set(fragment.id, index);
+  }
+  if (!call.name && fragment.function?.name) call.name = fragment.function.name;
   if (fragment.function?.arguments) call.arguments.push(fragment.function.arguments);
   parts.lastToolCallIndex = index;
 }
 
-/** A fragment without `index`: the call with its `id`, else the last call, else a new first call. */
-function indexWithoutIndex(parts: ChoiceParts, id: string | undefined): number {
-  if (id) {
-    for (const [index, call] of parts.toolCalls) if (call.id === id) return index;
-    return parts.toolCalls.size === 0 ? 0 : Math.max(...parts.toolCalls.keys()) + 1;
-  }
+/**
+ * Which call a fragment belongs to. Without an `index`: the call with the fragment's `id`
+ * (a new call when that id is new), else the last call, else the first call.
+ */
+function toolCallIndex(parts: ChoiceParts, fragment: ChatCompletionChunkToolCallDelta): number {
+  // Checked as a number because some providers send `index: null` rather than leaving it out.
+  if (typeof fragment.index === "number") return fragment.index;
+  if (fragment.id) return parts.indexById.get(fragment.id) ?? parts.nextToolCallIndex;
   return parts.lastToolCallIndex ?? 0;
+}
+
+function addLogprobs(parts: ChoiceParts, next: ChatCompletionLogprobs): void {
+  const logprobs = (parts.logprobs ??= { content: null, refusal: null });
+  // A loop rather than push(...tokens): spreading a long array into arguments can overflow the stack.
+  if (next.content) for (const token of next.content) (logprobs.content ??= []).push(token);
+  if (next.refusal) for (const token of next.refusal) (logprobs.refusal ??= []).push(token);
 }
 
 function toChoice(index: number, parts: ChoiceParts): ChatCompletionChoice {
   const toolCalls: ChatCompletionMessageToolCall[] = [...parts.toolCalls.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([, call]) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments.join("") } }));
+    .map(([, call]) => ({
+      id: call.id,
+      type: "function",
+      function: { name: call.name, arguments: call.arguments.join("") },
+    }));
   const text = parts.content.join("");
+  const message: ChatCompletionMessage = {
+    role: "assistant",
+    // As in a non-streamed reply: a reply made only of tool calls has `content: null`.
+    content: text === "" && toolCalls.length > 0 ? null : text,
+  };
+  if (parts.refusal.length > 0) message.refusal = parts.refusal.join("");
+  if (toolCalls.length > 0) message.tool_calls = toolCalls;
   const choice: ChatCompletionChoice = {
     index,
-    message: {
-      role: "assistant",
-      content: text === "" && toolCalls.length > 0 ? null : text,
-      ...(parts.refusal.length > 0 ? { refusal: parts.refusal.join("") } : {}),
-      ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-    },
-    // A stream that ended properly but never said why it stopped simply stopped.
+    message,
+    // Reached only for a stream that ended properly (the Stream throws on a cut-off one), so
+    // a provider that never said why it stopped simply stopped.
     finish_reason: parts.finishReason ?? "stop",
   };
-  if (parts.logprobs) choice.logprobs = parts.logprobs;
+  if (parts.logprobs) {
+    // Copies, so that chunks added after this call do not change a completion already returned.
+    const { content, refusal } = parts.logprobs;
+    choice.logprobs = { content: content && [...content], refusal: refusal && [...refusal] };
+  }
   return choice;
-}
-
-function mergeLogprobs(
-  earlier: ChatCompletionChoice["logprobs"],
-  next: NonNullable<ChatCompletionChoice["logprobs"]>,
-): ChatCompletionChoice["logprobs"] {
-  if (!earlier) return { content: next.content ? [...next.content] : null, refusal: next.refusal ? [...next.refusal] : null };
-  if (next.content) (earlier.content ??= []).push(...next.content);
-  if (next.refusal) (earlier.refusal ??= []).push(...next.refusal);
-  return earlier;
 }

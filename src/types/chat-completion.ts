@@ -1,7 +1,7 @@
 /**
  * Why generation stopped: `stop` (natural end or a stop sequence), `length` (token limit),
- * `tool_calls`, `content_filter`, `error` (a provider failed mid-reply); open to values
- * other providers send.
+ * `tool_calls`, `content_filter`, `function_call` (deprecated form of `tool_calls`), `error`
+ * (a provider failed mid-reply, a gateway value); open to values other providers send.
  */
 export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter" | "function_call" | "error" | (string & {});
 
@@ -43,16 +43,33 @@ export interface ChatCompletionChoice {
   logprobs?: ChatCompletionLogprobs | null;
 }
 
-/** Token counts of a request. */
+/**
+ * Token counts of a request. The details are optional and open, since each provider reports
+ * a different subset.
+ */
 export interface CompletionUsage {
   prompt_tokens: number;
   completion_tokens: number;
+  /** Prompt plus completion. */
   total_tokens: number;
-  prompt_tokens_details?: { cached_tokens?: number; audio_tokens?: number; [key: string]: number | undefined };
+  prompt_tokens_details?: {
+    /** Prompt tokens read from the provider's prompt cache (usually billed lower). */
+    cached_tokens?: number;
+    /** Prompt tokens written to the prompt cache. */
+    cache_write_tokens?: number;
+    audio_tokens?: number;
+    image_tokens?: number;
+    text_tokens?: number;
+    [key: string]: number | undefined;
+  };
   completion_tokens_details?: {
+    /** Hidden reasoning tokens, counted in `completion_tokens`. */
     reasoning_tokens?: number;
     audio_tokens?: number;
+    text_tokens?: number;
+    /** Predicted Outputs: prediction tokens that appeared in the completion. */
     accepted_prediction_tokens?: number;
+    /** Predicted Outputs: prediction tokens that did not appear, still billed. */
     rejected_prediction_tokens?: number;
     [key: string]: number | undefined;
   };

@@ -142,30 +142,43 @@ export interface RouteFilters {
   sort?: "price" | "quality" | "latency";
 }
 
-/** Parameters of `chat.completions.create()`, streamed or not. */
+/**
+ * Parameters of `chat.completions.create()`, streamed or not.
+ *
+ * Fields the types do not know (gateways and providers add their own) are sent untouched:
+ * pass them in a variable or spread them in (`{ model, messages, ...extra }`). There is
+ * deliberately no index signature, because one would let a misspelled field such as
+ * `temprature` compile without a word.
+ */
 export interface ChatCompletionCreateParamsBase {
   /** A model id, or `"auto"` to let the gateway choose (narrowed by `route`). */
   model: ChatModel;
   /** The conversation so far. */
   messages: ChatCompletionMessageParam[];
-  /** Stream the reply as chunks. */
+  /** Stream the reply as chunks: `true` makes `create()` resolve to a `Stream`. @default false */
   stream?: boolean | null;
-  /** Fallback models the gateway tries in order when `model` is unavailable. */
+  /** Fallback models (ModelGate extension) the gateway tries in order when `model` fails or is unavailable. */
   models?: string[];
-  /** Routing filters for `model: "auto"`. */
+  /** Routing filters for `model: "auto"` (ModelGate extension), sent as given. */
   route?: RouteFilters;
+  /** Functions the model may call. */
   tools?: ChatCompletionTool[];
+  /** Whether and which tool the model must call. @default "auto" when `tools` is given, else "none" */
   tool_choice?: ChatCompletionToolChoiceOption;
   /** Allow several tool calls in one reply. */
   parallel_tool_calls?: boolean;
+  /** Ask for JSON (`json_object`) or JSON following a schema (`json_schema`). @default { type: "text" } */
   response_format?: ResponseFormat;
   /** Sampling temperature, 0 to 2. */
   temperature?: number | null;
   /** Nucleus sampling, 0 to 1. */
   top_p?: number | null;
-  /** Older name for the reply's token limit; some providers still want it. */
+  /**
+   * The older limit of generated tokens. OpenAI's reasoning models reject it in favour of
+   * `max_completion_tokens`, while some other providers only understand this one.
+   */
   max_tokens?: number | null;
-  /** Limit of generated tokens, reasoning tokens included. */
+  /** Limit of generated tokens, visible and reasoning tokens together. */
   max_completion_tokens?: number | null;
   /** Up to 4 sequences where generation stops. */
   stop?: string | string[] | null;
@@ -183,6 +196,7 @@ export interface ChatCompletionCreateParamsBase {
   logprobs?: boolean | null;
   /** 0 to 20 most likely tokens per position, with `logprobs: true`. */
   top_logprobs?: number | null;
+  /** Only with `stream: true`. */
   stream_options?: ChatCompletionStreamOptions | null;
   /** A stable id of your end user, for abuse monitoring. */
   user?: string;
