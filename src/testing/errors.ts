@@ -1,16 +1,54 @@
+/**
+ * The `type` OpenAI-style gateways put in an error body for each status, so errors from the
+ * mock look like the ones an SDK meets in production.
+ */
+const ERROR_TYPES: Record<number, string> = {
+  400: "invalid_request_error",
+  401: "authentication_error",
+  402: "insufficient_credits_error",
+  403: "permission_error",
+  404: "not_found_error",
+  408: "timeout_error",
+  409: "conflict_error",
+  422: "unprocessable_entity_error",
+  429: "rate_limit_error",
+};
+
+/** A short code for each status an injected fault may use, when the fault names none. */
+const ERROR_CODES: Record<number, string> = {
+  402: "insufficient_credits",
+  408: "request_timeout",
+  409: "conflict",
+  429: "rate_limit_exceeded",
+  500: "internal_error",
+  502: "upstream_error",
+  503: "service_unavailable",
+  504: "upstream_timeout",
+};
+
+/** What goes into an error body besides the message. */
+export interface ErrorDetails {
+  /** @default derived from the status */
+  type?: string;
+  code?: string | null;
+  /** The request field at fault, e.g. `messages[1].role`. */
+  param?: string | null;
+  headers?: Record<string, string>;
+}
+
 /** A gateway error answer in the OpenAI-style shape `{ error: { message, type, code, param } }`. */
-export function errorResponse(
-  status: number,
-  message: string,
-  details: { type?: string; code?: string | null; param?: string | null; headers?: Record<string, string> } = {},
-): Response {
-  const type = details.type ?? (status === 401 ? "authentication_error" : status === 404 ? "not_found_error" : status >= 500 ? "server_error" : "invalid_request_error");
-  const body = { error: { message, type, code: details.code ?? null, param: details.param ?? null } };
+export function errorResponse(status: number, message: string, details: ErrorDetails = {}): Response {
+  const type = details.type ?? ERROR_TYPES[status] ?? (status >= 500 ? "server_error" : "api_error");
+  const code = details.code === undefined ? (ERROR_CODES[status] ?? null) : details.code;
+  const body = { error: { message, type, code, param: details.param ?? null } };
   return Response.json(body, { status, headers: details.headers });
 }
 
-/** Thrown by request validation; the gateway turns it into a 400 naming the field. */
-export class InvalidRequest extends Error {
+/**
+ * A request the gateway refuses: thrown from validation and routing, turned into an error
+ * answer in one place so every refusal has the same shape.
+ */
+export class RequestRejected extends Error {
   constructor(
     message: string,
     readonly param: string | null,
@@ -18,5 +56,11 @@ export class InvalidRequest extends Error {
     readonly code: string | null = "invalid_request",
   ) {
     super(message);
+    this.name = "RequestRejected";
+  }
+
+  /** The refusal as the gateway's error answer. */
+  toResponse(): Response {
+    return errorResponse(this.status, this.message, { code: this.code, param: this.param });
   }
 }

@@ -1,20 +1,36 @@
+import { errorResponse } from "./errors.ts";
+
 /**
  * A scripted failure for the next requests, injected with `gateway.inject(fault, times)`.
- * - `status`: answer with this status (and `retry-after` / `retry-after-ms`, a raw `body` such
- *   as an HTML page, extra `headers`) instead of serving the request;
- * - `latency`: wait `ms` before answering (an abort of the request ends the wait);
- * - `stream-error`: after `afterChunks` chunks, report an error inside the stream, as a chunk
- *   carrying `error` (default) or as an `event: error`, then end;
- * - `cut`: after `afterChunks` chunks the connection is cut (the body errors);
- * - `stall`: after `afterChunks` chunks only keep-alive comments are sent, forever.
+ *
+ * - `status`: answer with this status instead of serving the request, in the gateway's error
+ *   shape (or the raw `body`, e.g. a proxy's HTML page), with `retry-after` (seconds or an
+ *   HTTP date), `retry-after-ms` and any extra `headers`.
+ * - `latency`: wait `ms` before the headers, then answer normally; an abort of the request's
+ *   signal ends the wait and rejects like fetch does.
+ * - `stream-error`: after `afterChunks` chunks, report an error inside the 200 stream — a
+ *   chunk carrying `error: { code, message }` with `finish_reason: "error"` (`as: "chunk"`,
+ *   the default) or an `event: error` — then end without `[DONE]`. `status` is the `code`
+ *   (default 502).
+ * - `cut`: after `afterChunks` chunks the body errors, as a dropped connection does.
+ * - `stall`: after `afterChunks` chunks only `: PROCESSING` comments follow, every
+ *   `keepAliveMs` (default 50), until the reader cancels.
+ *
+ * `afterChunks` larger than the stream means "just before `[DONE]`". A body fault that meets
+ * a non-streamed answer acts on its JSON: `cut` sends half of it and errors, `stall` sends
+ * half and then nothing, `stream-error` becomes an error answer with its `status`.
  */
 export type MockFault =
   | {
       type: "status";
       status: number;
+      /** Seconds, or an HTTP date, for the `retry-after` header. */
       retryAfter?: number | string;
+      /** Milliseconds, for the `retry-after-ms` header. */
       retryAfterMs?: number;
+      /** The error message. @default "Injected failure with status <status>." */
       message?: string;
+      /** A raw body (sent as text/html unless `headers` say otherwise) instead of the JSON error. */
       body?: string;
       headers?: Record<string, string>;
     }
@@ -26,19 +42,23 @@ export type MockFault =
 /** Faults that act on a response body rather than instead of one. */
 export type BodyFault = Extract<MockFault, { afterChunks: number }>;
 
+/** The message of a `stream-error` fault that gives none. */
+export const DEFAULT_STREAM_ERROR = "The upstream provider failed mid-stream.";
+
 /** A first-in, first-out queue of faults, each for a number of requests. */
 export class FaultQueue {
   #queue: { fault: MockFault; remaining: number }[] = [];
 
+  /** Queues `fault` for `times` requests; `Infinity` keeps it for every request. */
   add(fault: MockFault, times: number): void {
     if (times > 0) this.#queue.push({ fault, remaining: times });
   }
 
-  /** The fault for the next request, if any. */
+  /** The fault for the next request, if any, counted as used. */
   next(): MockFault | undefined {
     const head = this.#queue[0];
     if (!head) return undefined;
-    if (--head.remaining === 0) this.#queue.shift();
+    if (--head.remaining <= 0) this.#queue.shift();
     return head.fault;
   }
 
@@ -47,19 +67,54 @@ export class FaultQueue {
   }
 }
 
-/** Waits `ms`, rejecting like fetch does (an AbortError) if `signal` aborts first. */
+/** Waits `ms`, rejecting like fetch does (with the signal's reason) if `signal` aborts first. */
 export function delay(ms: number, signal?: AbortSignal | null): Promise<void> {
   return new Promise((resolve, reject) => {
-    const abortError = () => new DOMException("The operation was aborted.", "AbortError");
-    if (signal?.aborted) return reject(abortError());
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
     const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve();
     }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortError());
-    };
     signal?.addEventListener("abort", onAbort, { once: true });
   });
+}
+
+/** The answer of a `status` fault. */
+export function statusFaultResponse(fault: Extract<MockFault, { type: "status" }>): Response {
+  const headers: Record<string, string> = {};
+  if (fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
+  if (fault.retryAfterMs !== undefined) headers["retry-after-ms"] = String(fault.retryAfterMs);
+  Object.assign(headers, fault.headers);
+  if (fault.body !== undefined) {
+    return new Response(fault.body, { status: fault.status, headers: { "content-type": "text/html; charset=utf-8", ...headers } });
+  }
+  return errorResponse(fault.status, fault.message ?? `Injected failure with status ${fault.status}.`, { headers });
+}
+
+/** A non-streamed answer with a body fault applied (see `MockFault`). */
+export async function faultyJSONResponse(response: Response, fault: BodyFault, signal: AbortSignal): Promise<Response> {
+  if (fault.type === "stream-error") return errorResponse(fault.status ?? 502, fault.message ?? DEFAULT_STREAM_ERROR);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  let sentHalf = false;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      signal.addEventListener("abort", () => controller.error(signal.reason), { once: true });
+    },
+    pull(controller) {
+      // Half first, in its own pull: erroring the stream in the same call would discard it.
+      if (!sentHalf) {
+        sentHalf = true;
+        controller.enqueue(bytes.slice(0, Math.floor(bytes.length / 2)));
+        return;
+      }
+      if (fault.type === "cut") return controller.error(new TypeError("mock gateway: connection cut"));
+      // A stall: the rest never comes; no timer runs, so a reader that gives up leaves nothing behind.
+      return new Promise<void>(() => {});
+    },
+  });
+  return new Response(body, { status: response.status, headers: response.headers });
 }

@@ -1,39 +1,43 @@
-import type { ChatCompletionCreateParamsBase } from "../types/index.ts";
+import type { Model } from "../types/index.ts";
+import { isRecord } from "../internal/values.ts";
 import { DEFAULT_CATALOGUE, type MockModel } from "./catalogue.ts";
-import { errorResponse, InvalidRequest } from "./errors.ts";
-import { delay, FaultQueue, type BodyFault, type MockFault } from "./faults.ts";
-import { planReply, toChunks, toCompletion } from "./replies.ts";
+import { allowCrossOrigin, preflightResponse } from "./cors.ts";
+import { errorResponse, RequestRejected } from "./errors.ts";
+import { delay, FaultQueue, faultyJSONResponse, statusFaultResponse, type BodyFault, type MockFault } from "./faults.ts";
+import { planReply, type MockReply } from "./replies.ts";
 import { chooseModel } from "./routing.ts";
-import { sseBody } from "./sse.ts";
+import { eventStream } from "./sse.ts";
 import { validateChatRequest } from "./validate.ts";
+import { toChunks, toCompletion } from "./wire.ts";
 
 /** The API key the mock accepts unless `apiKey` says otherwise. */
 export const MOCK_API_KEY = "mg-mock-key";
 
 /** Options of `createMockGateway()`. */
 export interface MockGatewayOptions {
-  /** The only key accepted. @default MOCK_API_KEY */
+  /** The only key accepted, as `Authorization: Bearer <key>`. @default MOCK_API_KEY */
   apiKey?: string;
-  /** The catalogue served and routed over. @default DEFAULT_CATALOGUE */
+  /** The catalogue served by `/v1/models` and routed over. @default DEFAULT_CATALOGUE */
   models?: readonly MockModel[];
-  /** Seed of the deterministic replies. @default 42 */
+  /** Seed of the deterministic replies: the same seed and request give the same answer. @default 42 */
   seed?: number;
-  /** A fixed reply text (or a function of the request) instead of the generated one. */
-  reply?: string | ((params: ChatCompletionCreateParamsBase) => string);
+  /** A fixed reply text (or a function of the request returning one) instead of the generated one. */
+  reply?: MockReply;
   /** Pause between streamed chunks, in milliseconds. @default 0 */
   chunkDelayMs?: number;
-  /** A keep-alive comment before the first chunk and after every this many chunks. @default 8 */
+  /** A `: PROCESSING` comment before the first chunk and after every this many chunks (0: none). @default 8 */
   keepAliveEvery?: number;
-  /** Answer CORS preflights and allow any origin, so browser pages can call the mock. @default true */
+  /** Answer CORS preflights and let any origin read the answers, so browser pages can call the mock. @default true */
   cors?: boolean;
 }
 
-/** A request the mock received, for tests to inspect. */
+/** A request the mock received, for tests to inspect (e.g. its `idempotency-key`). */
 export interface MockRequestRecord {
   method: string;
   url: string;
+  /** Header names in lower case. */
   headers: Record<string, string>;
-  /** The parsed JSON body, if there was one. */
+  /** The parsed JSON body, or `undefined` when there was none or it was not JSON. */
   body: unknown;
 }
 
@@ -44,11 +48,15 @@ export interface MockRequestRecord {
  */
 export interface MockGateway {
   (input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
-  /** Makes the next `times` requests fail as `fault` says (faults queue up in order). */
+  /**
+   * Makes the next `times` requests to `/v1/...` (preflights aside) meet `fault`, before the
+   * key check, as a proxy in front of the gateway would. Faults queue up in order; `times`
+   * may be `Infinity`.
+   */
   inject(fault: MockFault, times?: number): void;
-  /** Every request received, oldest first. */
+  /** Every request received (preflights aside), oldest first. */
   readonly requests: MockRequestRecord[];
-  /** Forgets the requests and the queued faults. */
+  /** Forgets the requests and the queued faults, and restarts the request ids. */
   reset(): void;
   /** The models served. */
   readonly catalogue: readonly MockModel[];
@@ -56,7 +64,10 @@ export interface MockGateway {
   readonly activeStreams: number;
 }
 
-/** Creates a mock gateway; see `MockGateway`. */
+/** Methods each path serves, for a 405 that says which one to use. */
+const ROUTES: Record<string, string> = { "/v1/models": "GET", "/v1/chat/completions": "POST", "/v1/images/generations": "POST" };
+
+/** Creates a mock gateway; see `MockGateway` and `MockGatewayOptions`. */
 export function createMockGateway(options: MockGatewayOptions = {}): MockGateway {
   const apiKey = options.apiKey ?? MOCK_API_KEY;
   const catalogue = options.models ?? DEFAULT_CATALOGUE;
@@ -65,72 +76,107 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   const faults = new FaultQueue();
   const requests: MockRequestRecord[] = [];
   let requestCount = 0;
+  let imageCount = 0;
   let activeStreams = 0;
 
-  const handle = async (request: Request): Promise<Response> => {
+  const handle = async (request: Request, number: number): Promise<Response> => {
     const url = new URL(request.url);
-    if (request.method === "OPTIONS" && cors) return preflight(request);
+    if (request.method === "OPTIONS" && cors) return preflightResponse(request);
     const body = await readJSON(request);
     requests.push({ method: request.method, url: request.url, headers: Object.fromEntries(request.headers), body: body.value });
 
-    const auth = request.headers.get("authorization");
-    if (!auth) return errorResponse(401, "Missing API key: send `Authorization: Bearer <key>`.", { code: "missing_api_key" });
-    if (auth !== `Bearer ${apiKey}`) return errorResponse(401, "Invalid API key.", { code: "invalid_api_key" });
-
-    const fault = faults.next();
-    if (fault?.type === "status") return faultResponse(fault);
+    const fault = url.pathname.startsWith("/v1/") && request.method !== "OPTIONS" ? faults.next() : undefined;
+    if (fault?.type === "status") return statusFaultResponse(fault);
     if (fault?.type === "latency") await delay(fault.ms, request.signal);
     const bodyFault = fault && "afterChunks" in fault ? fault : undefined;
 
-    const path = url.pathname.replace(/\/+$/, "");
-    if (request.method === "GET" && path === "/v1/models") return Response.json({ object: "list", data: catalogue.map(publicModel) });
-    if (request.method === "GET" && path.startsWith("/v1/models/")) {
-      const id = decodeURIComponent(path.slice("/v1/models/".length));
-      const model = catalogue.find((candidate) => candidate.id === id);
-      return model ? Response.json(publicModel(model)) : errorResponse(404, `The model '${id}' does not exist.`, { code: "model_not_found", param: "id" });
+    let response: Response;
+    try {
+      response = serve(request, url.pathname, body, number, bodyFault);
+    } catch (error) {
+      if (error instanceof RequestRejected) return error.toResponse();
+      // A throwing `reply` function: a 500 tells the test author more than a failed fetch.
+      return errorResponse(500, `The mock gateway failed: ${error instanceof Error ? error.message : String(error)}`);
     }
-    if (request.method === "POST" && path === "/v1/chat/completions") return chatCompletion(body, bodyFault);
-    if (request.method === "POST" && path === "/v1/images/generations") {
-      return Response.json({ created: 1_767_225_600, data: [{ url: `https://mock.modelgate.invalid/images/${requestCount}.png` }] });
-    }
-    return errorResponse(404, `No route for ${request.method} ${url.pathname}.`, { code: "not_found" });
+    const streamed = response.headers.get("content-type")?.startsWith("text/event-stream") ?? false;
+    return bodyFault && !streamed ? faultyJSONResponse(response, bodyFault, request.signal) : response;
   };
 
-  const chatCompletion = (body: { value: unknown; error?: string }, fault: BodyFault | undefined): Response => {
-    try {
-      if (body.error) throw new InvalidRequest(body.error, null);
-      const params = validateChatRequest(body.value);
-      const routed = chooseModel(params, catalogue);
-      if ("error" in routed) {
-        throw new InvalidRequest(routed.error, routed.code === "model_not_found" ? "model" : "route", routed.code === "model_not_found" ? 404 : 400, routed.code);
-      }
-      const plan = planReply(params, { id: `chatcmpl-mock${requestCount}`, model: routed.model.id, provider: routed.model.provider, seed, reply: options.reply });
-      if (!params.stream) return Response.json(toCompletion(plan));
-      const chunks = toChunks(plan, params.stream_options?.include_usage === true, seed + requestCount);
-      const stream = sseBody(chunks, {
-        chunkDelayMs: options.chunkDelayMs ?? 0,
-        keepAliveEvery: options.keepAliveEvery ?? 8,
-        fault,
-        onActive: (change) => (activeStreams += change),
-      });
-      return new Response(stream, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
-    } catch (error) {
-      if (!(error instanceof InvalidRequest)) throw error;
-      return errorResponse(error.status, error.message, { code: error.code, param: error.param });
+  const serve = (request: Request, pathname: string, body: ParsedBody, number: number, fault: BodyFault | undefined): Response => {
+    const authorization = request.headers.get("authorization");
+    if (!authorization) {
+      throw new RequestRejected("Missing API key: send it as `Authorization: Bearer <key>`.", null, 401, "invalid_api_key");
     }
+    // The key itself never goes into the message: error messages end up in logs.
+    if (authorization.replace(/^Bearer\s+/i, "") !== apiKey) throw new RequestRejected("Invalid API key.", null, 401, "invalid_api_key");
+
+    const path = pathname.replace(/\/+$/, "");
+    const { method } = request;
+    if (method === "GET" && path === "/v1/models") return Response.json({ object: "list", data: catalogue.map(publicModel) });
+    if (method === "GET" && path.startsWith("/v1/models/")) return retrieveModel(path.slice("/v1/models/".length));
+    if (method === "POST" && path === "/v1/chat/completions") return chatCompletion(body, request.signal, number, fault);
+    if (method === "POST" && path === "/v1/images/generations") return generateImages(body);
+    const allowed = ROUTES[path];
+    if (allowed) {
+      return errorResponse(405, `${method} is not allowed on ${path}; use ${allowed}.`, { code: "method_not_allowed", headers: { allow: allowed } });
+    }
+    return errorResponse(404, `No route for ${method} ${pathname}.`, { code: "not_found" });
+  };
+
+  const retrieveModel = (encodedId: string): Response => {
+    let id: string;
+    try {
+      // Ids contain "/": clients send it encoded (%2F) or as is; both name the same model.
+      id = decodeURIComponent(encodedId);
+    } catch {
+      throw new RequestRejected(`The model id '${encodedId}' is not validly URL-encoded.`, "id");
+    }
+    const model = catalogue.find((candidate) => candidate.id === id);
+    if (!model) throw new RequestRejected(`The model '${id}' does not exist.`, "id", 404, "model_not_found");
+    return Response.json(publicModel(model));
+  };
+
+  const chatCompletion = (body: ParsedBody, signal: AbortSignal, number: number, fault: BodyFault | undefined): Response => {
+    if (body.error) throw new RequestRejected(body.error, null);
+    const params = validateChatRequest(body.value);
+    const routed = chooseModel(params, catalogue);
+    if ("error" in routed) {
+      const notFound = routed.code === "model_not_found";
+      throw new RequestRejected(routed.error, notFound ? "model" : "route", notFound ? 404 : 400, routed.code);
+    }
+    const { model } = routed;
+    const plan = planReply(params, { id: `chatcmpl-mock${pad(number)}`, model: model.id, provider: model.provider, seed, reply: options.reply });
+    if (!params.stream) return Response.json(toCompletion(plan));
+    const chunks = toChunks(plan, params.stream_options?.include_usage === true, seed);
+    const stream = eventStream(chunks, {
+      chunkDelayMs: options.chunkDelayMs ?? 0,
+      keepAliveEvery: options.keepAliveEvery ?? 8,
+      fault,
+      signal,
+      onActive: (change) => (activeStreams += change),
+    });
+    return new Response(stream, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
+  };
+
+  const generateImages = (body: ParsedBody): Response => {
+    if (body.error) throw new RequestRejected(body.error, null);
+    const params = body.value;
+    if (!isRecord(params) || typeof params.prompt !== "string" || params.prompt === "") {
+      throw new RequestRejected("`prompt` is required and must be a non-empty string.", "prompt");
+    }
+    const n = params.n ?? 1;
+    if (!(Number.isInteger(n) && (n as number) >= 1 && (n as number) <= 4)) throw new RequestRejected("`n` must be a whole number from 1 to 4.", "n");
+    const data = Array.from({ length: n as number }, () => ({ url: `https://mock.modelgate.invalid/images/${++imageCount}.png` }));
+    return Response.json({ created: 1_767_225_600, data });
   };
 
   const gateway = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    // Servers call handlers with a second argument of their own (Bun's server, Deno's connection
-    // info), so a Request is taken as it is and `init` only applies to a URL.
-    const request = input instanceof Request ? input : new Request(input, init);
-    requestCount++;
-    const response = await handle(request);
-    response.headers.set("x-request-id", `req_mock_${String(requestCount).padStart(6, "0")}`);
-    if (cors) {
-      response.headers.set("access-control-allow-origin", "*");
-      response.headers.set("access-control-expose-headers", "x-request-id, retry-after, retry-after-ms");
-    }
+    const request = toRequest(input, init);
+    const number = ++requestCount;
+    const response = await handle(request, number);
+    response.headers.set("x-request-id", `req_mock_${pad(number)}`);
+    if (!response.headers.has("content-type")) response.headers.set("content-type", "text/plain; charset=utf-8");
+    if (cors) allowCrossOrigin(response.headers);
     return response;
   };
 
@@ -141,6 +187,8 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       value: () => {
         requests.length = 0;
         faults.clear();
+        requestCount = 0;
+        imageCount = 0;
       },
     },
     catalogue: { value: catalogue },
@@ -148,31 +196,28 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   });
 }
 
-function preflight(request: Request): Response {
-  return new Response(null, {
-    status: 204,
-    headers: {
-      "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
-      "access-control-allow-headers": request.headers.get("access-control-request-headers") ?? "authorization, content-type",
-      "access-control-max-age": "600",
-    },
-  });
+/**
+ * The request to serve. Servers call a handler with a second argument of their own (Bun's
+ * server, Deno's connection info), so with a Request the second argument counts only when it
+ * is a plain RequestInit, as a fetch caller would pass.
+ */
+function toRequest(input: RequestInfo | URL, init: RequestInit | undefined): Request {
+  if (!(input instanceof Request)) return new Request(input, init);
+  const isRequestInit =
+    isRecord(init) && Object.getPrototypeOf(init) === Object.prototype && ["method", "headers", "body", "signal"].some((key) => key in init);
+  return isRequestInit ? new Request(input, init) : input;
 }
 
-function faultResponse(fault: Extract<MockFault, { type: "status" }>): Response {
-  const headers: Record<string, string> = { ...fault.headers };
-  if (fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
-  if (fault.retryAfterMs !== undefined) headers["retry-after-ms"] = String(fault.retryAfterMs);
-  if (fault.body !== undefined) {
-    return new Response(fault.body, { status: fault.status, headers: { "content-type": "text/html; charset=utf-8", ...headers } });
-  }
-  return errorResponse(fault.status, fault.message ?? `Injected failure with status ${fault.status}.`, { code: `mock_${fault.status}`, headers });
+interface ParsedBody {
+  value: unknown;
+  /** Why the body could not be read as JSON. */
+  error?: string;
 }
 
-async function readJSON(request: Request): Promise<{ value: unknown; error?: string }> {
+async function readJSON(request: Request): Promise<ParsedBody> {
   if (request.method === "GET" || request.method === "HEAD") return { value: undefined };
   const text = await request.text();
-  if (text === "") return { value: undefined };
+  if (text === "") return { value: undefined, error: "The request body is empty; send a JSON object." };
   try {
     return { value: JSON.parse(text) };
   } catch {
@@ -180,7 +225,12 @@ async function readJSON(request: Request): Promise<{ value: unknown; error?: str
   }
 }
 
-/** The catalogue entry as `/v1/models` shows it (without the mock's routing-only fields). */
-function publicModel({ latency_ms: _latency, ...model }: MockModel) {
+/** Request numbers padded so ids sort in order. */
+function pad(number: number): string {
+  return String(number).padStart(6, "0");
+}
+
+/** The catalogue entry as `/v1/models` shows it (without the mock's routing-only latency). */
+function publicModel({ latency_ms: _latency, ...model }: MockModel): Model {
   return model;
 }

@@ -1,9 +1,12 @@
 /**
  * modelgate/testing: a mock ModelGate gateway for tests, examples and offline development.
+ * The Node HTTP adapter lives in its own entry, `modelgate/testing/node`, so this one runs
+ * on every Fetch-API runtime.
  * @module
  */
 export { createMockGateway, MOCK_API_KEY } from "./gateway.ts";
 export type { MockGateway, MockGatewayOptions, MockRequestRecord } from "./gateway.ts";
 export type { MockFault } from "./faults.ts";
+export type { MockReply } from "./replies.ts";
 export { DEFAULT_CATALOGUE, type MockModel } from "./catalogue.ts";
 export { chooseModel, type RouteResult } from "./routing.ts";

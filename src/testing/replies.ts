@@ -1,23 +1,28 @@
 import type {
-  ChatCompletion,
-  ChatCompletionChunk,
   ChatCompletionCreateParamsBase,
+  ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
   ChatCompletionTool,
   CompletionUsage,
   FinishReason,
 } from "../types/index.ts";
+import { isRecord } from "../internal/values.ts";
+import { hash, mulberry32, pick } from "./random.ts";
 import { estimatePromptTokens } from "./routing.ts";
+
+/** A fixed reply text, or a function of the request that returns one. */
+export type MockReply = string | ((params: ChatCompletionCreateParamsBase) => string);
 
 /** What the mock will answer for one choice. */
 export interface PlannedChoice {
   index: number;
+  /** `null` when the choice calls a tool instead. */
   text: string | null;
   toolCalls: ChatCompletionMessageToolCall[];
   finishReason: FinishReason;
 }
 
-/** The whole answer, before it is shaped as a completion or as chunks. */
+/** The whole answer, before it is shaped as a completion or as chunks (see `wire.ts`). */
 export interface ReplyPlan {
   id: string;
   created: number;
@@ -26,6 +31,18 @@ export interface ReplyPlan {
   choices: PlannedChoice[];
   usage: CompletionUsage;
 }
+
+/** Where the answer comes from besides the request. */
+export interface ReplyContext {
+  id: string;
+  model: string;
+  provider: string;
+  seed: number;
+  reply?: MockReply;
+}
+
+/** A fixed `created` time: the mock's output must not change from one run to the next. */
+const CREATED = 1_767_225_600;
 
 const OPENERS = ["Sure.", "Good question.", "Here is a short answer.", "Happy to help.", "Let me think about that."];
 const SENTENCES = [
@@ -40,130 +57,76 @@ const SENTENCES = [
 ];
 
 /**
- * Plans a deterministic reply: the same request and seed always give the same text. Tools
- * (unless `tool_choice` is "none") get a tool call with arguments made from the tool's JSON
- * schema; a conversation ending in a tool result gets a text reply that quotes it.
+ * Plans a deterministic reply: the same request and seed always give the same answer, and
+ * choice `i` of `n` uses seed + i so the choices differ. Tools (unless `tool_choice` is
+ * "none", and unless the conversation already ends with a tool result) get a tool call whose
+ * arguments follow the tool's JSON schema; a conversation ending with a tool result gets a
+ * text that quotes it. `max_completion_tokens` / `max_tokens` cut the text (a mock token is
+ * a word) with finish reason `length`.
  */
-export function planReply(
-  params: ChatCompletionCreateParamsBase,
-  meta: { id: string; model: string; provider: string; seed: number; reply?: string | ((params: ChatCompletionCreateParamsBase) => string) },
-): ReplyPlan {
-  const last = params.messages[params.messages.length - 1];
-  const userText = lastUserText(params);
-  const wantsTool = !!params.tools?.length && params.tool_choice !== "none" && last?.role !== "tool";
-  const count = params.n ?? 1;
+export function planReply(params: ChatCompletionCreateParamsBase, context: ReplyContext): ReplyPlan {
+  const last = params.messages[params.messages.length - 1]!;
+  const userText = lastUserText(params.messages);
+  const callsTool = (params.tools?.length ?? 0) > 0 && params.tool_choice !== "none" && last.role !== "tool";
+  const limit = params.max_completion_tokens ?? params.max_tokens ?? Infinity;
   const choices: PlannedChoice[] = [];
-  for (let index = 0; index < count; index++) {
-    const random = mulberry32(meta.seed + hash(userText) + index * 7919);
-    if (wantsTool) {
+  for (let index = 0; index < (params.n ?? 1); index++) {
+    const random = mulberry32(context.seed + index + hash(userText));
+    if (callsTool) {
       const tool = pickTool(params);
-      const callId = `call_${Math.floor(random() * 1e9).toString(36)}${index}`;
-      choices.push({
-        index,
-        text: null,
-        toolCalls: [{ id: callId, type: "function", function: { name: tool.function.name, arguments: JSON.stringify(argumentsFor(tool)) } }],
-        finishReason: "tool_calls",
-      });
+      const id = `call_${Math.floor(random() * 2 ** 32).toString(36).padStart(7, "0")}${index}`;
+      const args = JSON.stringify(argumentsFor(tool));
+      choices.push({ index, text: null, toolCalls: [{ id, type: "function", function: { name: tool.function.name, arguments: args } }], finishReason: "tool_calls" });
       continue;
     }
-    const text =
-      typeof meta.reply === "function"
-        ? meta.reply(params)
-        : meta.reply ?? (last?.role === "tool" ? toolResultReply(String(last.content)) : composeText(userText, random));
-    choices.push({ index, text, toolCalls: [], finishReason: "stop" });
+    const full =
+      typeof context.reply === "function"
+        ? context.reply(params)
+        : (context.reply ?? (last.role === "tool" ? toolResultReply(textOf(last.content)) : composeText(userText, random)));
+    const words = full.match(/\S+\s*/g) ?? [];
+    const text = words.length > limit ? words.slice(0, limit).join("").trimEnd() : full;
+    choices.push({ index, text, toolCalls: [], finishReason: text === full ? "stop" : "length" });
   }
-  const completionTokens = choices.reduce((sum, choice) => sum + wordCount(choice.text ?? "") + choice.toolCalls.length * 8, 0);
+  const completionTokens = choices.reduce((sum, choice) => sum + choiceTokens(choice), 0);
   const promptTokens = estimatePromptTokens(params);
   return {
-    id: meta.id,
-    created: 1_767_225_600,
-    model: meta.model,
-    provider: meta.provider,
+    id: context.id,
+    created: CREATED,
+    model: context.model,
+    provider: context.provider,
     choices,
     usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
   };
 }
 
-/** The plan as a non-streamed `ChatCompletion`. */
-export function toCompletion(plan: ReplyPlan): ChatCompletion {
-  return {
-    id: plan.id,
-    object: "chat.completion",
-    created: plan.created,
-    model: plan.model,
-    provider: plan.provider,
-    choices: plan.choices.map((choice) => ({
-      index: choice.index,
-      message: {
-        role: "assistant",
-        content: choice.text,
-        ...(choice.toolCalls.length > 0 ? { tool_calls: choice.toolCalls } : {}),
-      },
-      finish_reason: choice.finishReason,
-    })),
-    usage: plan.usage,
-  };
+/** A mock token is a word of text, or four characters of a tool call. */
+function choiceTokens(choice: PlannedChoice): number {
+  const textTokens = (choice.text ?? "").split(/\s+/).filter(Boolean).length;
+  const callTokens = choice.toolCalls.reduce((sum, call) => sum + Math.ceil((call.function.name.length + call.function.arguments.length) / 4), 0);
+  return textTokens + callTokens;
 }
 
-/**
- * The plan as the chunks a provider would stream: a role chunk, then content in pieces of one
- * to three words (tool-call arguments in a few fragments), choices interleaved when `n` > 1,
- * a finishing chunk per choice, and a usage-only chunk when asked for.
- */
-export function toChunks(plan: ReplyPlan, includeUsage: boolean, seed: number): ChatCompletionChunk[] {
-  const chunk = (choices: ChatCompletionChunk["choices"]): ChatCompletionChunk => ({
-    id: plan.id,
-    object: "chat.completion.chunk",
-    created: plan.created,
-    model: plan.model,
-    provider: plan.provider,
-    choices,
-  });
-  const random = mulberry32(seed);
-  const perChoice = plan.choices.map((choice) => {
-    const deltas: ChatCompletionChunk["choices"] = [{ index: choice.index, delta: { role: "assistant", content: "" }, finish_reason: null }];
-    if (choice.text !== null) {
-      for (const piece of splitIntoPieces(choice.text, random)) {
-        deltas.push({ index: choice.index, delta: { content: piece }, finish_reason: null });
-      }
-    }
-    choice.toolCalls.forEach((call, callIndex) => {
-      deltas.push({
-        index: choice.index,
-        delta: { tool_calls: [{ index: callIndex, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] },
-        finish_reason: null,
-      });
-      for (const fragment of splitEvenly(call.function.arguments, 3)) {
-        deltas.push({ index: choice.index, delta: { tool_calls: [{ index: callIndex, function: { arguments: fragment } }] }, finish_reason: null });
-      }
-    });
-    deltas.push({ index: choice.index, delta: {}, finish_reason: choice.finishReason });
-    return deltas;
-  });
-  const chunks: ChatCompletionChunk[] = [];
-  for (let step = 0; perChoice.some((deltas) => step < deltas.length); step++) {
-    for (const deltas of perChoice) if (step < deltas.length) chunks.push(chunk([deltas[step]!]));
-  }
-  if (includeUsage) chunks.push({ ...chunk([]), usage: plan.usage });
-  return chunks;
+function textOf(content: ChatCompletionMessageParam["content"]): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((part) => (part.type === "text" ? part.text : "")).join(" ");
 }
 
-function lastUserText(params: ChatCompletionCreateParamsBase): string {
-  for (let i = params.messages.length - 1; i >= 0; i--) {
-    const message = params.messages[i]!;
-    if (message.role !== "user") continue;
-    if (typeof message.content === "string") return message.content;
-    return message.content.map((part) => (part.type === "text" ? part.text : "")).join(" ");
+function lastUserText(messages: ChatCompletionMessageParam[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]!.role === "user") return textOf(messages[i]!.content);
   }
   return "";
 }
 
+/** An opener, the user's first words quoted back, and two or three sentences from the bank. */
 function composeText(userText: string, random: () => number): string {
   const topic = userText.trim().split(/\s+/).slice(0, 8).join(" ");
-  const sentences = [OPENERS[Math.floor(random() * OPENERS.length)]!];
+  const sentences = [pick(OPENERS, random)];
+  // A quote that already ends a sentence ("...rivers?") gets no second full stop.
   if (topic) sentences.push(`You asked: "${topic}"${/[.!?]$/.test(topic) ? "" : "."}`);
   const count = 2 + Math.floor(random() * 2);
-  for (let i = 0; i < count; i++) sentences.push(SENTENCES[Math.floor(random() * SENTENCES.length)]!);
+  for (let i = 0; i < count; i++) sentences.push(pick(SENTENCES, random));
   return sentences.join(" ");
 }
 
@@ -171,6 +134,7 @@ function toolResultReply(result: string): string {
   return `Based on the tool result ${result}, here is the answer you asked for.`;
 }
 
+/** The tool named by `tool_choice`, else the first (validation made sure it exists). */
 function pickTool(params: ChatCompletionCreateParamsBase): ChatCompletionTool {
   const tools = params.tools!;
   const choice = params.tool_choice;
@@ -178,78 +142,48 @@ function pickTool(params: ChatCompletionCreateParamsBase): ChatCompletionTool {
   return named ?? tools[0]!;
 }
 
-/** Arguments that satisfy the tool's JSON schema: required and optional properties filled with plausible values. */
+/**
+ * Arguments that satisfy the tool's JSON schema: the required properties (all of them when
+ * the schema lists none as required) plus optional ones with an `enum`. The schema is the
+ * caller's untrusted JSON, so every level is checked before it is read.
+ */
 function argumentsFor(tool: ChatCompletionTool): Record<string, unknown> {
-  const schema = tool.function.parameters as { properties?: Record<string, JSONSchemaLike>; required?: string[] } | undefined;
+  const schema = tool.function.parameters;
+  const properties = isRecord(schema?.properties) ? schema.properties : {};
+  const required = Array.isArray(schema?.required) ? (schema.required as unknown[]) : undefined;
   const args: Record<string, unknown> = {};
-  for (const [name, property] of Object.entries(schema?.properties ?? {})) {
-    if (schema?.required && !schema.required.includes(name) && !property.enum) continue;
-    args[name] = sampleValue(name, property);
+  for (const [name, property] of Object.entries(properties)) {
+    const hasEnum = isRecord(property) && Array.isArray(property.enum) && property.enum.length > 0;
+    if (required && !required.includes(name) && !hasEnum) continue;
+    args[name] = sampleValue(name, property, 0);
   }
   return args;
 }
 
-interface JSONSchemaLike {
-  type?: string | string[];
-  enum?: unknown[];
-  items?: JSONSchemaLike;
-  properties?: Record<string, JSONSchemaLike>;
-}
+/** Past this depth a (possibly self-similar) schema gets an empty value instead of recursion. */
+const MAX_SCHEMA_DEPTH = 8;
 
-function sampleValue(name: string, schema: JSONSchemaLike): unknown {
-  if (schema.enum && schema.enum.length > 0) return schema.enum[0];
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+/** Strings → a plausible word, numbers → 1, booleans → true, enums → the first value. */
+function sampleValue(name: string, schema: unknown, depth: number): unknown {
+  if (!isRecord(schema) || depth > MAX_SCHEMA_DEPTH) return null;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  if ("const" in schema) return schema.const;
+  const type = Array.isArray(schema.type) ? schema.type.find((item) => item !== "null") : schema.type;
   switch (type) {
     case "number":
     case "integer":
       return 1;
     case "boolean":
       return true;
+    case "null":
+      return null;
     case "array":
-      return schema.items ? [sampleValue(name, schema.items)] : [];
-    case "object":
-      return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, value]) => [key, sampleValue(key, value)]));
+      return "items" in schema ? [sampleValue(name, schema.items, depth + 1)] : [];
+    case "object": {
+      const properties = isRecord(schema.properties) ? schema.properties : {};
+      return Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, sampleValue(key, value, depth + 1)]));
+    }
     default:
       return /city|location|place/i.test(name) ? "Lisbon" : `sample ${name}`;
   }
-}
-
-function splitIntoPieces(text: string, random: () => number): string[] {
-  const words = text.match(/\S+\s*/g) ?? [];
-  const pieces: string[] = [];
-  for (let i = 0; i < words.length; ) {
-    const take = 1 + Math.floor(random() * 3);
-    pieces.push(words.slice(i, i + take).join(""));
-    i += take;
-  }
-  return pieces;
-}
-
-function splitEvenly(text: string, parts: number): string[] {
-  const size = Math.max(1, Math.ceil(text.length / parts));
-  const pieces: string[] = [];
-  for (let at = 0; at < text.length; at += size) pieces.push(text.slice(at, at + size));
-  return pieces;
-}
-
-function wordCount(text: string): number {
-  return text.split(/\s+/).filter(Boolean).length;
-}
-
-function hash(text: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h >>> 0;
-}
-
-/** A tiny seeded PRNG: deterministic replies without a dependency. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

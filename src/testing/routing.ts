@@ -19,17 +19,20 @@ const LONG_CONTEXT_TOKENS = 32_000;
  */
 export function chooseModel(params: ChatCompletionCreateParamsBase, catalogue: readonly MockModel[]): RouteResult {
   if (params.model !== "auto") {
-    for (const id of [params.model, ...(params.models ?? [])]) {
+    const tried = [params.model, ...(params.models ?? [])];
+    for (const id of tried) {
       const found = catalogue.find((model) => model.id === id);
       if (found) return { model: found };
     }
-    return { error: `The model '${params.model}' does not exist.`, code: "model_not_found" };
+    const what = tried.length === 1 ? `The model '${params.model}' does not exist.` : `None of the models ${tried.map((id) => `'${id}'`).join(", ")} exists.`;
+    return { error: what, code: "model_not_found" };
   }
 
   const route = params.route ?? {};
   const needed = requiredCapabilities(params);
   const promptTokens = estimatePromptTokens(params);
   const excluded: string[] = [];
+  // Image generators answer /v1/images, not chat; they are never a chat candidate.
   let candidates = catalogue.filter((model) => !model.capabilities.includes("image_generation"));
   const keep = (reason: string, test: (model: MockModel) => boolean) => {
     const kept = candidates.filter(test);
@@ -38,13 +41,14 @@ export function chooseModel(params: ChatCompletionCreateParamsBase, catalogue: r
   };
   for (const capability of needed) keep(`capability ${capability}`, (model) => model.capabilities.includes(capability));
   if (promptTokens > LONG_CONTEXT_TOKENS) keep(`context of ${promptTokens} tokens`, (model) => model.context_length >= promptTokens);
-  if (route.min_quality !== undefined) keep(`min_quality ${route.min_quality}`, (model) => model.quality >= route.min_quality!);
-  if (route.max_price?.prompt !== undefined) keep(`max_price.prompt ${route.max_price.prompt}`, (model) => model.pricing.prompt <= route.max_price!.prompt!);
-  if (route.max_price?.completion !== undefined) {
-    keep(`max_price.completion ${route.max_price.completion}`, (model) => model.pricing.completion <= route.max_price!.completion!);
-  }
+  // `!= null`: a filter sent as null is left out, like any other null field.
+  const { min_quality: minQuality, max_price: maxPrice } = route;
+  if (minQuality != null) keep(`min_quality ${minQuality}`, (model) => model.quality >= minQuality);
+  if (maxPrice?.prompt != null) keep(`max_price.prompt ${maxPrice.prompt}`, (model) => model.pricing.prompt <= maxPrice.prompt!);
+  if (maxPrice?.completion != null) keep(`max_price.completion ${maxPrice.completion}`, (model) => model.pricing.completion <= maxPrice.completion!);
   if (candidates.length === 0) {
-    return { error: `No model satisfies the route filters (excluded by: ${excluded.join(", ")}).`, code: "no_route_available" };
+    const why = excluded.length > 0 ? `excluded by: ${excluded.join(", ")}` : "the catalogue has no chat model";
+    return { error: `No model satisfies the route filters (${why}).`, code: "no_route_available" };
   }
   const price = (model: MockModel) => model.pricing.prompt + model.pricing.completion;
   const order: Record<string, (a: MockModel, b: MockModel) => number> = {

@@ -1,77 +1,120 @@
 import type { ChatCompletionChunk } from "../types/index.ts";
-import type { BodyFault } from "./faults.ts";
+import { DEFAULT_STREAM_ERROR, type BodyFault } from "./faults.ts";
 
-export interface SSEBodyOptions {
-  /** Pause between chunks, in milliseconds. */
+/** How `eventStream()` paces and breaks a stream. */
+export interface EventStreamOptions {
+  /** Pause before each chunk after the first, in milliseconds (0: none). */
   chunkDelayMs: number;
-  /** A keep-alive comment before the first chunk and after every this many chunks. */
+  /** A keep-alive comment before the first chunk and after every this many (0: none at all). */
   keepAliveEvery: number;
   fault?: BodyFault;
-  /** Told when the body starts and stops producing, so tests can see nothing keeps running. */
-  onActive?: (delta: 1 | -1) => void;
+  /** The request's signal: an abort errors the body, as fetch does, and stops every timer. */
+  signal?: AbortSignal;
+  /** Told when the body starts (+1) and stops (-1) producing, so tests can see nothing keeps running. */
+  onActive?: (change: 1 | -1) => void;
 }
 
+/** The keep-alive comment providers send while a model is thinking; SSE readers skip it. */
 const KEEP_ALIVE = ": PROCESSING\n\n";
+const DONE = "data: [DONE]\n\n";
+/** How often a stalled stream sends its keep-alive, unless the fault says otherwise. */
+const STALL_KEEP_ALIVE_MS = 50;
 
 /**
- * Streams chunks as Server-Sent Events the way a provider does: keep-alive comments,
- * `data: <json>` events, `data: [DONE]` at the end, with scripted faults. Produced on demand
- * (`pull`), and every timer stops when the reader cancels.
+ * Streams `chunks` as Server-Sent Events the way an OpenAI-compatible provider does: a
+ * keep-alive comment first, `data: <json>\n\n` events with a keep-alive comment after every
+ * `keepAliveEvery` of them, `data: [DONE]` last, and the scripted fault if any. Produced on
+ * demand (`pull`), one event per pull, so a slow reader is never flooded, and every timer
+ * stops when the reader cancels or the request aborts.
  */
-export function sseBody(chunks: ChatCompletionChunk[], options: SSEBodyOptions): ReadableStream<Uint8Array> {
+export function eventStream(chunks: readonly ChatCompletionChunk[], options: EventStreamOptions): ReadableStream<Uint8Array> {
+  const { chunkDelayMs, keepAliveEvery, fault, signal } = options;
   const encoder = new TextEncoder();
-  const { fault } = options;
-  let next = 0;
-  let timer: ReturnType<typeof setTimeout> | ReturnType<typeof setInterval> | undefined;
-  let active = true;
-  options.onActive?.(1);
+  const faultAt = fault ? Math.min(Math.max(0, fault.afterChunks), chunks.length) : -1;
+  let sent = 0;
+  let greeted = false;
+  let keepAliveDue = false;
+  let running = true;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // Settles the pull that is waiting (on a pause or a stall) once the stream stops.
+  let wake: (() => void) | undefined;
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+
   const stop = () => {
-    if (!active) return;
-    active = false;
+    if (!running) return;
+    running = false;
     clearTimeout(timer);
-    clearInterval(timer);
+    signal?.removeEventListener("abort", onAbort);
+    wake?.();
     options.onActive?.(-1);
   };
-  const wait = (ms: number) => new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  const onAbort = () => {
+    stop();
+    controller.error(signal!.reason);
+  };
+  const send = (text: string) => controller.enqueue(encoder.encode(text));
+  const finish = (last: string) => {
+    send(last);
+    stop();
+    controller.close();
+  };
+
+  const breakStream = (fault: BodyFault): void | Promise<void> => {
+    switch (fault.type) {
+      case "cut":
+        stop();
+        controller.error(new TypeError("mock gateway: connection cut"));
+        return;
+      case "stall": {
+        // A chain of timeouts rather than setInterval: setTimeout is the one timer every
+        // runtime the package supports is sure to have.
+        const every = fault.keepAliveMs ?? STALL_KEEP_ALIVE_MS;
+        const tick = () => {
+          // Skipped while the reader is not reading: keep-alives only need to arrive, not pile up.
+          if ((controller.desiredSize ?? 0) > 0) send(KEEP_ALIVE);
+          timer = setTimeout(tick, every);
+        };
+        timer = setTimeout(tick, every);
+        return new Promise<void>((resolve) => (wake = resolve));
+      }
+      case "stream-error": {
+        const error = { code: fault.status ?? 502, message: fault.message ?? DEFAULT_STREAM_ERROR };
+        if (fault.as === "event") return finish(`event: error\ndata: ${JSON.stringify({ error })}\n\n`);
+        const template = chunks[0]!;
+        const chunk = { ...template, choices: [{ index: 0, delta: {}, finish_reason: "error" }], error };
+        return finish(`data: ${JSON.stringify(chunk)}\n\n`);
+      }
+    }
+  };
 
   return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!active) return;
-      if (next === 0) controller.enqueue(encoder.encode(KEEP_ALIVE));
-      else if (options.chunkDelayMs > 0) await wait(options.chunkDelayMs);
-      if (!active) return;
-
-      if (fault && next === fault.afterChunks) {
-        if (fault.type === "cut") {
-          stop();
-          controller.error(new TypeError("mock gateway: connection cut"));
-          return;
-        }
-        if (fault.type === "stall") {
-          // Only keep-alives from now on; the pull never resolves, so nothing else is produced.
-          timer = setInterval(() => controller.enqueue(encoder.encode(KEEP_ALIVE)), fault.keepAliveMs ?? 50);
-          return new Promise<void>(() => {});
-        }
-        const code = fault.status ?? 502;
-        const message = fault.message ?? "The upstream provider failed mid-stream.";
-        const event =
-          fault.as === "event"
-            ? `event: error\ndata: ${JSON.stringify({ error: { code, message } })}\n\n`
-            : `data: ${JSON.stringify({ ...chunks[0], choices: [{ index: 0, delta: {}, finish_reason: "error" }], error: { code, message } })}\n\n`;
-        controller.enqueue(encoder.encode(event));
-        stop();
-        controller.close();
-        return;
+    start(streamController) {
+      controller = streamController;
+      options.onActive?.(1);
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener("abort", onAbort, { once: true });
+    },
+    async pull() {
+      if (!running) return;
+      if (!greeted) {
+        greeted = true;
+        if (keepAliveEvery > 0) return send(KEEP_ALIVE);
       }
-
-      if (next < chunks.length) {
-        const keepAlive = next > 0 && next % options.keepAliveEvery === 0 ? KEEP_ALIVE : "";
-        controller.enqueue(encoder.encode(`${keepAlive}data: ${JSON.stringify(chunks[next++])}\n\n`));
-        return;
+      if (keepAliveDue) {
+        keepAliveDue = false;
+        return send(KEEP_ALIVE);
       }
-      controller.enqueue(encoder.encode("data: [DONE]\n\n"));
-      stop();
-      controller.close();
+      if (sent > 0 && chunkDelayMs > 0) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          timer = setTimeout(resolve, chunkDelayMs);
+        });
+        if (!running) return;
+      }
+      if (sent === faultAt) return breakStream(fault!);
+      if (sent === chunks.length) return finish(DONE);
+      send(`data: ${JSON.stringify(chunks[sent++])}\n\n`);
+      keepAliveDue = keepAliveEvery > 0 && sent % keepAliveEvery === 0;
     },
     cancel() {
       stop();

@@ -1,67 +1,178 @@
 import type { ChatCompletionCreateParamsBase } from "../types/index.ts";
-import { InvalidRequest } from "./errors.ts";
+import { isRecord } from "../internal/values.ts";
+import { RequestRejected } from "./errors.ts";
 
-const ROLES = new Set(["system", "developer", "user", "assistant", "tool"]);
-const PART_TYPES = new Set(["text", "image_url", "input_audio"]);
+const ROLES = ["system", "developer", "user", "assistant", "tool"];
+const PART_TYPES = ["text", "image_url", "input_audio"];
+const RESPONSE_FORMATS = ["text", "json_object", "json_schema"];
+const TOOL_CHOICES = ["none", "auto", "required"];
+const SORTS = ["price", "quality", "latency"];
+/** The largest `n` the mock serves; real providers cap it too. */
+const MAX_CHOICES = 8;
 
 /**
- * Checks a chat request body the way the gateway would, naming the offending field, so that
- * tests of the SDK (and of apps) see realistic 400s. Unknown extra fields are ignored.
+ * Checks a chat request body as the gateway does and returns it typed. The body is untrusted
+ * JSON, so everything the mock later reads is checked here first: every refusal is a 400
+ * whose message and `param` name the field (`messages[1].role`), never a crash of the mock.
+ * Unknown extra fields are ignored, as gateways add their own.
  */
 export function validateChatRequest(body: unknown): ChatCompletionCreateParamsBase {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw new InvalidRequest("The request body must be a JSON object.", null);
+  if (!isRecord(body)) throw reject(null, "The request body must be a JSON object.");
+  if (typeof body.model !== "string" || body.model === "") {
+    throw reject("model", "`model` is required and must be a non-empty string.");
   }
-  const params = body as Record<string, unknown>;
-  if (typeof params.model !== "string" || params.model === "") {
-    throw new InvalidRequest("`model` is required and must be a non-empty string.", "model");
+  if (present(body.models) && !(Array.isArray(body.models) && body.models.every((id) => typeof id === "string"))) {
+    throw reject("models", "`models` must be an array of model ids.");
   }
-  if (!Array.isArray(params.messages)) throw new InvalidRequest("`messages` must be an array.", "messages");
-  if (params.messages.length === 0) throw new InvalidRequest("`messages` must contain at least one message.", "messages");
-  params.messages.forEach((message, index) => validateMessage(message, `messages[${index}]`));
-  if (params.stream !== undefined && params.stream !== null && typeof params.stream !== "boolean") {
-    throw new InvalidRequest("`stream` must be a boolean.", "stream");
+  if (!Array.isArray(body.messages)) throw reject("messages", "`messages` is required and must be an array.");
+  if (body.messages.length === 0) throw reject("messages", "`messages` must contain at least one message.");
+  body.messages.forEach((message, index) => checkMessage(message, `messages[${index}]`));
+
+  if (present(body.stream) && typeof body.stream !== "boolean") throw reject("stream", "`stream` must be a boolean.");
+  if (present(body.stream_options)) {
+    if (!isRecord(body.stream_options)) throw reject("stream_options", "`stream_options` must be an object.");
+    const { include_usage } = body.stream_options;
+    if (present(include_usage) && typeof include_usage !== "boolean") {
+      throw reject("stream_options.include_usage", "`stream_options.include_usage` must be a boolean.");
+    }
   }
-  const { temperature, n, tools, models } = params;
-  if (temperature !== undefined && temperature !== null && (typeof temperature !== "number" || temperature < 0 || temperature > 2)) {
-    throw new InvalidRequest("`temperature` must be a number from 0 to 2.", "temperature");
+  checkNumber(body, "temperature", 0, 2);
+  checkNumber(body, "top_p", 0, 1);
+  if (present(body.n) && !(Number.isInteger(body.n) && (body.n as number) >= 1 && (body.n as number) <= MAX_CHOICES)) {
+    throw reject("n", `\`n\` must be a whole number from 1 to ${MAX_CHOICES}.`);
   }
-  if (n !== undefined && n !== null && !(Number.isInteger(n) && (n as number) >= 1 && (n as number) <= 8)) {
-    throw new InvalidRequest("`n` must be a whole number from 1 to 8.", "n");
+  for (const field of ["max_tokens", "max_completion_tokens"]) {
+    const value = body[field];
+    if (present(value) && !(Number.isInteger(value) && (value as number) >= 1)) {
+      throw reject(field, `\`${field}\` must be a positive whole number.`);
+    }
   }
-  if (tools !== undefined && tools !== null) {
-    if (!Array.isArray(tools)) throw new InvalidRequest("`tools` must be an array.", "tools");
-    tools.forEach((tool, index) => {
-      const name = (tool as { function?: { name?: unknown } } | null)?.function?.name;
-      if (typeof name !== "string" || name === "") {
-        throw new InvalidRequest("Each tool needs `function.name`.", `tools[${index}].function.name`);
-      }
-    });
+  const toolNames = checkTools(body.tools);
+  checkToolChoice(body.tool_choice, toolNames);
+  if (present(body.response_format)) {
+    const type = isRecord(body.response_format) ? body.response_format.type : undefined;
+    if (typeof type !== "string" || !RESPONSE_FORMATS.includes(type)) {
+      throw reject("response_format.type", `\`response_format.type\` must be one of ${RESPONSE_FORMATS.join(", ")}.`);
+    }
   }
-  if (models !== undefined && (!Array.isArray(models) || models.some((id) => typeof id !== "string"))) {
-    throw new InvalidRequest("`models` must be an array of model ids.", "models");
-  }
-  return params as unknown as ChatCompletionCreateParamsBase;
+  if (present(body.route)) checkRoute(body.route);
+  return body as unknown as ChatCompletionCreateParamsBase;
 }
 
-function validateMessage(message: unknown, path: string): void {
-  if (typeof message !== "object" || message === null) throw new InvalidRequest(`\`${path}\` must be an object.`, path);
-  const { role, content } = message as { role?: unknown; content?: unknown };
-  if (typeof role !== "string" || !ROLES.has(role)) {
-    throw new InvalidRequest(`\`${path}.role\` must be one of ${[...ROLES].join(", ")}.`, `${path}.role`);
+/** Fields sent as `null` are treated as left out, as OpenAI-compatible servers do. */
+function present(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}
+
+function reject(param: string | null, message: string): RequestRejected {
+  return new RequestRejected(message, param);
+}
+
+function checkNumber(body: Record<string, unknown>, field: string, min: number, max: number): void {
+  const value = body[field];
+  if (!present(value)) return;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < min || value > max) {
+    throw reject(field, `\`${field}\` must be a number from ${min} to ${max}.`);
   }
-  if (content === undefined || content === null) {
+}
+
+function checkMessage(message: unknown, path: string): void {
+  if (!isRecord(message)) throw reject(path, `\`${path}\` must be an object.`);
+  const { role, content } = message;
+  if (typeof role !== "string" || !ROLES.includes(role)) {
+    throw reject(`${path}.role`, `\`${path}.role\` must be one of ${ROLES.join(", ")}.`);
+  }
+  if (role === "tool" && typeof message.tool_call_id !== "string") {
+    throw reject(`${path}.tool_call_id`, `\`${path}.tool_call_id\` is required in a tool message.`);
+  }
+  if (role === "assistant" && present(message.tool_calls)) checkToolCalls(message.tool_calls, `${path}.tool_calls`);
+  if (!present(content)) {
+    // An assistant turn that only called tools has no content.
     if (role === "assistant") return;
-    throw new InvalidRequest(`\`${path}.content\` is required.`, `${path}.content`);
+    throw reject(`${path}.content`, `\`${path}.content\` is required.`);
   }
   if (typeof content === "string") return;
-  if (!Array.isArray(content)) {
-    throw new InvalidRequest(`\`${path}.content\` must be a string or an array of parts.`, `${path}.content`);
+  if (!Array.isArray(content)) throw reject(`${path}.content`, `\`${path}.content\` must be a string or an array of parts.`);
+  content.forEach((part, index) => checkPart(part, `${path}.content[${index}]`, role));
+}
+
+function checkPart(part: unknown, path: string, role: string): void {
+  const type = isRecord(part) ? part.type : undefined;
+  if (typeof type !== "string" || !PART_TYPES.includes(type)) {
+    throw reject(`${path}.type`, `\`${path}.type\` must be one of ${PART_TYPES.join(", ")}.`);
   }
-  content.forEach((part, index) => {
-    const type = (part as { type?: unknown } | null)?.type;
-    if (typeof type !== "string" || !PART_TYPES.has(type)) {
-      throw new InvalidRequest(`\`${path}.content[${index}].type\` must be text, image_url or input_audio.`, `${path}.content[${index}].type`);
+  const fields = part as Record<string, unknown>;
+  if (type === "text" && typeof fields.text !== "string") throw reject(`${path}.text`, `\`${path}.text\` must be a string.`);
+  if (type !== "text" && role !== "user") {
+    throw reject(`${path}.type`, `\`${path}.type\` ${type} is only allowed in user messages.`);
+  }
+  if (type === "image_url" && !(isRecord(fields.image_url) && typeof fields.image_url.url === "string")) {
+    throw reject(`${path}.image_url.url`, `\`${path}.image_url.url\` must be a string (an https or data: URL).`);
+  }
+  if (type === "input_audio" && !(isRecord(fields.input_audio) && typeof fields.input_audio.data === "string")) {
+    throw reject(`${path}.input_audio.data`, `\`${path}.input_audio.data\` must be a base64 string.`);
+  }
+}
+
+function checkToolCalls(calls: unknown, path: string): void {
+  if (!Array.isArray(calls)) throw reject(path, `\`${path}\` must be an array.`);
+  calls.forEach((call, index) => {
+    const fn = isRecord(call) ? call.function : undefined;
+    if (!isRecord(fn) || typeof fn.name !== "string" || typeof fn.arguments !== "string") {
+      throw reject(`${path}[${index}].function`, `\`${path}[${index}].function\` needs a string \`name\` and \`arguments\`.`);
     }
   });
+}
+
+/** Checks `tools` and returns the names of the functions it declares. */
+function checkTools(tools: unknown): string[] {
+  if (!present(tools)) return [];
+  if (!Array.isArray(tools)) throw reject("tools", "`tools` must be an array.");
+  return tools.map((tool, index) => {
+    const path = `tools[${index}]`;
+    if (!isRecord(tool) || tool.type !== "function") throw reject(`${path}.type`, `\`${path}.type\` must be "function".`);
+    const fn = tool.function;
+    if (!isRecord(fn) || typeof fn.name !== "string" || !/^[\w-]{1,64}$/.test(fn.name)) {
+      throw reject(`${path}.function.name`, `\`${path}.function.name\` must be 1 to 64 letters, digits, _ or -.`);
+    }
+    if (present(fn.parameters) && !isRecord(fn.parameters)) {
+      throw reject(`${path}.function.parameters`, `\`${path}.function.parameters\` must be a JSON schema object.`);
+    }
+    return fn.name;
+  });
+}
+
+function checkToolChoice(choice: unknown, toolNames: string[]): void {
+  if (!present(choice)) return;
+  if (typeof choice === "string") {
+    if (!TOOL_CHOICES.includes(choice)) throw reject("tool_choice", `\`tool_choice\` must be one of ${TOOL_CHOICES.join(", ")} or a named function.`);
+    if (choice === "required" && toolNames.length === 0) throw reject("tool_choice", "`tool_choice` is \"required\" but no `tools` were given.");
+    return;
+  }
+  const name = isRecord(choice) && isRecord(choice.function) ? choice.function.name : undefined;
+  if (typeof name !== "string") throw reject("tool_choice.function.name", "`tool_choice.function.name` must be a string.");
+  if (!toolNames.includes(name)) throw reject("tool_choice.function.name", `\`tool_choice.function.name\` is '${name}', which is not a function in \`tools\`.`);
+}
+
+function checkRoute(route: unknown): void {
+  if (!isRecord(route)) throw reject("route", "`route` must be an object.");
+  if (present(route.min_quality)) {
+    const value = route.min_quality;
+    if (typeof value !== "number" || !(value >= 0 && value <= 1)) throw reject("route.min_quality", "`route.min_quality` must be a number from 0 to 1.");
+  }
+  if (present(route.max_price)) {
+    if (!isRecord(route.max_price)) throw reject("route.max_price", "`route.max_price` must be an object.");
+    for (const side of ["prompt", "completion"]) {
+      const value = route.max_price[side];
+      if (present(value) && !(typeof value === "number" && value >= 0)) {
+        throw reject(`route.max_price.${side}`, `\`route.max_price.${side}\` must be a number of USD per million tokens, 0 or more.`);
+      }
+    }
+  }
+  if (present(route.capabilities) && !(Array.isArray(route.capabilities) && route.capabilities.every((item) => typeof item === "string"))) {
+    throw reject("route.capabilities", "`route.capabilities` must be an array of capability names.");
+  }
+  if (present(route.sort) && !(typeof route.sort === "string" && SORTS.includes(route.sort))) {
+    throw reject("route.sort", `\`route.sort\` must be one of ${SORTS.join(", ")}.`);
+  }
 }
