@@ -8,7 +8,7 @@ export { ModelGate };
 export default ModelGate;
 
 export type { BodyRequestOptions } from "./client/client.ts";
-export type { LogLevel, Logger } from "./client/logger.ts";
+export type { LogLevel, Logger } from "./internal/logger.ts";
 export type { ClientOptions, RequestOptions, Fetch, HeadersInput, QueryInput } from "./client/options.ts";
 export type { APIPromise, WithResponse } from "./pipeline/api-promise.ts";
 export type { RequestSpec, HTTPMethod } from "./pipeline/request.ts";

@@ -1,11 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { ModelGateError, type ChatCompletionChunk, type ChatCompletionTokenLogprob } from "../src/index.ts";
 import { ChatCompletionAccumulator } from "../src/streaming/accumulate.ts";
+import { ChunkEvents } from "../src/streaming/chunk-events.ts";
 import { chunk, textChunks, toolFragment, usageChunk } from "./fixtures/chunks.ts";
 
+/**
+ * Chunks as a stream hands them to the accumulator: through `ChunkEvents`, which fills in the
+ * tool-call `index` that some providers leave out.
+ */
 function assemble(chunks: ChatCompletionChunk[]) {
+  const events = new ChunkEvents<ChatCompletionChunk>({});
+  for (const piece of chunks) events.add({ event: undefined, data: JSON.stringify(piece), id: undefined, retry: undefined }, false);
   const accumulator = new ChatCompletionAccumulator();
-  for (const piece of chunks) accumulator.add(piece);
+  for (const piece of events.queue) accumulator.add(piece);
   return accumulator.result();
 }
 

@@ -61,15 +61,19 @@ describe("caller mistakes are caught before any request", () => {
     ["a non-boolean stream", { model: "auto", messages: USER_HELLO, stream: "yes" }, /`stream` must be a boolean/],
   ];
 
-  it.each(cases)("rejects %s with a ModelGateError naming the field", (_, params, message) => {
+  it.each(cases)("rejects %s with a ModelGateError naming the field, without throwing from the call", async (_, params, message) => {
     let requests = 0;
     server.use(http.all(`${BASE}/*`, () => {
       requests++;
       return HttpResponse.json({});
     }));
-    const create = testClient().chat.completions.create as (params: unknown) => unknown;
-    expect(() => create(params)).toThrow(ModelGateError);
-    expect(() => create(params)).toThrow(message);
+    const client = testClient();
+    let call: Promise<unknown> | undefined;
+    expect(() => {
+      call = client.chat.completions.create(params as never);
+    }).not.toThrow();
+    await expect(call).rejects.toThrow(ModelGateError);
+    await expect(client.chat.completions.create(params as never)).rejects.toThrow(message);
     expect(requests).toBe(0);
   });
 });

@@ -40,7 +40,7 @@ describe("new ModelGate(): API key", () => {
 
 describe("environment variables on Deno", () => {
   it("reads them only when env access is granted, never triggering a permission prompt", async () => {
-    const { readEnv } = await import("../src/client/env.ts");
+    const { readEnv } = await import("../src/internal/env.ts");
     const asked: string[] = [];
     const deno = (state: string) => ({
       env: { get: (name: string) => (asked.push(name), "from-deno") },

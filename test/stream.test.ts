@@ -320,12 +320,14 @@ describe("tee and readable streams", () => {
     expect(await rebuilt.text()).toBe("Hello");
   });
 
-  it("writes newline-delimited JSON from toReadableStream()", async () => {
+  it("writes newline-delimited JSON frames from toReadableStream(): one per chunk, then the end frame", async () => {
     serve([contentEvent("x", "stop"), DONE]);
     const text = await new Response((await openStream()).toReadableStream()).text();
-    const lines = text.trimEnd().split("\n");
-    expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!).choices[0].delta.content).toBe("x");
+    expect(text.endsWith("\n")).toBe(true);
+    const lines = text.trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(2);
+    expect(lines[0].chunk.choices[0].delta.content).toBe("x");
+    expect(lines[1]).toEqual({ done: true });
   });
 });
 

@@ -1,4 +1,4 @@
-import { ModelGateError } from "../errors/index.ts";
+import { createRedactor, ModelGateError } from "../errors/index.ts";
 import type { APIPromise } from "../pipeline/api-promise.ts";
 import { request, type PipelineConfig, type RequestSpec } from "../pipeline/request.ts";
 import { serviceRoot } from "../pipeline/url.ts";
@@ -6,15 +6,15 @@ import { Chat } from "../resources/chat/chat.ts";
 import { Models } from "../resources/models.ts";
 import type { Requester } from "../resources/requester.ts";
 import { VERSION } from "../version.ts";
-import { readEnv } from "./env.ts";
-import { isLogLevel, levelledLogger, type Logger } from "./logger.ts";
+import { readEnv } from "../internal/env.ts";
+import { isLogLevel, levelledLogger, type Logger } from "../internal/logger.ts";
+import { detectRuntime, isBrowserLike } from "../internal/runtime.ts";
+import { DEFAULT_MAX_LINE_LENGTH } from "../streaming/sse-decoder.ts";
 import type { ClientOptions, Fetch, RequestOptions } from "./options.ts";
-import { detectRuntime, isBrowserLike } from "./runtime.ts";
 
 const DEFAULT_TIMEOUT_MS = 600_000;
 const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 300_000;
 const DEFAULT_MAX_RETRIES = 2;
-const DEFAULT_MAX_SSE_LINE_LENGTH = 16 * 1024 * 1024;
 
 /** Options of the generic `client.post()` / `put()` / `patch()`. */
 export interface BodyRequestOptions extends RequestOptions {
@@ -67,7 +67,8 @@ export class ModelGate implements Requester {
       );
     }
     const baseURL = requiredSetting("base URL", "baseURL", options.baseURL, "MODELGATE_BASE_URL");
-    this.baseURL = serviceRoot(baseURL.trim());
+    const { root, search } = serviceRoot(baseURL.trim());
+    this.baseURL = root;
     this.timeout = nonNegative("timeout", options.timeout, DEFAULT_TIMEOUT_MS);
     this.streamIdleTimeout = nonNegative("streamIdleTimeout", options.streamIdleTimeout, DEFAULT_STREAM_IDLE_TIMEOUT_MS);
     this.maxRetries = nonNegative("maxRetries", options.maxRetries, DEFAULT_MAX_RETRIES);
@@ -80,16 +81,17 @@ export class ModelGate implements Requester {
 
     this.#options = options;
     this.#config = {
-      root: this.baseURL,
-      apiKey,
+      root,
+      search,
       fetch: resolveFetch(options.fetch),
       timeout: this.timeout,
       streamIdleTimeout: this.streamIdleTimeout,
       maxRetries: this.maxRetries,
-      maxSSELineLength: nonNegative("maxSSELineLength", options.maxSSELineLength, DEFAULT_MAX_SSE_LINE_LENGTH),
-      headers: { ...identificationHeaders(), authorization: `Bearer ${apiKey}`, ...options.defaultHeaders },
+      maxSSELineLength: nonNegative("maxSSELineLength", options.maxSSELineLength, DEFAULT_MAX_LINE_LENGTH),
+      headers: [{ ...identificationHeaders(), authorization: `Bearer ${apiKey}` }, options.defaultHeaders],
       defaultQuery: options.defaultQuery,
       fetchOptions: options.fetchOptions,
+      redact: createRedactor(apiKey).redact,
       log,
       debug: logLevel === "debug",
     };
@@ -155,6 +157,9 @@ export class ModelGate implements Requester {
   }
 
   #withBody<T>(method: "POST" | "PUT" | "PATCH", path: string, options: BodyRequestOptions): APIPromise<T> {
+    // Not destructured: from plain JavaScript `options` may be anything, and a mistake must
+    // reject the call (the pipeline names it), not throw here.
+    if (typeof options !== "object" || options === null) return this.request({ method, path, options: options as RequestOptions });
     const { body, stream, ...rest } = options;
     return this.request({ method, path, body, stream, options: rest });
   }

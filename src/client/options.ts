@@ -1,16 +1,7 @@
-import type { LogLevel, Logger } from "./logger.ts";
+import type { LogLevel, Logger } from "../internal/logger.ts";
+import type { Fetch, HeadersInput, QueryInput } from "../pipeline/options.ts";
 
-/** Any function with the Fetch API's signature: the global `fetch`, a proxy-aware one, a mock. */
-export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
-
-/**
- * Header values to merge into a request. `null` removes a header set by an earlier layer
- * (SDK defaults → client `defaultHeaders` → per-request `headers`); `undefined` leaves it as is.
- */
-export type HeadersInput = Record<string, string | null | undefined>;
-
-/** Query parameters; `undefined` and `null` values are left out. */
-export type QueryInput = Record<string, string | number | boolean | null | undefined>;
+export type { Fetch, HeadersInput, QueryInput, RequestOptions } from "../pipeline/options.ts";
 
 /** Options of `new ModelGate(options)`. */
 export interface ClientOptions {
@@ -27,15 +18,18 @@ export interface ClientOptions {
   baseURL?: string;
   /**
    * Milliseconds one attempt may take: until the whole body of a non-streamed reply, or until
-   * the response headers of a stream. Past it the attempt fails with
-   * `APIConnectionTimeoutError` (and is retried).
+   * the first byte of a stream's body (response headers alone do not stop it, so a gateway
+   * that answers 200 and then stays silent fails within `timeout`). Past it the attempt fails
+   * with `APIConnectionTimeoutError` (retried while the stream has not been returned yet).
    * @default 600000 (10 minutes)
    */
   timeout?: number;
   /**
    * The longest wait, in milliseconds, between two events of a stream. Keep-alive comments
    * (`: PROCESSING`) do not reset it, so a gateway that only sends keep-alives cannot hang the
-   * caller. Past it the stream throws `APIConnectionTimeoutError`.
+   * caller. Past it the stream throws `APIConnectionTimeoutError`. The clock runs only while
+   * the SDK waits on the network for the next event: time your code spends with a chunk (a
+   * slow loop body, a slow browser reading `toReadableStream()`) never counts.
    * @default 300000 (5 minutes)
    */
   streamIdleTimeout?: number;
@@ -53,9 +47,12 @@ export interface ClientOptions {
    * `signal` are the SDK's own and cannot be set here (use `headers` options and `signal`).
    */
   fetchOptions?: RequestInit;
-  /** Headers sent with every request; `null` removes a header the SDK would send. */
+  /**
+   * Headers sent with every request: a `Headers`, `[name, value]` pairs or a record, where
+   * `null` removes a header the SDK would send.
+   */
   defaultHeaders?: HeadersInput;
-  /** Query parameters added to every request. */
+  /** Query parameters added to every request (replacing those of the same name in `baseURL`). */
   defaultQuery?: QueryInput;
   /**
    * The longest line (and event) a stream may send, in characters, before the stream fails
@@ -78,25 +75,4 @@ export interface ClientOptions {
    * @default false
    */
   dangerouslyAllowBrowser?: boolean;
-}
-
-/** The last argument of every method: overrides for one call. */
-export interface RequestOptions {
-  /** Aborts the call (and a stream it returned): the call rejects with `APIUserAbortError`. */
-  signal?: AbortSignal | null;
-  /** Overrides the client's `timeout` for this call (milliseconds per attempt). */
-  timeout?: number;
-  /** Overrides the client's `maxRetries` for this call. */
-  maxRetries?: number;
-  /** Extra headers for this call; `null` removes one. */
-  headers?: HeadersInput;
-  /** Extra query parameters for this call. */
-  query?: QueryInput;
-  /**
-   * The `Idempotency-Key` sent with a non-GET request, the same on every retry of the call.
-   * @default a random UUID per call
-   */
-  idempotencyKey?: string;
-  /** Extra `RequestInit` fields for this call, merged over the client's `fetchOptions`. */
-  fetchOptions?: RequestInit;
 }

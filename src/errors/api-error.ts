@@ -1,6 +1,6 @@
 import { ModelGateError } from "./modelgate-error.ts";
 
-/** What the SDK learned about a failed HTTP exchange; built by `errorFromResponse`. */
+/** What the SDK learned about a failed exchange; built by `errorFromBody` from what the server sent. */
 export interface APIErrorInit {
   /** The server's own message, or an excerpt of a body that was not JSON. */
   message: string;

@@ -1,8 +1,20 @@
-import { APIError } from "./api-error.ts";
+import { APIError, type APIErrorInit } from "./api-error.ts";
 import { excerpt, isRecord } from "../internal/values.ts";
+import { redactNothing, redactValue, type Redact } from "./redact.ts";
 import { apiErrorForStatus } from "./status-errors.ts";
 
 const EXCERPT_LENGTH = 200;
+/** How many entries of a validation list are quoted in a message. */
+const MAX_REASONS = 5;
+
+/** What an error is built with besides its body. */
+export interface ErrorContext {
+  headers?: Headers | undefined;
+  /** Cuts secrets out of everything the error carries; applied before the error exists, so its stack is clean too. */
+  redact?: Redact | undefined;
+  /** A sentence the SDK adds after the server's message (e.g. why a retry was not made). */
+  note?: string | undefined;
+}
 
 /**
  * Builds the error for a failed exchange from whatever body the server sent. The gateway fronts
@@ -11,22 +23,46 @@ const EXCERPT_LENGTH = 200;
  * metadata } }`, and flat `{ message, statusCode }`. Anything else (an HTML page from a proxy,
  * plain text, nothing) still yields the class of its status, with a short excerpt as message.
  *
- * @param status the HTTP status, or for an error inside a stream `undefined` (then a numeric
- *   `code` in the body picks the class)
+ * @param status the HTTP status; for an error inside a stream or a 200 error document,
+ *   `undefined`, and then a `code` of 400..599 in the body picks the class
  * @param body the parsed JSON body, or the raw text when it was not JSON
  */
-export function errorFromBody(
-  status: number | undefined,
-  body: unknown,
-  headers?: Headers,
-): APIError {
+export function errorFromBody(status: number | undefined, body: unknown, context: ErrorContext = {}): APIError {
   const fields = readErrorFields(body);
-  const requestID = headers?.get("x-request-id") ?? null;
-  const init = { ...fields, headers, requestID };
-  const effectiveStatus = status ?? statusFromCode(fields.code);
-  return effectiveStatus === undefined
-    ? new APIError(undefined, init)
-    : apiErrorForStatus(effectiveStatus, init);
+  if (status !== undefined && status < 300 && typeof body === "string") {
+    fields.message += " (a successful status with a body that is not JSON: is baseURL the gateway's address?)";
+  }
+  if (context.note) fields.message += ` ${context.note}`;
+  return buildAPIError(status ?? statusFromCode(fields.code), fields, context);
+}
+
+/**
+ * The error an `event: error` of a stream carries: its data is JSON from most providers and
+ * plain text from some (then the text is the message).
+ */
+export function errorFromStreamEvent(data: string, context: ErrorContext): APIError {
+  try {
+    const parsed: unknown = JSON.parse(data);
+    if (isRecord(parsed)) return errorFromBody(undefined, parsed, context);
+  } catch {
+    // plain text: below
+  }
+  const message = data.trim() || "The stream reported an error.";
+  return buildAPIError(undefined, { message, error: data, code: null, type: null, param: null }, context);
+}
+
+/** The one place an `APIError` is made from server content: redaction happens here. */
+function buildAPIError(status: number | undefined, fields: ErrorFields, context: ErrorContext): APIError {
+  const redact = context.redact ?? redactNothing;
+  const headers = context.headers;
+  const init: APIErrorInit = {
+    ...fields,
+    message: redact(fields.message),
+    error: redactValue(fields.error, redact),
+    headers,
+    requestID: headers?.get("x-request-id") ?? null,
+  };
+  return status === undefined ? new APIError(undefined, init) : apiErrorForStatus(status, init);
 }
 
 interface ErrorFields {
@@ -47,18 +83,46 @@ function readErrorFields(body: unknown): ErrorFields {
   }
   const inner = body.error;
   if (typeof inner === "string") {
-    return { message: inner, error: body, code: codeOf(body.code), type: stringOr(body.type), param: null };
+    return { message: withReasons(inner, body), error: body, code: codeOf(body.code), type: stringOr(body.type), param: null };
   }
   const source = isRecord(inner) ? inner : body;
-  const message =
-    stringOr(source.message) ?? stringOr(source.detail) ?? excerpt(JSON.stringify(body), EXCERPT_LENGTH);
+  const summary = stringOr(source.message) ?? stringOr(source.detail) ?? stringOr(body.message);
   return {
-    message,
+    message: summary === null ? reasonsOf(source) ?? reasonsOf(body) ?? excerpt(JSON.stringify(body), EXCERPT_LENGTH) : withReasons(summary, source, body),
     error: isRecord(inner) ? inner : body,
-    code: codeOf(source.code) ?? codeOf(source.statusCode),
+    code: codeOf(source.code) ?? codeOf(source.statusCode) ?? codeOf(body.code),
     type: stringOr(source.type),
     param: stringOr(source.param),
   };
+}
+
+/**
+ * Validators (OpenAPI ones such as Prism, FastAPI's `detail` list) put the reason in a list
+ * beside a generic summary ("Request validation failed"); a message without it says nothing.
+ */
+function withReasons(summary: string, ...sources: Record<string, unknown>[]): string {
+  for (const source of sources) {
+    const reasons = reasonsOf(source);
+    if (reasons && !summary.includes(reasons)) return `${summary}: ${reasons}`;
+  }
+  return summary;
+}
+
+function reasonsOf(source: Record<string, unknown>): string | null {
+  const list = [source.validation, source.errors, source.detail].find(Array.isArray);
+  if (!list || list.length === 0) return null;
+  const reasons = list.slice(0, MAX_REASONS).map(describeReason);
+  if (list.length > MAX_REASONS) reasons.push(`and ${list.length - MAX_REASONS} more`);
+  return reasons.join("; ");
+}
+
+/** `{ location: ["body","messages",0], message }`, `{ loc, msg }`, `{ path, message }` or a string. */
+function describeReason(entry: unknown): string {
+  if (!isRecord(entry)) return excerpt(String(entry), EXCERPT_LENGTH);
+  const message = stringOr(entry.message) ?? stringOr(entry.msg) ?? excerpt(JSON.stringify(entry), EXCERPT_LENGTH);
+  const location = [entry.location, entry.loc, entry.path, entry.instancePath, entry.field].find((value) => value !== undefined && value !== "");
+  const where = Array.isArray(location) ? location.filter((part) => part !== "body").join(".") : typeof location === "string" ? location : "";
+  return where && !message.startsWith(where) ? `${where} ${message}` : message;
 }
 
 /** A JSON `code` of 400..599 is an HTTP status in disguise (errors sent inside a 200 stream). */

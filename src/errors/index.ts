@@ -16,5 +16,7 @@ export {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIUserAbortError,
+  abortError,
 } from "./connection-errors.ts";
-export { describeBody, errorFromBody } from "./from-body.ts";
+export { describeBody, errorFromBody, errorFromStreamEvent, type ErrorContext } from "./from-body.ts";
+export { createRedactor, redactNothing, type Redact } from "./redact.ts";

@@ -11,12 +11,15 @@ export interface WithResponse<T> {
  * HTTP response (`.asResponse()`) or both (`.withResponse()`).
  */
 export interface APIPromise<T> extends Promise<T> {
-  /** Resolves to `{ data, response, requestID }`. */
+  /**
+   * Resolves to `{ data, response, requestID }`. For a plain call `response` is rebuilt from
+   * the text the SDK read, so its body can be read again; for a stream it is the live
+   * response whose body the `Stream` reads.
+   */
   withResponse(): Promise<WithResponse<T>>;
   /**
-   * Resolves to the raw `Response` (its body readable: for a non-streamed call it is rebuilt
-   * from the text the SDK already read; for a stream it is the live body, so read either it
-   * or the `Stream`, not both).
+   * Resolves to the raw `Response`, its body readable (for a stream, the live body: read it or
+   * the `Stream`, not both). The call's timeout and signal keep applying to that body.
    */
   asResponse(): Promise<Response>;
 }
@@ -24,10 +27,10 @@ export interface APIPromise<T> extends Promise<T> {
 /** What the pipeline produces for one call. */
 export interface Outcome<T> {
   data: T;
-  /** The response as received; its body may already have been read. */
-  response: Response;
-  /** A `Response` whose body can still be read. */
-  readableResponse(): Response;
+  /** The response for `withResponse()`. */
+  response(): Response;
+  /** The response for `asResponse()`, its body readable. */
+  asResponse(): Response;
 }
 
 /** Wraps the pipeline's outcome in the promise every method returns. */
@@ -38,9 +41,9 @@ export function createAPIPromise<T>(outcome: Promise<Outcome<T>>): APIPromise<T>
   promise.catch(() => {});
   promise.withResponse = () =>
     outcome.then((result) => {
-      const response = result.readableResponse();
+      const response = result.response();
       return { data: result.data, response, requestID: response.headers.get("x-request-id") };
     });
-  promise.asResponse = () => outcome.then((result) => result.readableResponse());
+  promise.asResponse = () => outcome.then((result) => result.asResponse());
   return promise;
 }

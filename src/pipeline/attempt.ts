@@ -1,10 +1,6 @@
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIUserAbortError,
-} from "../errors/index.ts";
-import type { Fetch } from "../client/options.ts";
+import { abortError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "../errors/index.ts";
 import { MAX_TIMER_MS } from "../internal/values.ts";
+import type { Fetch } from "./options.ts";
 
 /** One HTTP exchange, as far as the pipeline needs to see it. */
 export interface Exchange {
@@ -14,9 +10,14 @@ export interface Exchange {
    * whose body is left unread for the `Stream` to consume.
    */
   text: string | undefined;
-  /** Aborting it cancels the request and its body; a `Stream` exposes it as `stream.controller`. */
+  /**
+   * Aborting it cancels the request and its body; a `Stream` exposes it as
+   * `stream.controller`. Aborted by the SDK with the error to report as the reason.
+   */
   controller: AbortController;
-  /** Detaches the caller's signal. A stream calls it when it ends; otherwise already done. */
+  /** Stops the attempt's timeout: a stream calls it once the first byte of its body is in. */
+  stopTimeout: () => void;
+  /** Stops the timeout and detaches the caller's signal. A stream calls it when it ends; otherwise already done. */
   release: () => void;
 }
 
@@ -27,39 +28,41 @@ export interface AttemptInit {
   init: RequestInit;
   timeoutMs: number;
   signal: AbortSignal | null | undefined;
-  /** Leave a successful body unread and stop the timeout once the headers are in. */
+  /** Leave a successful body unread; the timeout keeps running until the stream's first byte. */
   stream: boolean;
 }
 
 /**
- * Makes one attempt. The per-attempt timeout and the caller's signal both feed one
- * AbortController (instead of `AbortSignal.any`, which older runtimes lack); what aborted it
- * decides the error class, since the rejection the runtime throws looks the same for both.
+ * Makes one attempt. The per-attempt timeout and the caller's signal both abort one
+ * AbortController (instead of `AbortSignal.any`, which older runtimes lack), each with the
+ * error it means as the reason, so every await that sees the abort reports the same thing.
  * Throws `APIUserAbortError`, `APIConnectionTimeoutError` or `APIConnectionError`.
  */
 export async function attempt({ fetch, url, init, timeoutMs, signal, stream }: AttemptInit): Promise<Exchange> {
-  if (signal?.aborted) throw new APIUserAbortError();
+  if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
   const controller = new AbortController();
-  let timedOut = false;
   // Past MAX_TIMER_MS (Infinity included) there is no timeout.
-  const timer =
+  let timer =
     timeoutMs < MAX_TIMER_MS
       ? setTimeout(() => {
-          timedOut = true;
-          controller.abort();
+          const waitingFor = stream ? "the first byte of the stream's body" : "the whole response";
+          controller.abort(new APIConnectionTimeoutError(`Request timed out after ${timeoutMs} ms waiting for ${waitingFor} (timeout).`));
         }, timeoutMs)
       : undefined;
-  const onCallerAbort = () => controller.abort(signal?.reason);
+  const onCallerAbort = () => controller.abort(new APIUserAbortError(undefined, { cause: signal?.reason }));
   signal?.addEventListener("abort", onCallerAbort, { once: true });
-  const release = () => {
+  const stopTimeout = () => {
     clearTimeout(timer);
+    timer = undefined;
+  };
+  const release = () => {
+    stopTimeout();
     signal?.removeEventListener("abort", onCallerAbort);
   };
 
   const explain = (error: unknown) => {
     release();
-    if (signal?.aborted) return new APIUserAbortError(undefined, { cause: error });
-    if (timedOut) return new APIConnectionTimeoutError(`Request timed out after ${timeoutMs} ms.`, { cause: error });
+    if (controller.signal.aborted) return abortError(controller.signal);
     return new APIConnectionError(`Connection error: ${describeCause(error)}`, { cause: error });
   };
 
@@ -70,8 +73,7 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, stream }: A
     throw explain(error);
   }
   if (stream && response.ok && !isDocument(response)) {
-    clearTimeout(timer);
-    return { response, text: undefined, controller, release };
+    return { response, text: undefined, controller, stopTimeout, release };
   }
   let text: string;
   try {
@@ -80,7 +82,7 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, stream }: A
     throw explain(error);
   }
   release();
-  return { response, text, controller, release };
+  return { response, text, controller, stopTimeout, release };
 }
 
 /**

@@ -1,21 +1,28 @@
 import { ModelGateError } from "../errors/index.ts";
-import type { HeadersInput } from "../client/options.ts";
+import type { HeadersInput } from "./options.ts";
 
 /**
- * Merges header layers, later layers winning; a `null` value removes the header. Names are
- * case-insensitive (`Headers` lower-cases them), so `{ authorization: null }` removes the
- * SDK's `Authorization`.
+ * Merges header layers, later layers winning. A layer is any `HeadersInit` (a `Headers`, also
+ * one from another realm or polyfill, `[name, value]` pairs) or a record, where a `null` value
+ * removes the header. Names are case-insensitive (`Headers` lower-cases them), so
+ * `{ authorization: null }` removes the SDK's `Authorization`.
  */
 export function mergeHeaders(...layers: (HeadersInput | undefined)[]): Headers {
   const headers = new Headers();
   for (const layer of layers) {
     if (!layer) continue;
-    for (const [name, value] of Object.entries(layer)) {
+    const entries = isIterable(layer) ? layer : Object.entries(layer);
+    for (const entry of entries) {
+      const [name, value] = entry as [string, string | null | undefined];
       if (value === null) headers.delete(name);
       else if (value !== undefined) setHeader(headers, name, value);
     }
   }
   return headers;
+}
+
+function isIterable(value: object): value is Iterable<unknown> {
+  return typeof (value as { [Symbol.iterator]?: unknown })[Symbol.iterator] === "function";
 }
 
 /**
@@ -24,12 +31,15 @@ export function mergeHeaders(...layers: (HeadersInput | undefined)[]): Headers {
  * key itself) must not be echoed.
  */
 function setHeader(headers: Headers, name: string, value: string): void {
+  if (typeof value !== "string") {
+    throw new ModelGateError(`The value of header "${String(name)}" must be a string (or null to remove it); got ${typeof value}.`);
+  }
   if (/[\r\n\0]/.test(value)) {
     throw new ModelGateError(`The value of header "${name}" contains a line break or NUL character.`);
   }
   try {
     headers.set(name, value);
   } catch {
-    throw new ModelGateError(`Header "${name}" has an invalid name or value (only Latin-1 characters are allowed).`);
+    throw new ModelGateError(`Header "${String(name)}" has an invalid name or value (only Latin-1 characters are allowed).`);
   }
 }

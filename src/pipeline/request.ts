@@ -1,28 +1,32 @@
-import { APIConnectionError, APIUserAbortError, ModelGateError, describeBody, errorFromBody, type APIError } from "../errors/index.ts";
-import { headersForLog, type Logger } from "../client/logger.ts";
-import type { Fetch, HeadersInput, QueryInput, RequestOptions } from "../client/options.ts";
+import { APIConnectionError, APIUserAbortError, ModelGateError, describeBody, errorFromBody, type APIError, type Redact } from "../errors/index.ts";
+import { headersForLog, type Logger } from "../internal/logger.ts";
+import { isRecord } from "../internal/values.ts";
+import { BodyReader } from "../streaming/body-reader.ts";
 import { Stream } from "../streaming/stream.ts";
 import { attempt, type Exchange } from "./attempt.ts";
 import { createAPIPromise, type APIPromise, type Outcome } from "./api-promise.ts";
 import { mergeHeaders } from "./headers.ts";
-import { redactKey } from "./redact.ts";
-import { isRetryableResponse, retryDelayMs } from "./retry-policy.ts";
+import type { Fetch, HeadersInput, QueryInput, RequestOptions } from "./options.ts";
+import { isRetryableResponse, MAX_RETRY_AFTER_MS, retryDelayMs } from "./retry-policy.ts";
 import { sleep } from "./sleep.ts";
 import { buildURL } from "./url.ts";
 
 /** Everything about the client that a request needs; built once by the client. */
 export interface PipelineConfig {
   root: string;
-  apiKey: string;
+  /** The query string `baseURL` carried, kept on every request. */
+  search: string;
   fetch: Fetch;
   timeout: number;
   streamIdleTimeout: number;
   maxRetries: number;
   maxSSELineLength: number;
-  /** SDK headers (auth, identification) merged with the client's `defaultHeaders`. */
-  headers: HeadersInput;
+  /** SDK headers (auth, identification), then the client's `defaultHeaders`. */
+  headers: (HeadersInput | undefined)[];
   defaultQuery: QueryInput | undefined;
   fetchOptions: RequestInit | undefined;
+  /** Cuts the API key out of every error built from what a server sent. */
+  redact: Redact;
   log: Logger;
   /** Whether debug lines are wanted at all: building them is skipped otherwise. */
   debug: boolean;
@@ -39,8 +43,13 @@ export interface RequestSpec {
   /** Serialised as JSON. */
   body?: unknown;
   /** Resolve to a `Stream` of the response's Server-Sent Events instead of parsed JSON. */
-  stream?: boolean;
+  stream?: boolean | undefined;
   options?: RequestOptions | undefined;
+  /**
+   * Checks the caller's arguments before anything is sent. Run inside the call, so a mistake
+   * rejects the returned promise instead of throwing from the call itself.
+   */
+  validate?: (() => void) | undefined;
 }
 
 /**
@@ -54,6 +63,7 @@ export function request<T>(config: PipelineConfig, spec: RequestSpec): APIPromis
 async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcome<T>> {
   const options = spec.options ?? {};
   assertCallOptions(options);
+  spec.validate?.();
   const stream = spec.stream === true;
   const maxRetries = options.maxRetries ?? config.maxRetries;
   const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
@@ -65,10 +75,10 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcom
       // already reached it (e.g. the connection died after it was processed).
       "idempotency-key": spec.method === "GET" ? undefined : (options.idempotencyKey ?? newIdempotencyKey()),
     },
-    config.headers,
+    ...config.headers,
     options.headers,
   );
-  const url = buildURL(config.root, spec.path, config.defaultQuery, options.query);
+  const url = buildURL(config.root, spec.path, config.search, config.defaultQuery, options.query);
 
   for (let retryIndex = 0; ; retryIndex++) {
     if (retryIndex > 0) headers.set("x-modelgate-retry-count", String(retryIndex));
@@ -96,64 +106,113 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcom
     if (config.debug) {
       config.log.debug(`modelgate: ${response.status} from ${spec.method} ${url}`, { requestID: response.headers.get("x-request-id") });
     }
-    if (response.ok) return decodeSuccess<T>(exchange, config, stream);
+    if (response.ok) return decodeSuccess<T>(exchange, config, spec);
 
-    const error = redactKey(errorFromBody(response.status, parseBody(exchange.text), response.headers), config.apiKey);
-    const delay = retryIndex < maxRetries && isRetryableResponse(response) ? retryDelayMs(retryIndex, response.headers) : null;
-    if (delay === null) throw error;
+    const retryable = retryIndex < maxRetries && isRetryableResponse(response);
+    const delay = retryable ? retryDelayMs(retryIndex, response.headers) : null;
+    if (delay === null) {
+      const note = retryable ? refusedWaitNote(response.headers) : undefined;
+      throw errorFromBody(response.status, parseBody(exchange.text), { headers: response.headers, redact: config.redact, note });
+    }
     if (config.debug) config.log.debug(`modelgate: retrying in ${Math.round(delay)} ms after status ${response.status}`);
     await waitBeforeRetry(delay, options.signal);
   }
 }
 
 /** Per-call overrides come from plain JavaScript too: a bad one is named before anything is sent. */
-function assertCallOptions({ timeout, maxRetries }: RequestOptions): void {
+function assertCallOptions(options: unknown): asserts options is RequestOptions {
+  if (!isRecord(options)) {
+    throw new ModelGateError(`Request options must be an object (e.g. { signal, timeout }); got ${options === null ? "null" : typeof options}.`);
+  }
+  const { timeout, maxRetries } = options;
   if (timeout !== undefined && !(typeof timeout === "number" && timeout >= 0)) {
     throw new ModelGateError(`The \`timeout\` option must be a non-negative number of milliseconds; got ${String(timeout)}.`);
   }
-  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
+  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && (maxRetries as number) >= 0)) {
     throw new ModelGateError(`The \`maxRetries\` option must be a whole number from 0; got ${String(maxRetries)}.`);
   }
 }
 
-async function waitBeforeRetry(ms: number, signal: AbortSignal | null | undefined): Promise<void> {
-  if (!(await sleep(ms, signal))) throw new APIUserAbortError();
+/** Why a retryable error was thrown at once: the server asked for a wait past the cap. */
+function refusedWaitNote(headers: Headers): string {
+  const asked = headers.get("retry-after-ms") ? `${headers.get("retry-after-ms")} ms` : `"${headers.get("retry-after")}"`;
+  return `(Not retried: the server asked to wait ${asked} (retry-after), longer than the ${MAX_RETRY_AFTER_MS / 1000} s the SDK waits.)`;
 }
 
-function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, stream: boolean): Outcome<T> {
+async function waitBeforeRetry(ms: number, signal: AbortSignal | null | undefined): Promise<void> {
+  if (!(await sleep(ms, signal))) throw new APIUserAbortError(undefined, { cause: signal?.reason });
+}
+
+function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spec: RequestSpec): Outcome<T> {
   const { response, text } = exchange;
-  if (stream && text !== undefined) throw redactKey(notAStream(response, text), config.apiKey);
-  if (text === undefined) {
-    const stream = Stream.fromSSEResponse(response, exchange.controller, {
-      idleTimeoutMs: config.streamIdleTimeout,
-      maxLineLength: config.maxSSELineLength,
-      onEnd: exchange.release,
-    });
-    return { data: stream as T, response, readableResponse: () => response };
-  }
+  const errorContext = { headers: response.headers, redact: config.redact };
+  if (text === undefined) return streamOutcome<T>(exchange, config, spec);
+  if (spec.stream === true) throw notAStream(response, text, config.redact);
   let data: unknown;
   try {
     data = text === "" ? undefined : JSON.parse(text);
   } catch {
-    throw redactKey(errorFromBody(response.status, text, response.headers), config.apiKey);
+    throw errorFromBody(response.status, text, errorContext);
   }
+  if (isErrorDocument(data)) throw errorFromBody(undefined, data, errorContext);
+  const readable = () => new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return { data: data as T, response: readable, asResponse: readable };
+}
+
+function streamOutcome<T>(exchange: Exchange, config: PipelineConfig, spec: RequestSpec): Outcome<T> {
+  const { response, controller, stopTimeout, release } = exchange;
+  const stream = Stream.fromSSEResponse(response, controller, {
+    idleTimeoutMs: config.streamIdleTimeout,
+    maxLineLength: config.maxSSELineLength,
+    requireUsage: asksForUsage(spec.body),
+    errorContext: { redact: config.redact },
+    onFirstRead: stopTimeout,
+    onEnd: release,
+  });
   return {
-    data: data as T,
-    response,
-    readableResponse: () =>
-      new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers }),
+    data: stream as T,
+    response: () => response,
+    // The caller takes the raw body instead of the Stream: it is read through the same
+    // reader, so the timeout, the caller's signal and the release at the end still apply.
+    asResponse: () => {
+      const reader = new BodyReader(response.body ?? new ReadableStream(), { controller, onFirstRead: stopTimeout, onEnd: release });
+      const body = new ReadableStream<Uint8Array>({
+        async pull(sink) {
+          const bytes = await reader.read();
+          if (bytes === undefined) sink.close();
+          else sink.enqueue(bytes);
+        },
+        cancel: () => reader.cancel(),
+      });
+      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    },
   };
+}
+
+/**
+ * A 2xx body that is only an error (`{ "error": { ... } }`, no `choices`, no resource `id` or
+ * `object`): some providers report failures this way. A resource that merely has an `error`
+ * field (a failed job's status) is still the resource.
+ */
+function isErrorDocument(data: unknown): boolean {
+  return isRecord(data) && data.error != null && !("choices" in data) && !("id" in data) && !("object" in data);
+}
+
+function asksForUsage(body: unknown): boolean {
+  return isRecord(body) && isRecord(body.stream_options) && body.stream_options.include_usage === true;
 }
 
 /**
  * A stream request answered with a whole document (see `attempt`): an error object sent with
  * status 200, or a page from a proxy, reported with its own words.
  */
-function notAStream(response: Response, text: string): APIError {
+function notAStream(response: Response, text: string, redact: Redact): APIError {
   const body = parseBody(text);
-  if (typeof body === "object" && body !== null && "error" in body) return errorFromBody(response.status, body, response.headers);
+  const context = { headers: response.headers, redact };
+  if (isErrorDocument(body)) return errorFromBody(undefined, body, context);
   const received = response.headers.get("content-type") ?? "no content type";
-  return errorFromBody(response.status, { message: `Expected an event stream but got ${received}: ${describeBody(text)}` }, response.headers);
+  const hint = received.includes("html") ? " (an HTML page: is baseURL the gateway's address?)" : "";
+  return errorFromBody(response.status, { message: `Expected an event stream but got ${received}: ${describeBody(text)}${hint}` }, context);
 }
 
 /** Error bodies are JSON when the gateway answered, anything at all when a proxy did. */

@@ -1,4 +1,5 @@
-import type { RequestOptions } from "../client/options.ts";
+import { ModelGateError } from "../errors/index.ts";
+import type { RequestOptions } from "../pipeline/options.ts";
 import type { APIPromise } from "../pipeline/api-promise.ts";
 import type { Model, ModelList } from "../types/index.ts";
 import type { Requester } from "./requester.ts";
@@ -21,6 +22,13 @@ export class Models {
    * slash, so the id is path-encoded. @throws NotFoundError for an unknown id.
    */
   retrieve(id: string, options?: RequestOptions): APIPromise<Model> {
-    return this.#client.request({ method: "GET", path: `/v1/models/${encodeURIComponent(id)}`, options });
+    return this.#client.request({
+      method: "GET",
+      path: `/v1/models/${encodeURIComponent(id)}`,
+      options,
+      validate: () => {
+        if (typeof id !== "string" || id === "") throw new ModelGateError(`models.retrieve() needs a model id string; got ${JSON.stringify(id) ?? String(id)}.`);
+      },
+    });
   }
 }

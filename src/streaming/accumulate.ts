@@ -1,4 +1,5 @@
 import { ModelGateError } from "../errors/index.ts";
+import { isRecord } from "../internal/values.ts";
 import type {
   ChatCompletion,
   ChatCompletionChoice,
@@ -22,11 +23,6 @@ interface ChoiceParts {
   refusal: string[];
   /** Keyed by the fragments' `index`. */
   toolCalls: Map<number, ToolCallParts>;
-  /** Where each call id lives, so a fragment naming its call by id alone finds it in O(1). */
-  indexById: Map<string, number>;
-  lastToolCallIndex: number | undefined;
-  /** One past the highest index so far: where a new id without an index goes. */
-  nextToolCallIndex: number;
   finishReason: FinishReason | null;
   logprobs: ChatCompletionLogprobs | undefined;
 }
@@ -39,8 +35,10 @@ interface ChoiceParts {
  * length of the reply however many chunks it came in.
  *
  * Lenient where the meaning is clear, since the gateway fronts many providers: a missing
- * `role` is fine, a missing `finish_reason` becomes `"stop"`, and a tool-call fragment
- * without `index` continues the call with the same `id`, else the choice's last call.
+ * `role` is fine, and a choice without `finish_reason` gets `"stop"` — the `Stream` only ends
+ * normally without one after `[DONE]` (a close without `[DONE]` needs every choice to have
+ * finished), so a choice is never marked finished that was cut. Tool-call fragments arrive
+ * with their `index` filled in by the stream (`ChunkEvents`), whatever the provider sent.
  */
 export class ChatCompletionAccumulator {
   #sawChunk = false;
@@ -55,6 +53,7 @@ export class ChatCompletionAccumulator {
 
   /** Takes in the next chunk of the stream. */
   add(chunk: ChatCompletionChunk): void {
+    if (!isRecord(chunk)) return;
     this.#sawChunk = true;
     // Each field comes from the first chunk that has it: some providers leave them empty in
     // the first chunk (the role-only one) or only name the routed model later.
@@ -67,7 +66,8 @@ export class ChatCompletionAccumulator {
     if (chunk.usage) this.#usage = chunk.usage;
 
     // `choices` is empty in the usage-only final chunk, and absent in some error chunks.
-    for (const choice of chunk.choices ?? []) {
+    for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {
+      if (!isRecord(choice)) continue;
       const parts = this.#choice(choice.index ?? 0);
       const delta = choice.delta;
       if (delta?.content) parts.content.push(delta.content);
@@ -112,9 +112,6 @@ export class ChatCompletionAccumulator {
         content: [],
         refusal: [],
         toolCalls: new Map(),
-        indexById: new Map(),
-        lastToolCallIndex: undefined,
-        nextToolCallIndex: 0,
         finishReason: null,
         logprobs: undefined,
       };
@@ -125,33 +122,17 @@ export class ChatCompletionAccumulator {
 }
 
 function addToolCallFragment(parts: ChoiceParts, fragment: ChatCompletionChunkToolCallDelta): void {
-  const index = toolCallIndex(parts, fragment);
+  const index = typeof fragment.index === "number" ? fragment.index : 0;
   let call = parts.toolCalls.get(index);
   if (!call) {
     call = { id: "", name: "", arguments: [] };
     parts.toolCalls.set(index, call);
-    parts.nextToolCallIndex = Math.max(parts.nextToolCallIndex, index + 1);
   }
   // The first fragment that names the call wins: some providers repeat the id and name on
   // every fragment, and a few send a different name later, which is not a rename.
-  if (!call.id && fragment.id) {
-    call.id = fragment.id;
-    if (!parts.indexById.has(fragment.id)) parts.indexById.set(fragment.id, index);
-  }
+  if (!call.id && fragment.id) call.id = fragment.id;
   if (!call.name && fragment.function?.name) call.name = fragment.function.name;
   if (fragment.function?.arguments) call.arguments.push(fragment.function.arguments);
-  parts.lastToolCallIndex = index;
-}
-
-/**
- * Which call a fragment belongs to. Without an `index`: the call with the fragment's `id`
- * (a new call when that id is new), else the last call, else the first call.
- */
-function toolCallIndex(parts: ChoiceParts, fragment: ChatCompletionChunkToolCallDelta): number {
-  // Checked as a number because some providers send `index: null` rather than leaving it out.
-  if (typeof fragment.index === "number") return fragment.index;
-  if (fragment.id) return parts.indexById.get(fragment.id) ?? parts.nextToolCallIndex;
-  return parts.lastToolCallIndex ?? 0;
 }
 
 function addLogprobs(parts: ChoiceParts, next: ChatCompletionLogprobs): void {
@@ -180,8 +161,7 @@ function toChoice(index: number, parts: ChoiceParts): ChatCompletionChoice {
   const choice: ChatCompletionChoice = {
     index,
     message,
-    // Reached only for a stream that ended properly (the Stream throws on a cut-off one), so
-    // a provider that never said why it stopped simply stopped.
+    // See the class comment: a choice without one is reached only after [DONE].
     finish_reason: parts.finishReason ?? "stop",
   };
   if (parts.logprobs) {

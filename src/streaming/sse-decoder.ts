@@ -21,7 +21,8 @@ export interface SSEDecoderOptions {
 const LF = 10;
 const COLON = 58;
 const SPACE = 32;
-const DEFAULT_MAX_LINE_LENGTH = 16 * 1024 * 1024;
+/** The default longest line or event (the client's `maxSSELineLength`), in UTF-16 code units. */
+export const DEFAULT_MAX_LINE_LENGTH = 16 * 1024 * 1024;
 
 /**
  * Decodes a Server-Sent Events byte stream into events, following the WHATWG "event stream
@@ -67,6 +68,9 @@ export class SSEDecoder {
   }
 
   #feed(text: string): void {
+    // A read may decode to nothing (zero bytes, or only part of a character): it must not
+    // forget that the previous read ended with a CR whose LF may still come.
+    if (text === "") return;
     let start = 0;
     if (this.#afterCR && text.charCodeAt(0) === LF) start = 1;
     this.#afterCR = false;
@@ -141,7 +145,9 @@ export class SSEDecoder {
         this.#appendData(value);
         break;
       case "event":
-        this.#eventType = value;
+        // An empty value means the default type, as if the field were absent (WHATWG: the
+        // event type buffer is then empty, and dispatch uses "message").
+        this.#eventType = value === "" ? undefined : value;
         break;
       case "id":
         if (!value.includes("\0")) this.#id = value;

@@ -1,7 +1,8 @@
 import { ModelGateError } from "../errors/index.ts";
 import type { ChatCompletion, ChatCompletionChunk } from "../types/index.ts";
 import { ChatCompletionAccumulator } from "./accumulate.ts";
-import { decodeNDJSON, encodeNDJSON } from "./ndjson.ts";
+import { isRecord } from "../internal/values.ts";
+import { decodeBridge, encodeBridge } from "./bridge.ts";
 import { iterateSSEChunks, type SSEChunkOptions } from "./sse-chunks.ts";
 import { teeIterator } from "./tee.ts";
 
@@ -40,11 +41,14 @@ export class Stream<T> implements AsyncIterable<T> {
   }
 
   /**
-   * Rebuilds a stream from the newline-delimited JSON made by `toReadableStream()`, e.g. in a
-   * browser reading a server route's response body.
+   * Rebuilds a stream from the body `toReadableStream()` made, e.g. in a browser reading a
+   * server route's response. It ends normally only after the bridge's end frame: a body cut
+   * anywhere before it throws `APIConnectionError` after the chunks that arrived, and an error
+   * the source stream threw is thrown here with the same class. Aborting `controller` ends a
+   * pending read at once with `APIUserAbortError` and cancels the body.
    */
   static fromReadableStream<T>(readable: ReadableStream<Uint8Array>, controller = new AbortController()): Stream<T> {
-    return new Stream(() => decodeNDJSON<T>(readable, controller.signal), controller);
+    return new Stream(() => decodeBridge<T>(readable, controller), controller);
   }
 
   /** The chunks, one by one; used by `for await`. @throws ModelGateError on a second call. */
@@ -67,9 +71,14 @@ export class Stream<T> implements AsyncIterable<T> {
     ];
   }
 
-  /** The chunks as newline-delimited JSON bytes, e.g. to return from a server route. */
+  /**
+   * The chunks as newline-delimited JSON frames, e.g. to return from a server route for
+   * `Stream.fromReadableStream()` to read: `{"chunk":…}` per chunk, then `{"done":true}`, or
+   * `{"error":…}` if this stream failed. Read at the consumer's pace; cancelling the body
+   * cancels this stream.
+   */
   toReadableStream(): ReadableStream<Uint8Array> {
-    return encodeNDJSON(this[Symbol.asyncIterator]());
+    return encodeBridge(this[Symbol.asyncIterator]());
   }
 
   /** Resolves to the reply's text: every `delta.content` of the first choice, joined. */
@@ -89,7 +98,9 @@ export class Stream<T> implements AsyncIterable<T> {
     return {
       async *[Symbol.asyncIterator]() {
         for await (const chunk of chunks) {
-          for (const choice of chunk.choices ?? []) {
+          // A stream of the SDK's own never yields a non-object, but a rebuilt one may.
+          if (!isRecord(chunk) || !Array.isArray(chunk.choices)) continue;
+          for (const choice of chunk.choices) {
             if ((choice.index ?? 0) === 0 && choice.delta?.content) yield choice.delta.content;
           }
         }

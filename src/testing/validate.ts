@@ -1,8 +1,9 @@
 import type { ChatCompletionCreateParamsBase } from "../types/index.ts";
+import { CHAT_ROLES } from "../types/chat-params.ts";
 import { isRecord } from "../internal/values.ts";
 import { RequestRejected } from "./errors.ts";
 
-const ROLES = ["system", "developer", "user", "assistant", "tool"];
+const ROLES: readonly string[] = CHAT_ROLES;
 const PART_TYPES = ["text", "image_url", "input_audio"];
 const RESPONSE_FORMATS = ["text", "json_object", "json_schema"];
 const TOOL_CHOICES = ["none", "auto", "required"];

@@ -80,6 +80,9 @@ export type ChatCompletionMessageParam =
 /** The role of a message's author. */
 export type ChatCompletionRole = ChatCompletionMessageParam["role"];
 
+/** Every message role, for checks of plain-JavaScript input (the SDK's and the mock gateway's). */
+export const CHAT_ROLES: readonly ChatCompletionRole[] = ["system", "developer", "user", "assistant", "tool"];
+
 /** A tool call of an earlier assistant message. */
 export interface ChatCompletionMessageToolCallParam {
   id: string;

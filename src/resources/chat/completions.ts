@@ -1,4 +1,4 @@
-import type { RequestOptions } from "../../client/options.ts";
+import type { RequestOptions } from "../../pipeline/options.ts";
 import type { APIPromise } from "../../pipeline/api-promise.ts";
 import type { Stream } from "../../streaming/stream.ts";
 import type {
@@ -39,13 +39,14 @@ export class Completions {
     params: ChatCompletionCreateParamsBase,
     options?: RequestOptions,
   ): APIPromise<Stream<ChatCompletionChunk> | ChatCompletion> {
-    assertChatParams(params);
     return this.#client.request({
       method: "POST",
       path: "/v1/chat/completions",
       body: params,
-      stream: params.stream === true,
+      // `params` may be anything from plain JavaScript; `validate` names the mistake.
+      stream: (params as { stream?: unknown } | null | undefined)?.stream === true,
       options,
+      validate: () => assertChatParams(params),
     });
   }
 }

@@ -1,6 +1,8 @@
 import { ModelGateError } from "../../errors/index.ts";
 
-const ROLES = new Set(["system", "developer", "user", "assistant", "tool"]);
+import { CHAT_ROLES } from "../../types/chat-params.ts";
+
+const ROLES: ReadonlySet<string> = new Set(CHAT_ROLES);
 
 /**
  * Cheap checks of the fields every chat request needs, for callers in plain JavaScript: a

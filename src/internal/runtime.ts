@@ -4,13 +4,19 @@ export interface RuntimeInfo {
   version: string;
 }
 
-interface RuntimeGlobals {
-  Deno?: { version?: { deno?: string } };
+/** The runtime-specific globals the SDK looks at, all optional: each runtime has only some. */
+export interface RuntimeGlobals {
+  Deno?: {
+    version?: { deno?: string };
+    env?: { get(name: string): string | undefined };
+    permissions?: { querySync?(descriptor: { name: "env"; variable: string }): { state: string } };
+  };
   Bun?: { version?: string };
-  process?: { versions?: { node?: string } };
+  process?: { versions?: { node?: string }; env?: Record<string, string | undefined> };
   navigator?: { userAgent?: string };
   window?: { document?: unknown };
   document?: unknown;
+  importScripts?: unknown;
 }
 
 /** Bun and Deno also define `process`, so they are recognised before Node. */
@@ -32,7 +38,7 @@ export function detectRuntime(): RuntimeInfo {
  * would be readable by the page's visitors.
  */
 export function isBrowserLike(): boolean {
-  const g = globalThis as RuntimeGlobals & { importScripts?: unknown };
+  const g = globalThis as RuntimeGlobals;
   const hasDocument = typeof g.window !== "undefined" && typeof g.document !== "undefined";
   const isWebWorker = typeof g.importScripts === "function";
   return hasDocument || isWebWorker;

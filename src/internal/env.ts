@@ -1,10 +1,4 @@
-interface RuntimeGlobals {
-  process?: { env?: Record<string, string | undefined> };
-  Deno?: {
-    env?: { get(name: string): string | undefined };
-    permissions?: { querySync?(descriptor: { name: "env"; variable: string }): { state: string } };
-  };
-}
+import type { RuntimeGlobals } from "./runtime.ts";
 
 /**
  * Reads an environment variable where the runtime has one: `process.env` on Node and Bun,

@@ -1,0 +1,140 @@
+import { abortError, APIConnectionError, APIConnectionTimeoutError, ModelGateError } from "../errors/index.ts";
+import { MAX_TIMER_MS } from "../internal/values.ts";
+
+/** How a streamed body is read; see `BodyReader`. */
+export interface BodyReaderOptions {
+  /**
+   * Owns the request: aborting it (the caller, a timeout) ends a pending read at once and
+   * cancels the body; the reader aborts it itself when the idle budget runs out.
+   */
+  controller: AbortController;
+  /**
+   * The longest the server may keep the reader waiting between two calls to `progress()`, in
+   * milliseconds. Only time spent waiting on the network counts.
+   */
+  idleTimeoutMs?: number;
+  /** Called once, when the first read returns: the per-attempt `timeout` ends there. */
+  onFirstRead?: () => void;
+  /** Called once, when the reader is finished in any way (end, error, cancel, abort). */
+  onEnd?: () => void;
+}
+
+/**
+ * The one reader of streamed bodies, for Server-Sent Events and the newline-delimited bridge
+ * alike. It owns the lifecycle that every stream needs, so the formats on top of it are small
+ * pure steps:
+ *
+ * - the idle budget: a clock that runs only while a read is pending, so a slow consumer never
+ *   times out a fast server, and that only `progress()` (a real event) refills, so a server
+ *   that sends only keep-alives still runs out of it;
+ * - abort: the controller's abort ends a pending read at once with the reason's error
+ *   (`APIUserAbortError`, or the timeout that aborted it);
+ * - cancel: the body is cancelled whenever the reader stops before the body ended.
+ *
+ * `read()` resolves to the next bytes, or `undefined` at the end of the body, and throws only
+ * `ModelGateError`s.
+ */
+export class BodyReader {
+  readonly #body: ReadableStream<Uint8Array>;
+  readonly #options: BodyReaderOptions;
+  readonly #idleTimeoutMs: number;
+  #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  /** Milliseconds of network waiting left before the idle timeout. */
+  #idleBudget: number;
+  #idleTimer: ReturnType<typeof setTimeout> | undefined;
+  #waitingSince = 0;
+  #sawFirstRead = false;
+  #ended = false;
+
+  constructor(body: ReadableStream<Uint8Array>, options: BodyReaderOptions) {
+    this.#body = body;
+    this.#options = options;
+    const idle = options.idleTimeoutMs ?? Infinity;
+    // Past setTimeout's range (Infinity included) there is no idle timeout.
+    this.#idleTimeoutMs = idle < MAX_TIMER_MS ? idle : Infinity;
+    this.#idleBudget = this.#idleTimeoutMs;
+    options.controller.signal.addEventListener("abort", this.#onAbort, { once: true });
+  }
+
+  /** The next bytes of the body, or `undefined` once it has ended. */
+  async read(): Promise<Uint8Array | undefined> {
+    if (this.#ended) return undefined;
+    const { signal } = this.#options.controller;
+    if (signal.aborted) throw this.#stop(abortError(signal));
+    if (!this.#reader) {
+      if (this.#body.locked) throw this.#stop(new ModelGateError("The response body is already being read elsewhere (e.g. by asResponse())."));
+      this.#reader = this.#body.getReader();
+    }
+    this.#startIdleClock();
+    let result: ReadableStreamReadResult<Uint8Array>;
+    try {
+      // An abort cancels the reader (#onAbort), which settles this read at once.
+      result = await this.#reader.read();
+    } catch (error) {
+      throw this.#stop(
+        signal.aborted ? abortError(signal) : new APIConnectionError("The connection broke off in the middle of the stream.", { cause: error }),
+      );
+    } finally {
+      this.#stopIdleClock();
+    }
+    if (signal.aborted) throw this.#stop(abortError(signal));
+    if (!this.#sawFirstRead) {
+      this.#sawFirstRead = true;
+      this.#options.onFirstRead?.();
+    }
+    if (result.done) {
+      this.#finish(false);
+      return undefined;
+    }
+    return result.value;
+  }
+
+  /** A whole event (not a keep-alive) arrived: the idle budget starts again. */
+  progress(): void {
+    this.#idleBudget = this.#idleTimeoutMs;
+  }
+
+  /** Stops reading and cancels the rest of the body (a `break`, a consumer that is done). */
+  cancel(): void {
+    this.#finish(true);
+  }
+
+  /** Stops with `error`, cancelling the body; returns the error to throw. */
+  #stop(error: ModelGateError): ModelGateError {
+    this.#finish(true);
+    return error;
+  }
+
+  #finish(cancelBody: boolean): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    clearTimeout(this.#idleTimer);
+    this.#options.controller.signal.removeEventListener("abort", this.#onAbort);
+    if (cancelBody) (this.#reader ?? this.#body).cancel().catch(() => {});
+    this.#options.onEnd?.();
+  }
+
+  readonly #onAbort = () => {
+    // Some fetch implementations (mocks, polyfills) ignore the signal once the body is
+    // flowing; cancelling the reader ends a pending read() everywhere.
+    (this.#reader ?? this.#body).cancel().catch(() => {});
+  };
+
+  #startIdleClock(): void {
+    if (this.#idleTimeoutMs === Infinity) return;
+    this.#waitingSince = Date.now();
+    this.#idleTimer = setTimeout(this.#onIdle, Math.max(0, this.#idleBudget));
+  }
+
+  #stopIdleClock(): void {
+    if (this.#idleTimeoutMs === Infinity) return;
+    clearTimeout(this.#idleTimer);
+    this.#idleBudget -= Date.now() - this.#waitingSince;
+  }
+
+  readonly #onIdle = () => {
+    this.#options.controller.abort(
+      new APIConnectionTimeoutError(`The stream sent no event for ${this.#idleTimeoutMs} ms (streamIdleTimeout).`),
+    );
+  };
+}

@@ -1,0 +1,134 @@
+import { APIConnectionError, ModelGateError, errorFromBody, errorFromStreamEvent, type ErrorContext } from "../errors/index.ts";
+import { excerpt, isRecord } from "../internal/values.ts";
+import type { ServerSentEvent } from "./sse-decoder.ts";
+
+/** What a stream of chunks must have shown before a close without `[DONE]` counts as its end. */
+export interface EndRules {
+  /** The request asked for `stream_options.include_usage`, so a usage chunk is part of the whole. */
+  requireUsage?: boolean;
+}
+
+const EXCERPT_LENGTH = 120;
+
+/**
+ * The pure step between decoded events and chunks: each event becomes a chunk, an error, the
+ * end (`[DONE]`), or nothing (keep-alives, pings). It also keeps what decides whether a body
+ * that closes without `[DONE]` ended or was cut: every choice index seen must have carried a
+ * `finish_reason`, and the usage chunk must have arrived when it was asked for.
+ *
+ * Chunks are queued (a whole network read is decoded at once); the reader hands them out.
+ */
+export class ChunkEvents<T> {
+  readonly queue: T[] = [];
+  /** An error to throw once the chunks queued before it have been handed out. */
+  failure: Error | undefined;
+  sawDone = false;
+  readonly #context: ErrorContext;
+  readonly #rules: EndRules;
+  readonly #unfinished = new Set<number>();
+  readonly #finished = new Set<number>();
+  /** The index of the last choice seen without a finish_reason: skips the set work for the run of chunks that follows. */
+  #lastOpenIndex = -1;
+  #sawUsage = false;
+  #toolCalls: ToolCallIndexes | undefined;
+
+  constructor(context: ErrorContext, rules: EndRules = {}) {
+    this.#context = context;
+    this.#rules = rules;
+  }
+
+  /** Takes one event in; `bodyEnded` tells a half-sent last event from malformed data. */
+  add(event: ServerSentEvent, bodyEnded: boolean): void {
+    if (this.sawDone || this.failure) return;
+    const { data } = event;
+    if (data === "[DONE]") {
+      this.sawDone = true;
+      return;
+    }
+    if (event.event === "error") {
+      this.failure = errorFromStreamEvent(data, this.#context);
+      return;
+    }
+    // Like EventSource's `onmessage`, only unnamed ("message") events are chunks; other named
+    // events (pings, provider metadata) are not meant for a chunk consumer. Empty data is
+    // skipped as a lenient keep-alive.
+    if ((event.event !== undefined && event.event !== "message") || data === "") return;
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(data);
+    } catch {
+      const shown = JSON.stringify(excerpt((this.#context.redact ?? String)(data), EXCERPT_LENGTH));
+      this.failure = bodyEnded
+        ? new APIConnectionError(`The stream ended in the middle of an event (its data is incomplete: ${shown}).`)
+        : new ModelGateError(`The stream sent data that is not valid JSON: ${shown}`);
+      return;
+    }
+    // `null`, numbers and arrays are no chunk: handing them on would crash the helpers.
+    if (!isRecord(chunk)) return;
+    if (chunk.error !== undefined && chunk.error !== null) {
+      this.failure = errorFromBody(undefined, chunk, this.#context);
+      return;
+    }
+    if (chunk.usage != null) this.#sawUsage = true;
+    const { choices } = chunk;
+    if (Array.isArray(choices)) for (const choice of choices) if (isRecord(choice)) this.#see(choice);
+    this.queue.push(chunk as T);
+  }
+
+  /** Why a body that closed now (without `[DONE]`) was cut short; `undefined` when it was whole. */
+  whyUnfinished(): string | undefined {
+    if (this.#finished.size === 0 && this.#unfinished.size === 0) {
+      return "The stream ended before it finished (no [DONE] and no finish_reason): the connection was probably cut.";
+    }
+    if (this.#unfinished.size > 0) {
+      const indexes = [...this.#unfinished].sort((a, b) => a - b).join(", ");
+      return `The stream ended before it finished (no [DONE], and choice ${indexes} had no finish_reason): the connection was probably cut.`;
+    }
+    if (this.#rules.requireUsage && !this.#sawUsage) {
+      return "The stream ended before its usage chunk (stream_options.include_usage was asked for, and no [DONE] came): the connection was probably cut.";
+    }
+    return undefined;
+  }
+
+  #see(choice: Record<string, unknown>): void {
+    const index = typeof choice.index === "number" ? choice.index : 0;
+    const delta = choice.delta;
+    if (isRecord(delta) && Array.isArray(delta.tool_calls)) (this.#toolCalls ??= new ToolCallIndexes()).fill(index, delta.tool_calls);
+    const finishReason = choice.finish_reason;
+    if (typeof finishReason === "string" && finishReason !== "") {
+      this.#finished.add(index);
+      this.#unfinished.delete(index);
+      if (this.#lastOpenIndex === index) this.#lastOpenIndex = -1;
+    } else if (index !== this.#lastOpenIndex && !this.#finished.has(index)) {
+      this.#unfinished.add(index);
+      this.#lastOpenIndex = index;
+    }
+  }
+}
+
+/**
+ * Gives every tool-call fragment a numeric `index`, as the OpenAI wire format has it, for the
+ * providers that leave it out or send `null`: a fragment naming a call `id` already seen
+ * continues that call, a new `id` starts the next one, and a fragment with neither continues
+ * the choice's last call.
+ */
+class ToolCallIndexes {
+  readonly #byChoice = new Map<number, { indexById: Map<string, number>; last: number; next: number }>();
+
+  fill(choiceIndex: number, fragments: unknown[]): void {
+    let calls = this.#byChoice.get(choiceIndex);
+    if (!calls) this.#byChoice.set(choiceIndex, (calls = { indexById: new Map(), last: 0, next: 0 }));
+    for (const fragment of fragments) {
+      if (!isRecord(fragment)) continue;
+      const id = typeof fragment.id === "string" && fragment.id !== "" ? fragment.id : undefined;
+      let index: number;
+      if (typeof fragment.index === "number") index = fragment.index;
+      else if (id !== undefined) index = calls.indexById.get(id) ?? calls.next;
+      else index = calls.last;
+      fragment.index = index;
+      if (id !== undefined && !calls.indexById.has(id)) calls.indexById.set(id, index);
+      calls.last = index;
+      calls.next = Math.max(calls.next, index + 1);
+    }
+  }
+}
