@@ -13,7 +13,9 @@ export default defineConfig({
   platform: "neutral",
   target: "es2022",
   sourcemap: false,
-  splitting: false,
+  // ESM output is split (tsup's default): the helpers behind a dynamic import() (the stream
+  // bridge, the chunk accumulator) become their own files, which an app's bundler loads only
+  // when a helper is called. CJS stays one file per entry.
   treeshake: true,
   external: ["node:http"],
 });

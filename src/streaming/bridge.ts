@@ -40,11 +40,14 @@ interface ErrorFrame {
 const NEWLINE = 10;
 const EXCERPT_LENGTH = 120;
 
-/** Encodes a stream's chunks as bridge frames; pulled at the pace of whoever reads the body. */
-export function encodeBridge<T>(iterator: AsyncIterator<T>): ReadableStream<Uint8Array> {
+/**
+ * The pull step of a body that encodes a stream's chunks as bridge frames, pulled at the pace
+ * of whoever reads the body (the `Stream` owns cancelling).
+ */
+export function bridgeSource<T>(iterator: AsyncIterator<T>): UnderlyingDefaultSource<Uint8Array> {
   const encoder = new TextEncoder();
   const line = (frame: unknown) => encoder.encode(`${JSON.stringify(frame)}\n`);
-  return new ReadableStream<Uint8Array>({
+  return {
     async pull(controller) {
       let result: IteratorResult<T>;
       try {
@@ -61,10 +64,7 @@ export function encodeBridge<T>(iterator: AsyncIterator<T>): ReadableStream<Uint
         controller.enqueue(line({ chunk: result.value }));
       }
     },
-    async cancel() {
-      await iterator.return?.();
-    },
-  });
+  };
 }
 
 /** Reads bridge frames back into the chunks, throwing what the source threw. */
@@ -151,48 +151,39 @@ export function decodeBridge<T>(body: ReadableStream<Uint8Array>, controller: Ab
 }
 
 function errorFrame(error: unknown): ErrorFrame {
-  if (error instanceof APIError) {
-    const { status } = error;
-    const prefix = status === undefined ? "" : `${status} `;
-    const frame: ErrorFrame = {
-      name: error.name,
-      message: error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message,
-      code: error.code,
-      type: error.type,
-      param: error.param,
-      requestID: error.requestID,
-      error: error.error,
-    };
-    if (status !== undefined) frame.status = status;
-    return frame;
+  if (!(error instanceof APIError)) {
+    const { name, message } = error instanceof Error ? error : { name: "Error", message: String(error) };
+    return { name, message, code: null, type: null, param: null, requestID: null, error: null };
   }
-  const name = error instanceof Error ? error.name : "Error";
-  const message = error instanceof Error ? error.message : String(error);
-  return { name, message, code: null, type: null, param: null, requestID: null, error: null };
+  const { name, status, message, code, type, param, requestID } = error;
+  const prefix = `${status} `;
+  // The status is written apart; the far side's constructor puts it in front of the message again.
+  const frame: ErrorFrame = { name, message: message.startsWith(prefix) ? message.slice(prefix.length) : message, code, type, param, requestID, error: error.error };
+  if (status !== undefined) frame.status = status;
+  return frame;
 }
 
-/** The same class on this side as on the source's: by status, else by name; else a ModelGateError. */
+/** Errors without a status that cross the bridge as themselves; any other becomes a `ModelGateError`. */
+const CLASSES_BY_NAME: Record<string, new (message: string) => ModelGateError> = {
+  APIConnectionTimeoutError,
+  APIConnectionError,
+  APIUserAbortError,
+  ModelGateError,
+};
+
+/** The same class on this side as on the source's: by status, else by name. */
 function errorFromFrame(frame: Record<string, unknown>): ModelGateError {
-  const message = typeof frame.message === "string" ? frame.message : "The stream failed on the other side of the bridge.";
+  const text = (value: unknown) => (typeof value === "string" ? value : null);
   const init: APIErrorInit = {
-    message,
+    message: text(frame.message) ?? "The stream failed on the far side of the bridge.",
     error: frame.error,
-    code: typeof frame.code === "string" || typeof frame.code === "number" ? frame.code : null,
-    type: typeof frame.type === "string" ? frame.type : null,
-    param: typeof frame.param === "string" ? frame.param : null,
-    requestID: typeof frame.requestID === "string" ? frame.requestID : null,
+    code: typeof frame.code === "number" ? frame.code : text(frame.code),
+    type: text(frame.type),
+    param: text(frame.param),
+    requestID: text(frame.requestID),
   };
   if (typeof frame.status === "number") return apiErrorForStatus(frame.status, init);
-  switch (frame.name) {
-    case "APIConnectionTimeoutError":
-      return new APIConnectionTimeoutError(message);
-    case "APIConnectionError":
-      return new APIConnectionError(message);
-    case "APIUserAbortError":
-      return new APIUserAbortError(message);
-    case "APIError":
-      return new APIError(undefined, init);
-    default:
-      return new ModelGateError(message);
-  }
+  if (frame.name === "APIError") return new APIError(undefined, init);
+  const name = String(frame.name);
+  return new (Object.hasOwn(CLASSES_BY_NAME, name) ? CLASSES_BY_NAME[name]! : ModelGateError)(init.message);
 }

@@ -1,10 +1,7 @@
 import { ModelGateError } from "../errors/index.ts";
 import type { ChatCompletion, ChatCompletionChunk } from "../types/index.ts";
-import { ChatCompletionAccumulator } from "./accumulate.ts";
 import { isRecord } from "../internal/values.ts";
-import { decodeBridge, encodeBridge } from "./bridge.ts";
 import { iterateSSEChunks, type SSEChunkOptions } from "./sse-chunks.ts";
-import { teeIterator } from "./tee.ts";
 
 /**
  * A streamed reply: iterate it with `for await (const chunk of stream)`.
@@ -48,7 +45,7 @@ export class Stream<T> implements AsyncIterable<T> {
    * pending read at once with `APIUserAbortError` and cancels the body.
    */
   static fromReadableStream<T>(readable: ReadableStream<Uint8Array>, controller = new AbortController()): Stream<T> {
-    return new Stream(() => decodeBridge<T>(readable, controller), controller);
+    return new Stream(() => lazyIterator(async () => (await import("./lazy-helpers.ts")).decodeBridge<T>(readable, controller)), controller);
   }
 
   /** The chunks, one by one; used by `for await`. @throws ModelGateError on a second call. */
@@ -64,11 +61,11 @@ export class Stream<T> implements AsyncIterable<T> {
 
   /** Two independent streams that each yield every chunk; the body is read once. */
   tee(): [Stream<T>, Stream<T>] {
-    const [left, right] = teeIterator(this[Symbol.asyncIterator]());
-    return [
-      new Stream(() => left, this.controller, this.response),
-      new Stream(() => right, this.controller, this.response),
-    ];
+    const source = this[Symbol.asyncIterator]();
+    let sides: Promise<[AsyncIterator<T>, AsyncIterator<T>]> | undefined;
+    const side = (index: 0 | 1) => () =>
+      lazyIterator(async () => (await (sides ??= import("./lazy-helpers.ts").then(({ teeIterator }) => teeIterator(source))))[index]);
+    return [new Stream(side(0), this.controller, this.response), new Stream(side(1), this.controller, this.response)];
   }
 
   /**
@@ -78,7 +75,15 @@ export class Stream<T> implements AsyncIterable<T> {
    * cancels this stream.
    */
   toReadableStream(): ReadableStream<Uint8Array> {
-    return encodeBridge(this[Symbol.asyncIterator]());
+    const iterator = this[Symbol.asyncIterator]();
+    let source: Promise<UnderlyingDefaultSource<Uint8Array>> | undefined;
+    const bridge = () => (source ??= import("./lazy-helpers.ts").then(({ bridgeSource }) => bridgeSource(iterator)));
+    return new ReadableStream<Uint8Array>({
+      pull: async (controller) => (await bridge()).pull?.(controller),
+      cancel: async () => {
+        await iterator.return?.();
+      },
+    });
   }
 
   /** Resolves to the reply's text: every `delta.content` of the first choice, joined. */
@@ -113,8 +118,26 @@ export class Stream<T> implements AsyncIterable<T> {
    * index, finish reasons and usage, as a non-streamed call would have returned it.
    */
   async finalChatCompletion(this: Stream<ChatCompletionChunk>): Promise<ChatCompletion> {
+    const iterator = this[Symbol.asyncIterator]();
+    const { ChatCompletionAccumulator } = await import("./lazy-helpers.ts");
     const accumulator = new ChatCompletionAccumulator();
-    for await (const chunk of this) accumulator.add(chunk);
+    for await (const chunk of { [Symbol.asyncIterator]: () => iterator }) accumulator.add(chunk);
     return accumulator.result();
   }
+}
+
+/**
+ * An iterator whose implementation is loaded on the first call. The helpers only some apps use
+ * (the bridge, the accumulator) sit behind a dynamic `import()`, so a bundler that splits code
+ * leaves them out of the chat app's first load.
+ */
+function lazyIterator<T>(load: () => Promise<AsyncIterator<T>>): AsyncIterator<T> {
+  let loading: Promise<AsyncIterator<T>> | undefined;
+  return {
+    next: async () => (await (loading ??= load())).next(),
+    return: async () => {
+      const iterator = await loading;
+      return (await iterator?.return?.()) ?? { value: undefined, done: true };
+    },
+  };
 }
