@@ -1,0 +1,299 @@
+import { describe, expect, it } from "vitest";
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  ModelGate,
+  ModelGateError,
+  RateLimitError,
+  type ChatCompletionChunk,
+  type ClientOptions,
+} from "../src/index.ts";
+import { chunk, usageChunk } from "./fixtures/chunks.ts";
+
+// The lifecycle rules of API.md's Stream section, each at the edge where 0.1.0 broke it.
+// Bodies are made byte by byte through the `fetch` option, so every read is under the test's control.
+
+const KEY = "mg-secret-key-0123456789abcdef";
+const USER = [{ role: "user" as const, content: "Hi" }];
+const encoder = new TextEncoder();
+const data = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`;
+const DONE = "data: [DONE]\n\n";
+
+interface Body {
+  /** Network reads, in order; a number is a pause of that many ms before the next read. */
+  reads: (string | Uint8Array | number)[];
+  /** After the reads: end the body, break it off, or send nothing more (a stalled server). */
+  then?: "end" | "break" | "hang";
+  status?: number;
+  contentType?: string;
+}
+
+/** A client whose fetch answers every request with `body`, recording cancellation of the body. */
+function clientFor(body: Body, options: ClientOptions = {}) {
+  const seen = { cancelled: false, requests: 0 };
+  const fetch = async () => {
+    seen.requests++;
+    const reads = [...body.reads];
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        for (;;) {
+          const next = reads.shift();
+          if (typeof next === "number") {
+            await new Promise((resolve) => setTimeout(resolve, next));
+            continue;
+          }
+          if (next !== undefined) return controller.enqueue(typeof next === "string" ? encoder.encode(next) : next);
+          if (body.then === "break") return controller.error(new TypeError("terminated"));
+          if (body.then === "hang") return new Promise<void>(() => {});
+          return controller.close();
+        }
+      },
+      cancel() {
+        seen.cancelled = true;
+      },
+    });
+    return new Response(stream, { status: body.status ?? 200, headers: { "content-type": body.contentType ?? "text/event-stream" } });
+  };
+  const client = new ModelGate({ apiKey: KEY, baseURL: "https://gateway.test", fetch, maxRetries: 0, ...options });
+  return { client, seen };
+}
+
+const streamOf = (client: ModelGate, extra: Record<string, unknown> = {}) =>
+  client.chat.completions.create({ model: "auto", messages: USER, stream: true, ...extra });
+
+async function collect(stream: AsyncIterable<ChatCompletionChunk>) {
+  let text = "";
+  try {
+    for await (const piece of stream) text += piece.choices[0]?.delta.content ?? "";
+    return { text, error: undefined };
+  } catch (error) {
+    return { text, error: error as Error };
+  }
+}
+
+function expectNoKey(error: unknown) {
+  const err = error as APIError;
+  for (const [what, text] of [
+    ["message", err.message],
+    ["stack", err.stack ?? ""],
+    [".error", JSON.stringify(err.error) ?? ""],
+    ["JSON.stringify", JSON.stringify(err)],
+    ["String()", String(err)],
+  ] as const) {
+    expect(text, `${what} shows the key`).not.toContain(KEY);
+  }
+}
+
+describe("errors sent inside a stream never show the key", () => {
+  it("redacts a chunk carrying an error that echoes the key, in message, stack and .error", async () => {
+    const { client } = clientFor({
+      reads: [data(chunk({ content: "a" })), data({ error: { message: `Incorrect API key provided: ${KEY}`, code: 401 }, choices: [{ index: 0, delta: {}, finish_reason: "error" }] })],
+    });
+    const { text, error } = await collect(await streamOf(client));
+    expect(text).toBe("a");
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error?.message).toContain("[redacted]");
+    expectNoKey(error);
+  });
+
+  it("redacts an event: error whose plain text echoes the key", async () => {
+    const { client } = clientFor({ reads: [`event: error\ndata: upstream rejected key ${KEY}\n\n`] });
+    const { error } = await collect(await streamOf(client));
+    expect(error).toBeInstanceOf(APIError);
+    expect(error?.message).toBe("upstream rejected key [redacted]");
+    expectNoKey(error);
+  });
+
+  it("redacts an event: error whose JSON echoes the key", async () => {
+    const { client } = clientFor({ reads: [`event: error\ndata: ${JSON.stringify({ error: { message: `bad key ${KEY}`, code: 429 } })}\n\n`] });
+    const { error } = await collect(await streamOf(client));
+    expect(error).toBeInstanceOf(RateLimitError);
+    expectNoKey(error);
+  });
+
+  it("redacts malformed stream data that echoes the key", async () => {
+    const { client } = clientFor({ reads: [`data: {"oops": "${KEY}"\n\n`, data(chunk({}, { finish: "stop" }))] });
+    const { error } = await collect(await streamOf(client));
+    expect(error).toBeInstanceOf(ModelGateError);
+    expectNoKey(error);
+  });
+});
+
+describe("streamIdleTimeout counts only time spent waiting on the network", () => {
+  it("does not fire on a slow consumer when the server sent everything at once", async () => {
+    // Separate network reads, each ready the moment it is asked for: the server is not slow.
+    const reads = [data(chunk({ content: "a" })), data(chunk({ content: "b" })), data(chunk({ content: "c" }, { finish: "stop" })), DONE];
+    const { client } = clientFor({ reads }, { streamIdleTimeout: 40 });
+    let text = "";
+    for await (const piece of await streamOf(client)) {
+      text += piece.choices[0]?.delta.content ?? "";
+      await new Promise((resolve) => setTimeout(resolve, 120)); // three times the idle budget
+    }
+    expect(text).toBe("abc");
+  });
+
+  it("still fires when the server sends only keep-alive comments, which never refill the budget", async () => {
+    const keepAlives = Array.from({ length: 20 }, () => [": PROCESSING\n\n", 15]).flat();
+    const { client, seen } = clientFor({ reads: [data(chunk({ content: "a" })), ...keepAlives], then: "hang" }, { streamIdleTimeout: 100 });
+    const started = Date.now();
+    const { text, error } = await collect(await streamOf(client));
+    expect(text).toBe("a");
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(error?.message).toMatch(/streamIdleTimeout/);
+    expect(Date.now() - started).toBeLessThan(250);
+    expect(seen.cancelled).toBe(true);
+  });
+});
+
+describe("timeout runs until the first byte of a stream's body", () => {
+  it("fails a stream whose headers arrived but whose body stays silent, within timeout", async () => {
+    const { client, seen } = clientFor({ reads: [], then: "hang" }, { timeout: 80 });
+    const started = Date.now();
+    const stream = await streamOf(client); // headers are in: the stream is returned
+    const { error } = await collect(stream);
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(error?.message).toMatch(/80 ms.*first byte/);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(seen.cancelled).toBe(true);
+  });
+
+  it("stops at the first byte: a stream slower than timeout afterwards is not cut by it", async () => {
+    const { client } = clientFor({ reads: [data(chunk({ content: "a" })), 60, data(chunk({ content: "b" })), 60, data(chunk({}, { finish: "stop" })), DONE] }, { timeout: 50 });
+    expect(await collect(await streamOf(client))).toEqual({ text: "ab", error: undefined });
+  });
+});
+
+describe("how a stream with several choices, or usage, ends", () => {
+  it("throws when a close without [DONE] leaves one of n choices unfinished", async () => {
+    const { client } = clientFor({ reads: [data(chunk({ content: "A" }, { index: 0 })), data(chunk({ content: "B" }, { index: 1 })), data(chunk({}, { index: 0, finish: "stop" }))] });
+    const { error } = await collect(await streamOf(client, { n: 2 }));
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error?.message).toMatch(/choice 1 had no finish_reason/);
+  });
+
+  it("never reports finish_reason stop for a choice that did not finish", async () => {
+    const { client } = clientFor({ reads: [data(chunk({ content: "A" }, { index: 0, finish: "stop" })), data(chunk({ content: "B" }, { index: 1 }))] });
+    await expect((await streamOf(client, { n: 2 })).finalChatCompletion()).rejects.toBeInstanceOf(APIConnectionError);
+  });
+
+  it("ends normally without [DONE] once every choice finished", async () => {
+    const { client } = clientFor({ reads: [data(chunk({ content: "A" }, { index: 0, finish: "stop" })), data(chunk({ content: "B" }, { index: 1, finish: "length" }))] });
+    const completion = await (await streamOf(client, { n: 2 })).finalChatCompletion();
+    expect(completion.choices.map((choice) => choice.finish_reason)).toEqual(["stop", "length"]);
+  });
+
+  it("throws when include_usage was asked for and the close came between finish_reason and the usage chunk", async () => {
+    const { client } = clientFor({ reads: [data(chunk({ content: "A" }, { finish: "stop" }))] });
+    const { text, error } = await collect(await streamOf(client, { stream_options: { include_usage: true } }));
+    expect(text).toBe("A");
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error?.message).toMatch(/usage/);
+  });
+
+  it("ends normally without [DONE] when the usage chunk asked for arrived", async () => {
+    const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
+    const { client } = clientFor({ reads: [data(chunk({ content: "A" }, { finish: "stop" })), data(usageChunk(usage))] });
+    const completion = await (await streamOf(client, { stream_options: { include_usage: true } })).finalChatCompletion();
+    expect(completion.usage).toEqual(usage);
+  });
+});
+
+describe("odd but legal events", () => {
+  it("skips data that is JSON but not an object (null, 42, []) instead of crashing the helpers", async () => {
+    const { client } = clientFor({ reads: ["data: null\n\n", "data: 42\n\n", "data: []\n\n", data(chunk({ content: "ok" }, { finish: "stop" })), DONE] });
+    expect(await (await streamOf(client)).text()).toBe("ok");
+    const again = clientFor({ reads: ["data: null\n\n", data(chunk({ content: "ok" }, { finish: "stop" })), DONE] });
+    expect((await (await streamOf(again.client)).finalChatCompletion()).choices[0]?.message.content).toBe("ok");
+  });
+
+  it("delivers an event whose event: field is empty, as the default message type", async () => {
+    const { client } = clientFor({ reads: [`event:\n${data(chunk({ content: "x" }, { finish: "stop" }))}`, DONE] });
+    expect(await (await streamOf(client)).text()).toBe("x");
+  });
+
+  it("joins a CR and its LF across a zero-byte read into one line end", async () => {
+    // One event whose JSON spans two data lines; a CRLF split by an empty read must not end it early.
+    const json = JSON.stringify(chunk({ content: "x" }, { finish: "stop" }));
+    const half = json.indexOf(",") + 1;
+    const { client } = clientFor({ reads: [`data: ${json.slice(0, half)}\r`, new Uint8Array(0), `\ndata: ${json.slice(half)}\r\n\r\n`, DONE] });
+    expect(await (await streamOf(client)).text()).toBe("x");
+  });
+
+  it("fills in the index of tool-call fragments that leave it out", async () => {
+    const fragment = (fields: Record<string, unknown>) => data({ ...chunk({}), choices: [{ index: 0, delta: { tool_calls: [fields] }, finish_reason: null }] });
+    const { client } = clientFor({
+      reads: [fragment({ id: "a", function: { name: "f", arguments: "{" } }), fragment({ index: null, function: { arguments: "}" } }), fragment({ id: "b", function: { name: "g", arguments: "{}" } }), data(chunk({}, { finish: "tool_calls" })), DONE],
+    });
+    const indexes: unknown[] = [];
+    for await (const piece of await streamOf(client)) for (const call of piece.choices[0]?.delta.tool_calls ?? []) indexes.push(call.index);
+    expect(indexes).toEqual([0, 0, 1]);
+  });
+});
+
+describe("a 200 that is an error document", () => {
+  it("throws the class of the body's code for a non-streamed call", async () => {
+    const { client } = clientFor({ reads: [JSON.stringify({ error: { message: "slow down", code: 429 } })], contentType: "application/json" });
+    const error = await client.chat.completions.create({ model: "auto", messages: USER }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).status).toBe(429);
+  });
+
+  it("throws the class of the body's code for a stream request, not a bare APIError", async () => {
+    const { client } = clientFor({ reads: [JSON.stringify({ error: { message: `key ${KEY} is revoked`, code: "401" } })], contentType: "application/json" });
+    const error = await streamOf(client).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expectNoKey(error);
+  });
+
+  it("hints that baseURL is not the gateway when a 200 answer is an HTML page", async () => {
+    const page = "<html><body><h1>Welcome to nginx!</h1></body></html>";
+    const plain = clientFor({ reads: [page], contentType: "text/html" });
+    await expect(plain.client.chat.completions.create({ model: "auto", messages: USER })).rejects.toThrow(/Welcome to nginx!.*baseURL/);
+    const streamed = clientFor({ reads: [page], contentType: "text/html" });
+    await expect(streamOf(streamed.client)).rejects.toThrow(/Welcome to nginx!.*baseURL/);
+  });
+});
+
+describe("abort and cleanup", () => {
+  it("ends a stream with APIUserAbortError when the caller's signal aborts mid-stream, and cancels the body", async () => {
+    const controller = new AbortController();
+    const { client, seen } = clientFor({ reads: [data(chunk({ content: "a" }))], then: "hang" });
+    const stream = await client.chat.completions.create({ model: "auto", messages: USER, stream: true }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    const { text, error } = await collect(stream);
+    expect(text).toBe("a");
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(seen.cancelled).toBe(true);
+  });
+
+  it("asResponse() on a stream removes its listener from the caller's signal once the body ends", async () => {
+    const controller = new AbortController();
+    let listeners = 0;
+    const { signal } = controller;
+    const add = signal.addEventListener.bind(signal);
+    const remove = signal.removeEventListener.bind(signal);
+    signal.addEventListener = ((...args: Parameters<AbortSignal["addEventListener"]>) => {
+      listeners++;
+      add(...args);
+    }) as AbortSignal["addEventListener"];
+    signal.removeEventListener = ((...args: Parameters<AbortSignal["removeEventListener"]>) => {
+      listeners--;
+      remove(...args);
+    }) as AbortSignal["removeEventListener"];
+    const { client } = clientFor({ reads: [data(chunk({ content: "a" }, { finish: "stop" })), DONE] });
+    for (let call = 0; call < 3; call++) {
+      const response = await client.chat.completions.create({ model: "auto", messages: USER, stream: true }, { signal }).asResponse();
+      expect(await response.text()).toContain("[DONE]");
+    }
+    expect(listeners).toBe(0);
+  });
+
+  it("asResponse() on a stream still times out a body that never starts", async () => {
+    const { client } = clientFor({ reads: [], then: "hang" }, { timeout: 50 });
+    const response = await streamOf(client).asResponse();
+    await expect(response.text()).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+  });
+});
