@@ -61,7 +61,7 @@ export function request<T>(config: PipelineConfig, spec: RequestSpec): APIPromis
 }
 
 async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcome<T>> {
-  const options = spec.options ?? {};
+  const options: unknown = spec.options === undefined ? {} : spec.options;
   assertCallOptions(options);
   spec.validate?.();
   const stream = spec.stream === true;

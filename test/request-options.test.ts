@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import { BadRequestError, ModelGate, ModelGateError, RateLimitError, UnprocessableEntityError } from "../src/index.ts";
+
+// How headers, query parameters and a baseURL are merged, how mistakes in a call's arguments
+// are reported, and what error messages say, for the cases 0.1.0 got wrong.
+
+function recording(answer: () => Response = () => Response.json({ ok: true })) {
+  const requests: Request[] = [];
+  const fetch = async (input: string | URL | Request, init?: RequestInit) => {
+    requests.push(new Request(input, init));
+    return answer();
+  };
+  return { requests, fetch };
+}
+
+const client = (options: ConstructorParameters<typeof ModelGate>[0] = {}) =>
+  new ModelGate({ apiKey: "mg-key-abcdef", baseURL: "https://gateway.test", maxRetries: 0, ...options });
+
+describe("headers", () => {
+  it("takes a Headers instance as defaultHeaders and as a call's headers", async () => {
+    const { requests, fetch } = recording();
+    await client({ fetch, defaultHeaders: new Headers({ "x-team": "search" }) }).get("/v1/models", { headers: new Headers({ "x-trace": "t1" }) });
+    expect(requests[0]!.headers.get("x-team")).toBe("search");
+    expect(requests[0]!.headers.get("x-trace")).toBe("t1");
+  });
+
+  it("takes [name, value] pairs, and a null in a record still removes a header", async () => {
+    const { requests, fetch } = recording();
+    await client({ fetch, defaultHeaders: [["x-a", "1"]] }).get("/v1/models", { headers: { "user-agent": null } });
+    expect(requests[0]!.headers.get("x-a")).toBe("1");
+    expect(requests[0]!.headers.get("user-agent")).toBeNull();
+  });
+});
+
+describe("query parameters", () => {
+  it("replaces a defaultQuery value by a call's query value of the same name instead of sending both", async () => {
+    const { requests, fetch } = recording();
+    await client({ fetch, defaultQuery: { region: "eu", tier: "free" } }).get("/v1/models", { query: { region: "us" } });
+    const url = new URL(requests[0]!.url);
+    expect(url.searchParams.getAll("region")).toEqual(["us"]);
+    expect(url.searchParams.get("tier")).toBe("free");
+  });
+
+  it("keeps a query string written in baseURL on every request, below defaultQuery and the call's query", async () => {
+    const { requests, fetch } = recording();
+    const versioned = client({ fetch, baseURL: "https://gateway.test/v1?api-version=2025-01-01&region=eu", defaultQuery: { region: "us" } });
+    await versioned.get("/v1/models");
+    await versioned.get("/v1/models", { query: { "api-version": "2026-01-01", region: null } });
+    const [first, second] = requests.map((request) => new URL(request.url));
+    expect(first!.pathname).toBe("/v1/models");
+    expect(Object.fromEntries(first!.searchParams)).toEqual({ "api-version": "2025-01-01", region: "us" });
+    expect(Object.fromEntries(second!.searchParams)).toEqual({ "api-version": "2026-01-01" });
+  });
+});
+
+describe("mistakes in a call's arguments reject the promise; nothing throws from the call", () => {
+  const mistakes: [string, (subject: ModelGate) => Promise<unknown>, RegExp][] = [
+    ["create(null)", (subject) => subject.chat.completions.create(null as never), /expects an object of parameters/],
+    ["create() with options that are a string", (subject) => subject.chat.completions.create({ model: "auto", messages: [] }, "fast" as never), /options must be an object/],
+    ["post() with null options", (subject) => subject.post("/v1/x", null as never), /options must be an object/],
+    ["models.retrieve(undefined)", (subject) => subject.models.retrieve(undefined as never), /needs a model id/],
+    ["a header value that is a number", (subject) => subject.get("/v1/models", { headers: { "x-n": 5 as never } }), /header "x-n" must be a string/],
+  ];
+
+  it.each(mistakes)("%s", async (_, call, message) => {
+    const { requests, fetch } = recording();
+    const subject = client({ fetch });
+    let promise: Promise<unknown> | undefined;
+    expect(() => {
+      promise = call(subject);
+    }).not.toThrow();
+    await expect(promise).rejects.toBeInstanceOf(ModelGateError);
+    await expect(call(subject)).rejects.toThrow(message);
+    expect(requests).toHaveLength(0);
+  });
+});
+
+describe("messages that say what is wrong", () => {
+  it("says a scheme is missing for baseURL: \"localhost:8080\"", () => {
+    expect(() => client({ baseURL: "localhost:8080" })).toThrow(/no scheme.*"http:\/\/localhost:8080"/);
+  });
+
+  it("gives the reason a 422 lists in validation[], not only its summary", async () => {
+    const body = {
+      type: "https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY",
+      title: "Invalid request",
+      status: 422,
+      detail: "Your request is not valid and no HTTP validation response was found in the spec.",
+      validation: [{ location: ["body", "messages", "0", "content"], severity: "Error", code: "type", message: "must be string" }],
+    };
+    const { fetch } = recording(() => Response.json(body, { status: 422 }));
+    const error = await client({ fetch }).post("/v1/chat/completions", { body: {} }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UnprocessableEntityError);
+    expect((error as Error).message).toContain("messages.0.content must be string");
+  });
+
+  it("gives the reasons of a FastAPI-style detail list", async () => {
+    const body = { detail: [{ loc: ["body", "model"], msg: "field required", type: "value_error.missing" }] };
+    const { fetch } = recording(() => Response.json(body, { status: 400 }));
+    const error = await client({ fetch }).get("/v1/x").catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as Error).message).toBe("400 model field required");
+  });
+
+  it("says why a retry-after past the cap was not waited for", async () => {
+    const { fetch, requests } = recording(() => Response.json({ error: { message: "slow down" } }, { status: 429, headers: { "retry-after": "999999" } }));
+    const error = await client({ fetch, maxRetries: 2 }).get("/v1/models").catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as Error).message).toMatch(/slow down.*Not retried.*"999999".*60 s/);
+    expect(requests).toHaveLength(1);
+  });
+});
