@@ -17,6 +17,8 @@ const bin = (name) => join(root, "node_modules/.bin", name);
 const REPLY = "Hello from the loopback gateway, in every runtime: ünïcödé 🚀.";
 const work = mkdtempSync(join(tmpdir(), "modelgate-runtimes-"));
 const cleanups = [() => rmSync(work, { recursive: true, force: true })];
+// Deno runs with --no-lock: loopback URLs on random ports must never reach the tracked lock.
+const denoLock = readFileSync(join(root, "deno.lock"), "utf8");
 const started = performance.now();
 
 // --- setup: build, pack, install, gateway -------------------------------------------------
@@ -108,13 +110,13 @@ async function denoCheck() {
   writeFileSync(built, readFileSync(join(fixtures, "deno/built.ts"), "utf8").replace("DIST_PATH", join(root, "dist/index.js")));
   const sourceHost = new URL(source).host;
   const gatewayHost = new URL(gateway.url).host;
-  await run(bin("deno"), ["check", `--allow-import=${sourceHost}`, byURL], { env: denoEnv });
+  await run(bin("deno"), ["check", "--no-lock", `--allow-import=${sourceHost}`, byURL], { env: denoEnv });
   // The narrowest permissions: import from the source host, talk to the gateway, nothing else
   // (no env access either: the SDK must not crash without it).
-  expectReply((await run(bin("deno"), ["run", "--no-prompt", `--allow-import=${sourceHost}`, `--allow-net=${gatewayHost}`, byURL, gateway.url, MOCK_API_KEY], { env: denoEnv })).stdout);
-  expectReply((await run(bin("deno"), ["run", "--no-prompt", `--allow-net=${gatewayHost}`, built, gateway.url, MOCK_API_KEY], { env: denoEnv })).stdout);
+  expectReply((await run(bin("deno"), ["run", "--no-lock", "--no-prompt", `--allow-import=${sourceHost}`, `--allow-net=${gatewayHost}`, byURL, gateway.url, MOCK_API_KEY], { env: denoEnv })).stdout);
+  expectReply((await run(bin("deno"), ["run", "--no-lock", "--no-prompt", `--allow-net=${gatewayHost}`, built, gateway.url, MOCK_API_KEY], { env: denoEnv })).stdout);
   // The npm package as Deno resolves it from a project's node_modules (the Node ESM consumer).
-  expectReply((await run(bin("deno"), ["run", "--no-prompt", `--allow-net=${gatewayHost}`, "--allow-read=.", "esm.mjs", gateway.url, MOCK_API_KEY], { cwd: esmDir, env: denoEnv })).stdout);
+  expectReply((await run(bin("deno"), ["run", "--no-lock", "--no-prompt", `--allow-net=${gatewayHost}`, "--allow-read=.", "esm.mjs", gateway.url, MOCK_API_KEY], { cwd: esmDir, env: denoEnv })).stdout);
   return (await run(bin("deno"), ["--version"], { env: denoEnv })).stdout.split(" (")[0];
 }
 
@@ -125,7 +127,7 @@ async function serveChecks() {
   const script = join(work, "serve-deno.ts");
   writeFileSync(script, readFileSync(join(fixtures, "serve/deno.ts"), "utf8").replaceAll("DIST_PATH", join(root, "dist")));
   const denoEnv = { ...process.env, DENO_DIR: join(work, "deno-dir"), DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" };
-  expectReply((await run(bin("deno"), ["run", "--no-prompt", "--allow-net=127.0.0.1", script, REPLY], { env: denoEnv })).stdout);
+  expectReply((await run(bin("deno"), ["run", "--no-lock", "--no-prompt", "--allow-net=127.0.0.1", script, REPLY], { env: denoEnv })).stdout);
   return "Bun.serve, Deno.serve";
 }
 
@@ -248,6 +250,10 @@ await check("mock gateway served by Bun and Deno", serveChecks);
 await check("browser (chromium, bundled by esbuild)", browserCheck);
 await check("cloudflare workerd", workerdCheck);
 await check("packaging lint (attw, publint)", lintCheck);
+await check("deno.lock unchanged by the checks", () => {
+  if (readFileSync(join(root, "deno.lock"), "utf8") !== denoLock) throw new Error("a Deno run wrote to the tracked deno.lock (pass --no-lock)");
+  return "no writes";
+});
 
 for (const cleanup of cleanups.reverse()) await cleanup();
 console.log(`runtime checks took ${((performance.now() - started) / 1000).toFixed(0)} s`);
