@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -67,12 +67,17 @@ describe("examples run offline against the mock gateway", () => {
   });
 
   it("deno.ts streams a reply in Deno from the TypeScript source", async () => {
+    // A fresh cache per run (no state from other runs), removed however the run ends.
     const denoDir = mkdtempSync(join(tmpdir(), "modelgate-deno-"));
-    const { stdout } = await run(
-      join(root, "node_modules/.bin/deno"),
-      ["run", "--no-prompt", "--allow-env=MODELGATE_BASE_URL,MODELGATE_API_KEY", join(root, "examples/deno.ts")],
-      { cwd: root, env: { ...offlineEnv, DENO_DIR: denoDir, DENO_NO_UPDATE_CHECK: "1" }, timeout: 60_000 },
-    );
-    expect(stdout).toContain('You asked: "Greet Deno in one sentence."');
+    try {
+      const { stdout } = await run(
+        join(root, "node_modules/.bin/deno"),
+        ["run", "--no-lock", "--no-prompt", "--allow-env=MODELGATE_BASE_URL,MODELGATE_API_KEY", join(root, "examples/deno.ts")],
+        { cwd: root, env: { ...offlineEnv, DENO_DIR: denoDir, DENO_NO_UPDATE_CHECK: "1" }, timeout: 60_000 },
+      );
+      expect(stdout).toContain('You asked: "Greet Deno in one sentence."');
+    } finally {
+      rmSync(denoDir, { recursive: true, force: true });
+    }
   });
 });

@@ -96,6 +96,31 @@ describe("auto routing (chooseModel)", () => {
 });
 
 describe("auto routing through the gateway", () => {
+  it("answers a 5 MB prompt with 413 context_length_exceeded, saying the prompt is too large, not blaming route filters", async () => {
+    const response = await mockGateway().chat({ model: "auto", messages: [{ role: "user", content: "x".repeat(5_000_000) }] });
+    expect(response.status).toBe(413);
+    const { error } = await response.json();
+    expect(error).toMatchObject({ type: "invalid_request_error", code: "context_length_exceeded", param: "messages" });
+    expect(error.message).toBe(
+      "The prompt is too large: about 1,250,000 tokens, more than the context of every model (the largest, google/gemini-2.5-flash, holds 1,048,576).",
+    );
+  });
+
+  it("names route filters only when the request set some", async () => {
+    const textOnly = DEFAULT_CATALOGUE.filter((model) => model.id === "mistralai/mistral-small");
+    const image = [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://x/cat.png" } }] }];
+    const { chat } = mockGateway({ models: textOnly });
+
+    const unfiltered = (await (await chat({ model: "auto", messages: image })).json()).error;
+    expect(unfiltered).toMatchObject({ code: "no_route_available", param: null, message: "No model can serve this request (excluded by: capability vision)." });
+
+    const filtered = (await (await chat({ model: "auto", messages: image, route: { min_quality: 0.1, sort: "price" } })).json()).error;
+    expect(filtered).toMatchObject({ code: "no_route_available", param: "route", message: "No model satisfies the route filters (excluded by: capability vision)." });
+
+    const sortedOnly = (await (await chat({ model: "auto", messages: image, route: { sort: "latency" } })).json()).error;
+    expect(sortedOnly.message).toMatch(/^No model can serve this request/);
+  });
+
   it("answers 400 no_route_available with the excluding filters in the message", async () => {
     const response = await mockGateway().chat({ model: "auto", route: { min_quality: 0.9, max_price: { prompt: 0.5 } } });
     expect(response.status).toBe(400);

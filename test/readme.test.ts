@@ -1,28 +1,163 @@
-import { readFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { APIConnectionError, RateLimitError, Stream, type ChatCompletionChunk } from "modelgate";
+import { createMockGateway, MOCK_API_KEY } from "modelgate/testing";
+import { serveNode, type NodeServer } from "modelgate/testing/node";
+import { fenceLanguages, readmeBlocks, RUNTIMES, type ReadmeBlock } from "./runtimes/readme-blocks.mjs";
 
-// README code blocks marked `<!-- snippet: path -->` must appear verbatim in that file, which
-// an example test or a unit test runs: the README cannot drift from code that works.
+// Every ```ts and ```js block of README.md is a whole program, run here exactly as written
+// (imports included) against the mock gateway on 127.0.0.1, with `modelgate` resolved to the
+// source. Blocks for other runtimes (`<!-- runs: browser|deno|workerd -->`) are run by
+// `npm run test:runtimes` from the same README text.
+const run = promisify(execFile);
 const root = join(import.meta.dirname, "..");
 const readme = readFileSync(join(root, "README.md"), "utf8");
-const snippets = [...readme.matchAll(/<!-- snippet: (\S+) -->\n```ts\n([\s\S]*?)```/g)].map(([, file, code]) => ({ file: file!, code: code! }));
-const normalise = (text: string) => text.split("\n").map((line) => line.trim()).filter(Boolean).join("\n");
+const blocks = readmeBlocks(readme);
+const nodeBlocks = blocks.filter((block) => block.runs === "node");
+const routeBlocks = blocks.filter((block) => block.runs === "route");
 
-describe("README snippets", () => {
-  it("has snippets to check", () => {
-    expect(snippets.length).toBeGreaterThanOrEqual(8);
+/** What each Node block prints (the mock's replies are deterministic); one entry per block. */
+const EXPECTED: { block: RegExp; prints: RegExp }[] = [
+  { block: /Say hello in French/, prints: /^mistralai\/mistral-small .*Say hello in French/ },
+  { block: /Write a haiku about rivers/, prints: /You asked: "Write a haiku about rivers\."/ },
+  { block: /route: \{/, prints: /^routed to deepseek\/deepseek-chat\n$/ },
+  { block: /stream\.tee\(\)/, prints: /You asked: "Name three rivers\."[\s\S]*\n\[mistralai\/mistral-small, \d+ tokens\]\n$/ },
+  { block: /modelgate\/testing/, prints: /^Hello from the mock\.\n2\n$/ },
+  { block: /require\("modelgate"\)/, prints: /^10 models\n$/ },
+  { block: /no-such\/model/, prints: /^not found \(404\): .*'no-such\/model' does not exist\. \[request req_mock_\d+\]\n$/ },
+  { block: /AbortController/, prints: /You asked: "Tell me a long story\."/ },
+];
+
+const label = (block: ReadmeBlock) => `README.md:${block.line} (${block.code.split("\n").find((line) => line.trim() !== "" && !line.startsWith("import"))?.trim().slice(0, 60)})`;
+const fileName = (block: ReadmeBlock) => `readme-${block.line}.${block.lang === "ts" ? "ts" : /\brequire\(/.test(block.code) ? "cjs" : "mjs"}`;
+
+let gateway: ReturnType<typeof createMockGateway>;
+let server: NodeServer;
+let dir: string;
+const saved = { baseURL: process.env.MODELGATE_BASE_URL, apiKey: process.env.MODELGATE_API_KEY };
+
+beforeAll(async () => {
+  gateway = createMockGateway();
+  server = await serveNode(gateway);
+  dir = mkdtempSync(join(tmpdir(), "modelgate-readme-"));
+  // As in an app's package: .ts files are ES modules, so top-level await works.
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+  // The route block builds its client when imported, from these two variables.
+  process.env.MODELGATE_BASE_URL = server.url;
+  process.env.MODELGATE_API_KEY = MOCK_API_KEY;
+});
+
+afterAll(async () => {
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  for (const [name, value] of [["MODELGATE_BASE_URL", saved.baseURL], ["MODELGATE_API_KEY", saved.apiKey]] as const) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+});
+
+describe("README code blocks", () => {
+  it("are all TypeScript or JavaScript programs, or shell commands and text", () => {
+    expect(blocks.length).toBeGreaterThanOrEqual(12);
+    expect(fenceLanguages(readme).filter((language) => !["ts", "js", "sh", "text"].includes(language))).toEqual([]);
   });
 
-  it.each(snippets.map((snippet) => [snippet.file, snippet.code]))("mirrors %s verbatim", (file, code) => {
-    const source = normalise(readFileSync(join(root, file), "utf8"));
-    expect(source).toContain(normalise(code));
+  it("each run somewhere the tests know: Node here, the rest in npm run test:runtimes", () => {
+    expect(blocks.filter((block) => !RUNTIMES.includes(block.runs as never)).map(label)).toEqual([]);
+    expect(new Set(blocks.map((block) => block.runs))).toEqual(new Set(RUNTIMES));
   });
 
-  it("names only test commands and examples that exist in package.json", () => {
+  it("each Node block has exactly one expected output", () => {
+    const unmatched = nodeBlocks.filter((block) => EXPECTED.filter((expected) => expected.block.test(block.code)).length !== 1);
+    expect(unmatched.map(label)).toEqual([]);
+    expect(EXPECTED.filter((expected) => !nodeBlocks.some((block) => expected.block.test(block.code))).map(String)).toEqual([]);
+  });
+
+  it("keeps the two set-up commands exactly as they are, and names only scripts that exist", () => {
     const scripts = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts as Record<string, string>;
     for (const [, script] of readme.matchAll(/npm run ([\w:-]+)/g)) expect(scripts, script).toHaveProperty(script!);
-    expect(readme).toContain("npm ci && npm run example");
-    expect(readme).toContain("npm test");
+    expect(readme).toContain("```sh\nnpm ci && npm run example\n```");
+    expect(readme).toContain("```sh\nnpm test\n```");
+  });
+
+  it("type-check as written (the Deno block aside, checked by deno check in the runtime suite)", async () => {
+    const checked = blocks.filter((block) => block.lang === "ts" && block.runs !== "deno");
+    for (const block of checked) writeFileSync(join(dir, fileName(block)), block.code);
+    const config = join(dir, "tsconfig.json");
+    writeFileSync(config, JSON.stringify({ extends: join(root, "tsconfig.json"), compilerOptions: { typeRoots: [join(root, "node_modules/@types")] }, include: [], files: checked.map(fileName) }));
+    const result = await run(join(root, "node_modules/.bin/tsc"), ["-p", config], { cwd: dir }).catch((error: { stdout: string }) => error);
+    expect("stdout" in result ? result.stdout.replaceAll(dir, "") : "", "tsc output").toBe("");
+  });
+});
+
+describe("README Node programs run as written against the mock gateway", () => {
+  it.each(nodeBlocks.map((block) => [label(block), block] as const))("%s", async (_name, block) => {
+    const file = join(dir, fileName(block));
+    writeFileSync(file, block.code);
+    const env = { ...process.env, MODELGATE_BASE_URL: server.url, MODELGATE_API_KEY: MOCK_API_KEY, NO_COLOR: "1" };
+    const result = await run(join(root, "node_modules/.bin/tsx"), ["--tsconfig", join(root, "tsconfig.json"), file], { cwd: dir, env, timeout: 30_000 }).catch(
+      (error: { stderr?: string; message: string }) => {
+        throw new Error(`the block failed: ${error.stderr || error.message}`);
+      },
+    );
+    const expected = EXPECTED.find((candidate) => candidate.block.test(block.code))!;
+    expect(result.stdout).toMatch(expected.prints);
+  });
+});
+
+describe("README server route for the browser bridge", () => {
+  const ask = async (question: string) => {
+    const [block] = routeBlocks;
+    const file = join(dir, "readme-route.ts");
+    writeFileSync(file, block!.code);
+    const { POST } = (await import(file)) as { POST: (request: Request) => Promise<Response> };
+    return POST(new Request("http://app.test/api/chat", { method: "POST", body: JSON.stringify({ question }) }));
+  };
+  const frames = (body: string) => body.split("\n").slice(0, -1).map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it("is one module exporting POST, whose answer the page's Stream.fromReadableStream reads back", async () => {
+    expect(routeBlocks).toHaveLength(1);
+    const response = await ask("Hi from the page");
+    expect(response.headers.get("content-type")).toBe("application/x-ndjson");
+    const text = await Stream.fromReadableStream<ChatCompletionChunk>(response.body!).text();
+    expect(text).toContain('You asked: "Hi from the page"');
+  });
+
+  // The framing below is the bridge the README documents (lead's src/streaming rewrite).
+  it("writes one {chunk} frame per line, each ending in \\n, then exactly one {done: true}", async () => {
+    const body = await (await ask("Hi from the page")).text();
+    expect(body.endsWith("\n")).toBe(true);
+    const all = frames(body);
+    expect(all.at(-1)).toEqual({ done: true });
+    const chunks = all.slice(0, -1);
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const frame of chunks) expect(Object.keys(frame)).toEqual(["chunk"]);
+    const content = chunks.map((frame) => (frame.chunk as ChatCompletionChunk).choices[0]?.delta.content ?? "").join("");
+    expect(content).toContain('You asked: "Hi from the page"');
+  });
+
+  it("ends a failed stream with one {error} frame that the page throws as the same class", async () => {
+    gateway.inject({ type: "stream-error", afterChunks: 2, status: 429, message: "Slow down." });
+    const body = await (await ask("Hi")).text();
+    const last = frames(body).at(-1) as { error: Record<string, unknown> };
+    expect(last.error).toMatchObject({ name: "RateLimitError", status: 429, message: expect.stringContaining("Slow down.") });
+    for (const field of ["code", "type", "param", "requestID", "error"]) expect(last.error).toHaveProperty(field);
+
+    gateway.inject({ type: "stream-error", afterChunks: 2, status: 429, message: "Slow down." });
+    const stream = Stream.fromReadableStream<ChatCompletionChunk>((await ask("Hi")).body!);
+    await expect(stream.text()).rejects.toBeInstanceOf(RateLimitError);
+  });
+
+  it("reads a body cut before its terminal frame, or mid-line, as APIConnectionError", async () => {
+    const body = await (await ask("Hi from the page")).text();
+    const lastLine = body.slice(0, -1).lastIndexOf("\n") + 1;
+    for (const cut of [body.slice(0, lastLine), body.slice(0, lastLine + 3), body.slice(0, -1)]) {
+      const stream = Stream.fromReadableStream<ChatCompletionChunk>(new Response(cut).body!);
+      await expect(stream.text(), JSON.stringify(cut.slice(-20))).rejects.toBeInstanceOf(APIConnectionError);
+    }
   });
 });

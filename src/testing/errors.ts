@@ -10,6 +10,7 @@ const ERROR_TYPES: Record<number, string> = {
   404: "not_found_error",
   408: "timeout_error",
   409: "conflict_error",
+  413: "invalid_request_error",
   422: "unprocessable_entity_error",
   429: "rate_limit_error",
 };

@@ -5,7 +5,7 @@ import { allowCrossOrigin, preflightResponse } from "./cors.ts";
 import { errorResponse, RequestRejected } from "./errors.ts";
 import { delay, FaultQueue, faultyJSONResponse, statusFaultResponse, type BodyFault, type MockFault } from "./faults.ts";
 import { planReply, type MockReply } from "./replies.ts";
-import { chooseModel } from "./routing.ts";
+import { chooseModel, hasRouteFilters } from "./routing.ts";
 import { eventStream } from "./sse.ts";
 import { validateChatRequest } from "./validate.ts";
 import { toChunks, toCompletion } from "./wire.ts";
@@ -141,8 +141,10 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     const params = validateChatRequest(body.value);
     const routed = chooseModel(params, catalogue);
     if ("error" in routed) {
-      const notFound = routed.code === "model_not_found";
-      throw new RequestRejected(routed.error, notFound ? "model" : "route", notFound ? 404 : 400, routed.code);
+      if (routed.code === "model_not_found") throw new RequestRejected(routed.error, "model", 404, routed.code);
+      // 413 as a gateway's body limit answers it; the prompt is what has to change.
+      if (routed.code === "context_length_exceeded") throw new RequestRejected(routed.error, "messages", 413, routed.code);
+      throw new RequestRejected(routed.error, hasRouteFilters(params) ? "route" : null, 400, routed.code);
     }
     const { model } = routed;
     const plan = planReply(params, { id: `chatcmpl-mock${pad(number)}`, model: model.id, provider: model.provider, seed, reply: options.reply });

@@ -1,8 +1,12 @@
 import type { ChatCompletionCreateParamsBase, ModelCapability } from "../types/index.ts";
 import type { MockModel } from "./catalogue.ts";
 
-/** The outcome of routing: the model, or why none could serve the request. */
-export type RouteResult = { model: MockModel } | { error: string; code: "model_not_found" | "no_route_available" };
+/**
+ * The outcome of routing: the model, or why none could serve the request. A prompt larger
+ * than every model's context is `context_length_exceeded`, whatever the route says: no
+ * filter could have let it through.
+ */
+export type RouteResult = { model: MockModel } | { error: string; code: "model_not_found" | "no_route_available" | "context_length_exceeded" };
 
 /** Prompts above this many estimated tokens need a `long_context` model. */
 const LONG_CONTEXT_TOKENS = 32_000;
@@ -34,6 +38,13 @@ export function chooseModel(params: ChatCompletionCreateParamsBase, catalogue: r
   const excluded: string[] = [];
   // Image generators answer /v1/images, not chat; they are never a chat candidate.
   let candidates = catalogue.filter((model) => !model.capabilities.includes("image_generation"));
+  const largest = candidates.reduce<MockModel | undefined>((best, model) => (best && best.context_length >= model.context_length ? best : model), undefined);
+  if (largest && promptTokens > largest.context_length) {
+    return {
+      error: `The prompt is too large: about ${tokens(promptTokens)} tokens, more than the context of every model (the largest, ${largest.id}, holds ${tokens(largest.context_length)}).`,
+      code: "context_length_exceeded",
+    };
+  }
   const keep = (reason: string, test: (model: MockModel) => boolean) => {
     const kept = candidates.filter(test);
     if (kept.length < candidates.length) excluded.push(reason);
@@ -48,7 +59,10 @@ export function chooseModel(params: ChatCompletionCreateParamsBase, catalogue: r
   if (maxPrice?.completion != null) keep(`max_price.completion ${maxPrice.completion}`, (model) => model.pricing.completion <= maxPrice.completion!);
   if (candidates.length === 0) {
     const why = excluded.length > 0 ? `excluded by: ${excluded.join(", ")}` : "the catalogue has no chat model";
-    return { error: `No model satisfies the route filters (${why}).`, code: "no_route_available" };
+    // Route filters are named only when the request set some; otherwise the request itself
+    // (an image part, tools, a long prompt) asked for more than any model offers.
+    const what = hasRouteFilters(params) ? "No model satisfies the route filters" : "No model can serve this request";
+    return { error: `${what} (${why}).`, code: "no_route_available" };
   }
   const price = (model: MockModel) => model.pricing.prompt + model.pricing.completion;
   const order: Record<string, (a: MockModel, b: MockModel) => number> = {
@@ -86,4 +100,16 @@ export function estimatePromptTokens(params: ChatCompletionCreateParamsBase): nu
     else if (Array.isArray(content)) for (const part of content) if (part.type === "text") characters += part.text.length;
   }
   return Math.ceil(characters / 4);
+}
+
+/** Whether the request narrowed `model: "auto"` itself (`sort` only orders, it filters nothing). */
+export function hasRouteFilters(params: ChatCompletionCreateParamsBase): boolean {
+  const route = params.route;
+  if (!route) return false;
+  return (route.capabilities?.length ?? 0) > 0 || route.min_quality != null || route.max_price?.prompt != null || route.max_price?.completion != null;
+}
+
+/** A token count as people write it: 1,250,000. */
+function tokens(count: number): string {
+  return count.toLocaleString("en-US");
 }

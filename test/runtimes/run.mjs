@@ -1,6 +1,6 @@
 // `npm run test:runtimes`: proves the packed package in every runtime we support. Builds and
 // packs it, installs the tarball into throwaway consumer projects, starts the mock gateway on
-// 127.0.0.1, and runs one check per runtime. Each check prints `<runtime>: ok (<version>)` or
+// 127.0.0.1, and runs one check per runtime, the README's blocks for that runtime included. Each check prints `<runtime>: ok (<version>)` or
 // `<runtime>: FAILED <reason>`; the command exits non-zero if any failed.
 import { execFile, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { readmeBlocks } from "./readme-blocks.mjs";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -17,6 +18,8 @@ const bin = (name) => join(root, "node_modules/.bin", name);
 const REPLY = "Hello from the loopback gateway, in every runtime: ünïcödé 🚀.";
 const work = mkdtempSync(join(tmpdir(), "modelgate-runtimes-"));
 const cleanups = [() => rmSync(work, { recursive: true, force: true })];
+// Deno runs with --no-lock: loopback URLs on random ports must never reach the tracked lock.
+const denoLock = readFileSync(join(root, "deno.lock"), "utf8");
 const started = performance.now();
 
 // --- setup: build, pack, install, gateway -------------------------------------------------
@@ -38,6 +41,14 @@ async function consumer(name, type) {
   return dir;
 }
 const [cjsDir, esmDir] = await Promise.all([consumer("consumer-cjs"), consumer("consumer-esm", "module")]);
+
+// README blocks marked `<!-- runs: ... -->` run here, exactly as the README shows them.
+const readme = readmeBlocks(readFileSync(join(root, "README.md"), "utf8"));
+const readmeBlocksFor = (runs) => {
+  const found = readme.filter((block) => block.runs === runs);
+  if (found.length === 0) throw new Error(`README.md has no block marked <!-- runs: ${runs} -->`);
+  return found;
+};
 
 // --- checks --------------------------------------------------------------------------------
 function expectReply(stdout) {
@@ -108,13 +119,27 @@ async function denoCheck() {
   writeFileSync(built, readFileSync(join(fixtures, "deno/built.ts"), "utf8").replace("DIST_PATH", join(root, "dist/index.js")));
   const sourceHost = new URL(source).host;
   const gatewayHost = new URL(gateway.url).host;
-  await run(bin("deno"), ["check", `--allow-import=${sourceHost}`, byURL], { env: denoEnv });
+  await run(bin("deno"), ["check", "--no-lock", `--allow-import=${sourceHost}`, byURL], { env: denoEnv });
   // The narrowest permissions: import from the source host, talk to the gateway, nothing else
   // (no env access either: the SDK must not crash without it).
-  expectReply((await run(bin("deno"), ["run", "--no-prompt", `--allow-import=${sourceHost}`, `--allow-net=${gatewayHost}`, byURL, gateway.url, MOCK_API_KEY], { env: denoEnv })).stdout);
-  expectReply((await run(bin("deno"), ["run", "--no-prompt", `--allow-net=${gatewayHost}`, built, gateway.url, MOCK_API_KEY], { env: denoEnv })).stdout);
+  expectReply((await run(bin("deno"), ["run", "--no-lock", "--no-prompt", `--allow-import=${sourceHost}`, `--allow-net=${gatewayHost}`, byURL, gateway.url, MOCK_API_KEY], { env: denoEnv })).stdout);
+  expectReply((await run(bin("deno"), ["run", "--no-lock", "--no-prompt", `--allow-net=${gatewayHost}`, built, gateway.url, MOCK_API_KEY], { env: denoEnv })).stdout);
   // The npm package as Deno resolves it from a project's node_modules (the Node ESM consumer).
-  expectReply((await run(bin("deno"), ["run", "--no-prompt", `--allow-net=${gatewayHost}`, "--allow-read=.", "esm.mjs", gateway.url, MOCK_API_KEY], { cwd: esmDir, env: denoEnv })).stdout);
+  expectReply((await run(bin("deno"), ["run", "--no-lock", "--no-prompt", `--allow-net=${gatewayHost}`, "--allow-read=.", "esm.mjs", gateway.url, MOCK_API_KEY], { cwd: esmDir, env: denoEnv })).stdout);
+  // The README's Deno program, its URL import mapped onto the source server by an import map.
+  for (const block of readmeBlocksFor("deno")) {
+    const prefix = block.code.match(/from "(https:\/\/[^"]+\/)index\.ts"/)?.[1];
+    if (!prefix) throw new Error(`README.md:${block.line}: no URL import of src/index.ts`);
+    const program = join(work, `readme-deno-${block.line}.ts`);
+    const importMap = join(work, `readme-deno-${block.line}.json`);
+    writeFileSync(program, block.code);
+    writeFileSync(importMap, JSON.stringify({ imports: { [prefix]: `${source}/` } }));
+    const flags = ["--no-lock", `--import-map=${importMap}`, `--allow-import=${sourceHost}`];
+    await run(bin("deno"), ["check", ...flags, program], { env: denoEnv });
+    const readmeEnv = { ...denoEnv, MODELGATE_BASE_URL: gateway.url, MODELGATE_API_KEY: MOCK_API_KEY };
+    const { stdout } = await run(bin("deno"), ["run", "--no-prompt", ...flags, `--allow-net=${gatewayHost}`, "--allow-env=MODELGATE_API_KEY,MODELGATE_BASE_URL", program], { env: readmeEnv });
+    if (stdout.trim() !== REPLY) throw new Error(`README.md:${block.line} printed ${JSON.stringify(stdout)}`);
+  }
   return (await run(bin("deno"), ["--version"], { env: denoEnv })).stdout.split(" (")[0];
 }
 
@@ -125,7 +150,7 @@ async function serveChecks() {
   const script = join(work, "serve-deno.ts");
   writeFileSync(script, readFileSync(join(fixtures, "serve/deno.ts"), "utf8").replaceAll("DIST_PATH", join(root, "dist")));
   const denoEnv = { ...process.env, DENO_DIR: join(work, "deno-dir"), DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" };
-  expectReply((await run(bin("deno"), ["run", "--no-prompt", "--allow-net=127.0.0.1", script, REPLY], { env: denoEnv })).stdout);
+  expectReply((await run(bin("deno"), ["run", "--no-lock", "--no-prompt", "--allow-net=127.0.0.1", script, REPLY], { env: denoEnv })).stdout);
   return "Bun.serve, Deno.serve";
 }
 
@@ -152,13 +177,57 @@ async function browserCheck() {
   await tab.waitForFunction(() => document.querySelector("#status")?.textContent !== "loading…", null, { timeout: 20_000 });
   const guard = await tab.textContent("#status");
   if (!guard?.includes("dangerouslyAllowBrowser")) throw new Error(`browser guard did not show: ${guard}`);
+  await readmeBrowserPages(browser, build);
   return `chromium ${browser.version()}`;
+}
+
+/**
+ * Each README browser program, bundled as a page whose origin also serves the README's route
+ * at POST /api/chat (the server half of the server-to-browser bridge); each must show REPLY.
+ */
+async function readmeBrowserPages(browser, build) {
+  const [route] = readmeBlocksFor("route");
+  const routeDir = join(work, "readme-route");
+  mkdirSync(routeDir, { recursive: true });
+  writeFileSync(join(routeDir, "route.ts"), route.code);
+  await build({ entryPoints: [join(routeDir, "route.ts")], bundle: true, format: "esm", platform: "node", target: "node20", outfile: join(routeDir, "route.mjs"), alias: { modelgate: join(root, "dist/index.js") }, logLevel: "silent" });
+  // The route builds its client when loaded, from the environment, as in a server.
+  Object.assign(process.env, { MODELGATE_BASE_URL: gateway.url, MODELGATE_API_KEY: MOCK_API_KEY });
+  const { POST } = await import(join(routeDir, "route.mjs"));
+  const { serveNode } = await import(join(root, "dist/testing/node.js"));
+
+  for (const block of readmeBlocksFor("browser")) {
+    const page = join(work, `readme-browser-${block.line}`);
+    mkdirSync(page, { recursive: true });
+    writeFileSync(join(page, "main.ts"), block.code);
+    writeFileSync(join(page, "index.html"), '<!doctype html><meta charset="utf-8"><script type="module" src="./main.js"></script>');
+    await build({ entryPoints: [join(page, "main.ts")], bundle: true, format: "esm", target: "es2022", outfile: join(page, "main.js"), alias: { modelgate: join(root, "dist/index.js") }, logLevel: "silent" });
+    const site = await serveNode(async (request) => {
+      const { pathname } = new URL(request.url);
+      if (pathname === "/api/chat" && request.method === "POST") return POST(request);
+      const file = { "/index.html": ["index.html", "text/html"], "/main.js": ["main.js", "text/javascript"] }[pathname];
+      return file ? new Response(readFileSync(join(page, file[0])), { headers: { "content-type": file[1] } }) : new Response(null, { status: 404 });
+    });
+    cleanups.push(() => site.close());
+    const tab = await browser.newPage();
+    const errors = [];
+    tab.on("pageerror", (error) => errors.push(error.message));
+    await tab.goto(`${site.url}/index.html?baseURL=${encodeURIComponent(gateway.url)}&apiKey=${MOCK_API_KEY}`);
+    const shown = await tab
+      .waitForFunction((reply) => document.body.innerText.trim() === reply, REPLY, { timeout: 20_000 })
+      .then(() => true, () => false);
+    if (!shown) throw new Error(`README.md:${block.line} page shows ${JSON.stringify(await tab.evaluate(() => document.body.innerText))} ${errors.join("; ")}`);
+    await tab.close();
+  }
 }
 
 async function workerdCheck() {
   const dir = join(work, "workerd");
   const { build } = await import("esbuild");
-  await build({ entryPoints: [join(fixtures, "worker/worker.mjs")], bundle: true, format: "esm", target: "es2022", platform: "neutral", outfile: join(dir, "worker.js"), alias: { modelgate: join(root, "dist/index.js") }, logLevel: "silent" });
+  const [block] = readmeBlocksFor("workerd");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "readme-worker.mjs"), block.code);
+  await build({ entryPoints: [join(dir, "readme-worker.mjs")], bundle: true, format: "esm", target: "es2022", platform: "neutral", outfile: join(dir, "worker.js"), alias: { modelgate: join(root, "dist/index.js") }, logLevel: "silent" });
   const port = await freePort();
   writeFileSync(
     join(dir, "config.capnp"),
@@ -194,7 +263,7 @@ const worker :Workerd.Worker = (
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-  if (body !== REPLY) throw new Error(`worker answered ${JSON.stringify(body)} ${stderr.slice(0, 200)}`);
+  if (body !== REPLY) throw new Error(`README.md:${block.line} worker answered ${JSON.stringify(body)} ${stderr.slice(0, 200)}`);
   return (await run(bin("workerd"), ["--version"])).stdout.trim();
 }
 
@@ -243,11 +312,15 @@ await Promise.all([
 for (let i = 0; i < RESOLUTIONS.length; i += 2) {
   await Promise.all(RESOLUTIONS.slice(i, i + 2).map((resolution) => check(`typescript ${resolution.name}`, () => typescriptCheck(resolution))));
 }
-await check("deno (source by URL, built ESM by path, npm package)", denoCheck);
+await check("deno (source by URL, built ESM by path, npm package, the README program)", denoCheck);
 await check("mock gateway served by Bun and Deno", serveChecks);
-await check("browser (chromium, bundled by esbuild)", browserCheck);
-await check("cloudflare workerd", workerdCheck);
+await check("browser (chromium, bundled by esbuild: the example and the README pages)", browserCheck);
+await check("cloudflare workerd (the README worker)", workerdCheck);
 await check("packaging lint (attw, publint)", lintCheck);
+await check("deno.lock unchanged by the checks", () => {
+  if (readFileSync(join(root, "deno.lock"), "utf8") !== denoLock) throw new Error("a Deno run wrote to the tracked deno.lock (pass --no-lock)");
+  return "no writes";
+});
 
 for (const cleanup of cleanups.reverse()) await cleanup();
 console.log(`runtime checks took ${((performance.now() - started) / 1000).toFixed(0)} s`);
