@@ -28,7 +28,8 @@ export interface ErrorContext {
  * @param body the parsed JSON body, or the raw text when it was not JSON
  */
 export function errorFromBody(status: number | undefined, body: unknown, context: ErrorContext = {}): APIError {
-  const fields = readErrorFields(body);
+  // Redacted before anything is cut to an excerpt: a cut through the key would leave part of it.
+  const fields = readErrorFields(redactValue(body, context.redact ?? redactNothing));
   if (status !== undefined && status < 300 && typeof body === "string") {
     fields.message += " (a successful status with a body that is not JSON: is baseURL the gateway's address?)";
   }
@@ -47,22 +48,34 @@ export function errorFromStreamEvent(data: string, context: ErrorContext): APIEr
   } catch {
     // plain text: below
   }
-  const message = data.trim() || "The stream reported an error.";
+  const message = (context.redact ?? redactNothing)(data).trim() || "The stream reported an error.";
   return buildAPIError(undefined, { message, error: data, code: null, type: null, param: null }, context);
 }
 
-/** The one place an `APIError` is made from server content: redaction happens here. */
+/**
+ * The one place an `APIError` is made from server content. Fields come redacted from their
+ * body; the message is redacted once more for what the SDK added, and headers that echo a
+ * secret (a `www-authenticate` quoting the token) are copied with it cut out.
+ */
 function buildAPIError(status: number | undefined, fields: ErrorFields, context: ErrorContext): APIError {
   const redact = context.redact ?? redactNothing;
-  const headers = context.headers;
+  const headers = context.headers && redactHeaders(context.headers, redact);
   const init: APIErrorInit = {
     ...fields,
     message: redact(fields.message),
-    error: redactValue(fields.error, redact),
     headers,
     requestID: headers?.get("x-request-id") ?? null,
   };
   return status === undefined ? new APIError(undefined, init) : apiErrorForStatus(status, init);
+}
+
+function redactHeaders(headers: Headers, redact: Redact): Headers {
+  let copy: Headers | undefined;
+  headers.forEach((value, name) => {
+    const redacted = redact(value);
+    if (redacted !== value) (copy ??= new Headers(headers)).set(name, redacted);
+  });
+  return copy ?? headers;
 }
 
 interface ErrorFields {

@@ -64,9 +64,10 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcom
   const options: unknown = spec.options === undefined ? {} : spec.options;
   assertCallOptions(options);
   spec.validate?.();
+  if (typeof spec.path !== "string") throw new ModelGateError(`The request path must be a string such as "/v1/models"; got ${typeof spec.path}.`);
   const stream = spec.stream === true;
   const maxRetries = options.maxRetries ?? config.maxRetries;
-  const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+  const body = spec.body === undefined ? undefined : toJSON(spec.body);
   const headers = mergeHeaders(
     {
       accept: stream ? "text/event-stream" : "application/json",
@@ -124,7 +125,16 @@ function assertCallOptions(options: unknown): asserts options is RequestOptions 
   if (!isRecord(options)) {
     throw new ModelGateError(`Request options must be an object (e.g. { signal, timeout }); got ${options === null ? "null" : typeof options}.`);
   }
-  const { timeout, maxRetries } = options;
+  const { timeout, maxRetries, signal, headers, query } = options;
+  if (signal != null && typeof (signal as AbortSignal).addEventListener !== "function") {
+    throw new ModelGateError("The `signal` option must be an AbortSignal (e.g. `new AbortController().signal`).");
+  }
+  if (headers != null && typeof headers !== "object") {
+    throw new ModelGateError(`The \`headers\` option must be a Headers, [name, value] pairs or a record; got ${typeof headers}.`);
+  }
+  if (query != null && !isRecord(query)) {
+    throw new ModelGateError(`The \`query\` option must be a record of parameters; got ${typeof query}.`);
+  }
   if (timeout !== undefined && !(typeof timeout === "number" && timeout >= 0)) {
     throw new ModelGateError(`The \`timeout\` option must be a non-negative number of milliseconds; got ${String(timeout)}.`);
   }
@@ -207,12 +217,20 @@ function asksForUsage(body: unknown): boolean {
  * status 200, or a page from a proxy, reported with its own words.
  */
 function notAStream(response: Response, text: string, redact: Redact): APIError {
-  const body = parseBody(text);
+  const body = parseBody(redact(text));
   const context = { headers: response.headers, redact };
   if (isErrorDocument(body)) return errorFromBody(undefined, body, context);
   const received = response.headers.get("content-type") ?? "no content type";
   const hint = received.includes("html") ? " (an HTML page: is baseURL the gateway's address?)" : "";
-  return errorFromBody(response.status, { message: `Expected an event stream but got ${received}: ${describeBody(text)}${hint}` }, context);
+  return errorFromBody(response.status, { message: `Expected an event stream but got ${received}: ${describeBody(redact(text))}${hint}` }, context);
+}
+
+function toJSON(body: unknown): string {
+  try {
+    return JSON.stringify(body);
+  } catch (error) {
+    throw new ModelGateError(`The request body cannot be sent as JSON: ${(error as Error).message}`, { cause: error });
+  }
 }
 
 /** Error bodies are JSON when the gateway answered, anything at all when a proxy did. */

@@ -24,7 +24,7 @@ export class Models {
   retrieve(id: string, options?: RequestOptions): APIPromise<Model> {
     return this.#client.request({
       method: "GET",
-      path: `/v1/models/${encodeURIComponent(id)}`,
+      path: typeof id === "string" ? `/v1/models/${encodeURIComponent(id)}` : "/v1/models/",
       options,
       validate: () => {
         if (typeof id !== "string" || id === "") throw new ModelGateError(`models.retrieve() needs a model id string; got ${JSON.stringify(id) ?? String(id)}.`);

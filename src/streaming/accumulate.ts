@@ -68,13 +68,15 @@ export class ChatCompletionAccumulator {
     // `choices` is empty in the usage-only final chunk, and absent in some error chunks.
     for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {
       if (!isRecord(choice)) continue;
-      const parts = this.#choice(choice.index ?? 0);
+      // The same reading of `index` as the stream's end check (ChunkEvents): they must agree on
+      // which choice a chunk belongs to.
+      const parts = this.#choice(typeof choice.index === "number" ? choice.index : 0);
       const delta = choice.delta;
-      if (delta?.content) parts.content.push(delta.content);
-      if (delta?.refusal) parts.refusal.push(delta.refusal);
-      for (const fragment of delta?.tool_calls ?? []) addToolCallFragment(parts, fragment);
+      if (typeof delta?.content === "string") parts.content.push(delta.content);
+      if (typeof delta?.refusal === "string") parts.refusal.push(delta.refusal);
+      if (Array.isArray(delta?.tool_calls)) for (const fragment of delta.tool_calls) if (isRecord(fragment)) addToolCallFragment(parts, fragment);
       if (choice.finish_reason) parts.finishReason = choice.finish_reason;
-      if (choice.logprobs) addLogprobs(parts, choice.logprobs);
+      if (isRecord(choice.logprobs)) addLogprobs(parts, choice.logprobs);
     }
   }
 
@@ -131,15 +133,15 @@ function addToolCallFragment(parts: ChoiceParts, fragment: ChatCompletionChunkTo
   // The first fragment that names the call wins: some providers repeat the id and name on
   // every fragment, and a few send a different name later, which is not a rename.
   if (!call.id && fragment.id) call.id = fragment.id;
-  if (!call.name && fragment.function?.name) call.name = fragment.function.name;
-  if (fragment.function?.arguments) call.arguments.push(fragment.function.arguments);
+  if (!call.name && typeof fragment.function?.name === "string") call.name = fragment.function.name;
+  if (typeof fragment.function?.arguments === "string") call.arguments.push(fragment.function.arguments);
 }
 
 function addLogprobs(parts: ChoiceParts, next: ChatCompletionLogprobs): void {
   const logprobs = (parts.logprobs ??= { content: null, refusal: null });
   // A loop rather than push(...tokens): spreading a long array into arguments can overflow the stack.
-  if (next.content) for (const token of next.content) (logprobs.content ??= []).push(token);
-  if (next.refusal) for (const token of next.refusal) (logprobs.refusal ??= []).push(token);
+  if (Array.isArray(next.content)) for (const token of next.content) (logprobs.content ??= []).push(token);
+  if (Array.isArray(next.refusal)) for (const token of next.refusal) (logprobs.refusal ??= []).push(token);
 }
 
 function toChoice(index: number, parts: ChoiceParts): ChatCompletionChoice {

@@ -106,7 +106,8 @@ export class Stream<T> implements AsyncIterable<T> {
           // A stream of the SDK's own never yields a non-object, but a rebuilt one may.
           if (!isRecord(chunk) || !Array.isArray(chunk.choices)) continue;
           for (const choice of chunk.choices) {
-            if ((choice.index ?? 0) === 0 && choice.delta?.content) yield choice.delta.content;
+            const index = typeof choice?.index === "number" ? choice.index : 0;
+            if (index === 0 && typeof choice.delta?.content === "string" && choice.delta.content !== "") yield choice.delta.content;
           }
         }
       },
