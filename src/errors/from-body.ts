@@ -48,8 +48,9 @@ export function errorFromStreamEvent(data: string, context: ErrorContext): APIEr
   } catch {
     // plain text: below
   }
-  const message = (context.redact ?? redactNothing)(data).trim() || "The stream reported an error.";
-  return buildAPIError(undefined, { message, error: data, code: null, type: null, param: null }, context);
+  const text = (context.redact ?? redactNothing)(data);
+  const message = text.trim() || "The stream reported an error.";
+  return buildAPIError(undefined, { message, error: text, code: null, type: null, param: null }, context);
 }
 
 /**
