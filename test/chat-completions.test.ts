@@ -1,6 +1,6 @@
 import { http, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
-import { ModelGateError } from "../src/index.ts";
+import { ModelGateError, type ChatCompletionCreateParams } from "../src/index.ts";
 import { BASE, completionBody, contentEvent, DONE, USER_HELLO, sseResponse, testClient, useMockServer } from "./fixtures/server.ts";
 
 const server = useMockServer();
@@ -61,16 +61,22 @@ describe("caller mistakes are caught before any request", () => {
     ["a non-boolean stream", { model: "auto", messages: USER_HELLO, stream: "yes" }, /`stream` must be a boolean/],
   ];
 
-  it.each(cases)("rejects %s with a ModelGateError naming the field", (_, params, message) => {
+  it.each(cases)("throws for %s a ModelGateError naming the field, and sends nothing", async (_, params, message) => {
     let requests = 0;
-    server.use(http.all(`${BASE}/*`, () => {
-      requests++;
-      return HttpResponse.json({});
-    }));
-    const create = testClient().chat.completions.create as (params: unknown) => unknown;
-    expect(() => create(params)).toThrow(ModelGateError);
-    expect(() => create(params)).toThrow(message);
-    expect(requests).toBe(0);
+    server.use(
+      http.all(`${BASE}/*`, () => {
+        requests++;
+        return HttpResponse.json(completionBody("sent anyway"));
+      }),
+    );
+    // Called on its client, as users call it: were the check gone, this would send a request.
+    const completions = testClient().chat.completions;
+    const call = () => completions.create(params as ChatCompletionCreateParams);
+    expect(call).toThrow(ModelGateError);
+    expect(call).toThrow(message);
+    // A request sent before (or despite) the throw would reach the handler within a few ticks.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(requests, "requests that reached the gateway").toBe(0);
   });
 });
 
