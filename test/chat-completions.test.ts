@@ -1,7 +1,9 @@
 import { http, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 import { ModelGateError, type ChatCompletionCreateParams } from "../src/index.ts";
-import { BASE, completionBody, contentEvent, DONE, USER_HELLO, sseResponse, testClient, useMockServer } from "./fixtures/server.ts";
+import { sseResponse } from "./fixtures/body.ts";
+import { completionBody, contentEvent, DONE } from "./fixtures/chunks.ts";
+import { BASE, USER_HELLO, testClient, useMockServer } from "./fixtures/server.ts";
 
 const server = useMockServer();
 

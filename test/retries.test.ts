@@ -9,7 +9,9 @@ import {
   type RequestOptions,
 } from "../src/index.ts";
 import { inFakeTime, useFakeClock } from "./fixtures/clock.ts";
-import { BASE, completionBody, contentEvent, DONE, USER_HELLO, sseResponse, testClient, useMockServer } from "./fixtures/server.ts";
+import { sseResponse } from "./fixtures/body.ts";
+import { completionBody, contentEvent, DONE } from "./fixtures/chunks.ts";
+import { BASE, USER_HELLO, testClient, useMockServer } from "./fixtures/server.ts";
 
 // Backoff, retry-after and timeouts run on a fake clock: every call below goes through
 // inFakeTime(), which jumps to the SDK's next timer once nothing else is in flight, so the
