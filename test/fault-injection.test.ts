@@ -9,6 +9,7 @@ import {
   type ChatCompletionChunk,
   type Stream,
 } from "../src/index.ts";
+import { contentEvent, DONE } from "./fixtures/chunks.ts";
 import { inFakeTime, useFakeClock } from "./fixtures/clock.ts";
 import { loopbackServer, type LoopbackServer } from "./fixtures/loopback.ts";
 
@@ -45,9 +46,7 @@ const client = (options: Partial<ConstructorParameters<typeof ModelGate>[0]> = {
 /** The SSE events of TEXT split into word chunks, then a finishing chunk and [DONE]. */
 function sseEvents(text = TEXT): string[] {
   const words = text.match(/\S+\s*/g) ?? [];
-  const chunk = (delta: object, finish: string | null) =>
-    `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-  return [...words.map((word) => chunk({ content: word }, null)), chunk({}, "stop"), "data: [DONE]\n\n"];
+  return [...words.map((word) => contentEvent(word)), contentEvent(null, "stop"), DONE];
 }
 
 function startStream(response: ServerResponse, extraHeaders: Record<string, string> = {}) {
