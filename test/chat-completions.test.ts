@@ -83,7 +83,7 @@ describe("caller mistakes are caught before any request", () => {
 });
 
 describe("models", () => {
-  it("lists the catalogue", async () => {
+  it("models.list() resolves to the catalogue the gateway sent", async () => {
     server.use(
       http.get(`${BASE}/v1/models`, () =>
         HttpResponse.json({ object: "list", data: [{ id: "a/b", object: "model", created: 1, owned_by: "a" }] }),

@@ -33,7 +33,7 @@ describe("the built package", () => {
     expect(await streamWith(sdk)).toBe("built ok");
   });
 
-  it("throws the built error classes", async () => {
+  it("throws the built package's own ModelGateError class for an invalid baseURL", async () => {
     const sdk = require("../dist/index.cjs") as BuiltModule;
     expect(() => new sdk.ModelGate({ apiKey: API_KEY, baseURL: "nope" })).toThrow(sdk.ModelGateError);
   });

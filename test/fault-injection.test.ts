@@ -138,7 +138,7 @@ describe("faults in the middle of a stream", () => {
     };
     const { text, error } = await collect(await streamed());
     expect(error).toBeInstanceOf(APIConnectionError);
-    expect(TEXT.startsWith(text)).toBe(true);
+    expect(TEXT.startsWith(text), `received ${JSON.stringify(text)}, not a prefix of the server's text`).toBe(true);
     expect(text.length).toBeGreaterThan(0);
   });
 
@@ -151,7 +151,8 @@ describe("faults in the middle of a stream", () => {
     };
     const { text, error } = await collect(await streamed());
     expect(error).toBeInstanceOf(APIConnectionError);
-    expect(TEXT.startsWith(text) && text.length < TEXT.length).toBe(true);
+    expect(TEXT.startsWith(text), `received ${JSON.stringify(text)}, not a prefix of the server's text`).toBe(true);
+    expect(text.length, "length of the received text, which must fall short of the whole").toBeLessThan(TEXT.length);
   });
 
   it("throws APIConnectionTimeoutError for headers then silence, and closes the socket", async () => {

@@ -157,8 +157,8 @@ describe("cancellation", () => {
     const { client, state } = clientWithObservedBody([contentEvent("a"), contentEvent("b"), contentEvent("c"), DONE]);
     const stream = await openStream(client);
     for await (const _ of stream) break;
-    expect(state.cancelled).toBe(true);
-    expect(state.pulls).toBe(1);
+    expect(state.cancelled, "the SDK cancelled the HTTP body").toBe(true);
+    expect(state.pulls, "reads of the HTTP body").toBe(1);
   });
 
   it("throws APIUserAbortError when stream.controller aborts mid-stream", async () => {
@@ -173,7 +173,7 @@ describe("cancellation", () => {
     })().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIUserAbortError);
     expect(contents).toEqual(["a"]);
-    expect(state.cancelled).toBe(true);
+    expect(state.cancelled, "the SDK cancelled the HTTP body").toBe(true);
   });
 
   it("throws APIUserAbortError when the caller's signal aborts mid-stream", async () => {
