@@ -8,9 +8,9 @@ import {
   RateLimitError,
   type RequestOptions,
 } from "../src/index.ts";
-import { inFakeTime, useFakeClock } from "./fixtures/clock.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { completionBody, contentEvent, DONE } from "./fixtures/chunks.ts";
+import { inFakeTime, useFakeClock } from "./fixtures/clock.ts";
 import { BASE, USER_HELLO, testClient, useMockServer } from "./fixtures/server.ts";
 
 // Backoff, retry-after and timeouts run on a fake clock: every call below goes through
