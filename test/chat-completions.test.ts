@@ -1,7 +1,9 @@
 import { http, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
-import { ModelGateError } from "../src/index.ts";
-import { BASE, completionBody, contentEvent, DONE, USER_HELLO, sseResponse, testClient, useMockServer } from "./fixtures/server.ts";
+import { ModelGateError, type ChatCompletionCreateParams } from "../src/index.ts";
+import { sseResponse } from "./fixtures/body.ts";
+import { completionBody, contentEvent, DONE } from "./fixtures/chunks.ts";
+import { BASE, USER_HELLO, testClient, useMockServer } from "./fixtures/server.ts";
 
 const server = useMockServer();
 
@@ -61,25 +63,30 @@ describe("caller mistakes are caught before any request", () => {
     ["a non-boolean stream", { model: "auto", messages: USER_HELLO, stream: "yes" }, /`stream` must be a boolean/],
   ];
 
-  it.each(cases)("rejects %s with a ModelGateError naming the field, without throwing from the call", async (_, params, message) => {
+  it.each(cases)("rejects %s with a ModelGateError naming the field, without throwing from the call, and sends nothing", async (_, params, message) => {
     let requests = 0;
-    server.use(http.all(`${BASE}/*`, () => {
-      requests++;
-      return HttpResponse.json({});
-    }));
-    const client = testClient();
+    server.use(
+      http.all(`${BASE}/*`, () => {
+        requests++;
+        return HttpResponse.json(completionBody("sent anyway"));
+      }),
+    );
+    // Called on its client, as users call it: were the check gone, this would send a request.
+    const completions = testClient().chat.completions;
     let call: Promise<unknown> | undefined;
     expect(() => {
-      call = client.chat.completions.create(params as never);
+      call = completions.create(params as ChatCompletionCreateParams);
     }).not.toThrow();
     await expect(call).rejects.toThrow(ModelGateError);
-    await expect(client.chat.completions.create(params as never)).rejects.toThrow(message);
-    expect(requests).toBe(0);
+    await expect(completions.create(params as ChatCompletionCreateParams)).rejects.toThrow(message);
+    // A request sent before (or despite) the rejection would reach the handler within a few ticks.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(requests, "requests that reached the gateway").toBe(0);
   });
 });
 
 describe("models", () => {
-  it("lists the catalogue", async () => {
+  it("models.list() resolves to the catalogue the gateway sent", async () => {
     server.use(
       http.get(`${BASE}/v1/models`, () =>
         HttpResponse.json({ object: "list", data: [{ id: "a/b", object: "model", created: 1, owned_by: "a" }] }),

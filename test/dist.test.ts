@@ -1,7 +1,9 @@
 import { createRequire } from "node:module";
 import { http } from "msw";
 import { describe, expect, it } from "vitest";
-import { API_KEY, BASE, contentEvent, DONE, sseResponse, useMockServer } from "./fixtures/server.ts";
+import { sseResponse } from "./fixtures/body.ts";
+import { contentEvent, DONE } from "./fixtures/chunks.ts";
+import { API_KEY, BASE, useMockServer } from "./fixtures/server.ts";
 
 // Runs the built package (npm test builds it first), as users get it: the ESM and the CJS file.
 const server = useMockServer();
@@ -31,7 +33,7 @@ describe("the built package", () => {
     expect(await streamWith(sdk)).toBe("built ok");
   });
 
-  it("throws the built error classes", async () => {
+  it("throws the built package's own ModelGateError class for an invalid baseURL", async () => {
     const sdk = require("../dist/index.cjs") as BuiltModule;
     expect(() => new sdk.ModelGate({ apiKey: API_KEY, baseURL: "nope" })).toThrow(sdk.ModelGateError);
   });

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -9,6 +9,8 @@ import {
   type ChatCompletionChunk,
   type Stream,
 } from "../src/index.ts";
+import { contentEvent, DONE } from "./fixtures/chunks.ts";
+import { inFakeTime, useFakeClock } from "./fixtures/clock.ts";
 import { loopbackServer, type LoopbackServer } from "./fixtures/loopback.ts";
 
 // Faults injected over real loopback sockets (node:http on 127.0.0.1), where Node's fetch
@@ -44,9 +46,7 @@ const client = (options: Partial<ConstructorParameters<typeof ModelGate>[0]> = {
 /** The SSE events of TEXT split into word chunks, then a finishing chunk and [DONE]. */
 function sseEvents(text = TEXT): string[] {
   const words = text.match(/\S+\s*/g) ?? [];
-  const chunk = (delta: object, finish: string | null) =>
-    `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-  return [...words.map((word) => chunk({ content: word }, null)), chunk({}, "stop"), "data: [DONE]\n\n"];
+  return [...words.map((word) => contentEvent(word)), contentEvent(null, "stop"), DONE];
 }
 
 function startStream(response: ServerResponse, extraHeaders: Record<string, string> = {}) {
@@ -76,25 +76,34 @@ describe("faults before the response", () => {
     handler = () => {};
   });
 
-  it("retries a connection reset before the headers, then reports APIConnectionError", async () => {
-    handler = (response) => response.socket?.destroy();
-    const error = await client({ maxRetries: 1 }).models.list().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(APIConnectionError);
-    expect(server.acceptedSockets).toBe(2);
-  });
+  describe("retried after the default backoff, on a fake clock", () => {
+    // The sockets are real; only the SDK's timers are fake, so the ~500 ms backoff costs nothing.
+    useFakeClock();
+    afterEach(() => {
+      expect(vi.getTimerCount(), "fake timers left running").toBe(0);
+    });
 
-  it("retries a POST whose connection was reset after the request arrived, with the same Idempotency-Key", async () => {
-    const keys: (string | undefined)[] = [];
-    server.server.prependListener("request", (request) => keys.push(request.headers["idempotency-key"] as string | undefined));
-    handler = (response) => {
-      if (keys.length === 1) return void response.socket?.destroy();
-      response.writeHead(200, { "content-type": "application/json", connection: "close" });
-      response.end(JSON.stringify({ id: "c", object: "chat.completion", created: 1, model: "m", choices: [] }));
-    };
-    await client({ maxRetries: 1 }).chat.completions.create({ model: "auto", messages });
-    expect(keys).toHaveLength(2);
-    expect(keys[0]).toMatch(/^modelgate-/);
-    expect(keys[1]).toBe(keys[0]);
+    it("retries a connection reset before the headers, then reports APIConnectionError", async () => {
+      handler = (response) => response.socket?.destroy();
+      const { error } = await inFakeTime(client({ maxRetries: 1 }).models.list());
+      expect(error).toBeInstanceOf(APIConnectionError);
+      expect(server.acceptedSockets).toBe(2);
+    });
+
+    it("retries a POST whose connection was reset after the request arrived, with the same Idempotency-Key", async () => {
+      const keys: (string | undefined)[] = [];
+      server.server.prependListener("request", (request) => keys.push(request.headers["idempotency-key"] as string | undefined));
+      handler = (response) => {
+        if (keys.length === 1) return void response.socket?.destroy();
+        response.writeHead(200, { "content-type": "application/json", connection: "close" });
+        response.end(JSON.stringify({ id: "c", object: "chat.completion", created: 1, model: "m", choices: [] }));
+      };
+      const { error } = await inFakeTime(client({ maxRetries: 1 }).chat.completions.create({ model: "auto", messages }));
+      expect(error).toBeUndefined();
+      expect(keys).toHaveLength(2);
+      expect(keys[0]).toMatch(/^modelgate-/);
+      expect(keys[1]).toBe(keys[0]);
+    });
   });
 
   it("times out headers-then-silence for a plain call, and closes the socket", async () => {
@@ -129,7 +138,7 @@ describe("faults in the middle of a stream", () => {
     };
     const { text, error } = await collect(await streamed());
     expect(error).toBeInstanceOf(APIConnectionError);
-    expect(TEXT.startsWith(text)).toBe(true);
+    expect(TEXT.startsWith(text), `received ${JSON.stringify(text)}, not a prefix of the server's text`).toBe(true);
     expect(text.length).toBeGreaterThan(0);
   });
 
@@ -142,7 +151,8 @@ describe("faults in the middle of a stream", () => {
     };
     const { text, error } = await collect(await streamed());
     expect(error).toBeInstanceOf(APIConnectionError);
-    expect(TEXT.startsWith(text) && text.length < TEXT.length).toBe(true);
+    expect(TEXT.startsWith(text), `received ${JSON.stringify(text)}, not a prefix of the server's text`).toBe(true);
+    expect(text.length, "length of the received text, which must fall short of the whole").toBeLessThan(TEXT.length);
   });
 
   it("throws APIConnectionTimeoutError for headers then silence, and closes the socket", async () => {

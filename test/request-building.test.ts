@@ -1,7 +1,8 @@
 import { http, HttpResponse, type JsonBodyType } from "msw";
 import { describe, expect, it } from "vitest";
 import { ModelGate, VERSION } from "../src/index.ts";
-import { API_KEY, BASE, completionBody, USER_HELLO, testClient, useMockServer } from "./fixtures/server.ts";
+import { completionBody } from "./fixtures/chunks.ts";
+import { API_KEY, BASE, USER_HELLO, testClient, useMockServer } from "./fixtures/server.ts";
 
 const server = useMockServer();
 

@@ -6,10 +6,18 @@ import {
   APIUserAbortError,
   BadRequestError,
   RateLimitError,
+  type RequestOptions,
 } from "../src/index.ts";
-import { BASE, completionBody, contentEvent, DONE, USER_HELLO, sseResponse, testClient, useMockServer } from "./fixtures/server.ts";
+import { sseResponse } from "./fixtures/body.ts";
+import { completionBody, contentEvent, DONE } from "./fixtures/chunks.ts";
+import { inFakeTime, useFakeClock } from "./fixtures/clock.ts";
+import { BASE, USER_HELLO, testClient, useMockServer } from "./fixtures/server.ts";
 
+// Backoff, retry-after and timeouts run on a fake clock: every call below goes through
+// inFakeTime(), which jumps to the SDK's next timer once nothing else is in flight, so the
+// waits are asserted in fake milliseconds and the file sleeps for none of them.
 const server = useMockServer();
+useFakeClock();
 
 /** Answers with `failures` in order, then succeeds; records each request. */
 function script(failures: (() => Response)[], success: () => Response = () => HttpResponse.json(completionBody("ok"))) {
@@ -27,91 +35,105 @@ function script(failures: (() => Response)[], success: () => Response = () => Ht
 const status = (code: number, headers: Record<string, string> = { "retry-after-ms": "1" }) => () =>
   HttpResponse.json({ error: { message: `status ${code}` } }, { status: code, headers });
 
-const create = (client = testClient()) => client.chat.completions.create({ model: "auto", messages: USER_HELLO });
+/** A plain chat call, settled under the fake clock. */
+const create = (client = testClient(), options: RequestOptions = {}) =>
+  inFakeTime(client.chat.completions.create({ model: "auto", messages: USER_HELLO }, options));
+/** A streamed chat call, settled (up to the Stream) under the fake clock. */
+const createStream = () => inFakeTime(testClient().chat.completions.create({ model: "auto", messages: USER_HELLO, stream: true }));
 
 describe("which failures are retried", () => {
   it.each([408, 409, 429, 500, 502, 503, 504])("retries a %i and then succeeds", async (code) => {
     const seen = script([status(code)]);
-    const completion = await create();
-    expect(completion.choices[0]?.message.content).toBe("ok");
+    const { value: completion, error } = await create();
+    expect(error).toBeUndefined();
+    expect(completion?.choices[0]?.message.content).toBe("ok");
     expect(seen).toHaveLength(2);
   });
 
   it.each([400, 401, 402, 403, 404, 422])("does not retry a %i", async (code) => {
     const seen = script([status(code)]);
-    await expect(create()).rejects.toHaveProperty("status", code);
+    expect((await create()).error).toHaveProperty("status", code);
     expect(seen).toHaveLength(1);
   });
 
   it("gives up after maxRetries and throws the last error", async () => {
     const seen = script([status(429), status(429), status(429), status(429)]);
-    await expect(create()).rejects.toBeInstanceOf(RateLimitError);
+    expect((await create()).error).toBeInstanceOf(RateLimitError);
     expect(seen).toHaveLength(3);
   });
 
   it("makes exactly one attempt with maxRetries: 0 (client or per call)", async () => {
     const seen = script([status(503), status(503)]);
-    await expect(create(testClient({ maxRetries: 0 }))).rejects.toHaveProperty("status", 503);
-    await expect(testClient().chat.completions.create({ model: "auto", messages: USER_HELLO }, { maxRetries: 0 })).rejects.toHaveProperty("status", 503);
+    expect((await create(testClient({ maxRetries: 0 }))).error).toHaveProperty("status", 503);
+    expect((await create(testClient(), { maxRetries: 0 })).error).toHaveProperty("status", 503);
     expect(seen).toHaveLength(2);
   });
 
   it("honours x-should-retry: true on a status it would not retry", async () => {
     const seen = script([status(400, { "x-should-retry": "true", "retry-after-ms": "1" })]);
-    await expect(create()).resolves.toBeDefined();
+    const { value, error } = await create();
+    expect(error).toBeUndefined();
+    expect(value).toBeDefined();
     expect(seen).toHaveLength(2);
   });
 
   it("honours x-should-retry: false on a status it would retry", async () => {
     const seen = script([status(503, { "x-should-retry": "false" })]);
-    await expect(create()).rejects.toHaveProperty("status", 503);
+    expect((await create()).error).toHaveProperty("status", 503);
     expect(seen).toHaveLength(1);
   });
 
-  it("retries a connection error", async () => {
+  it("retries a connection error after the default backoff of 375 to 500 ms", async () => {
     const seen = script([() => HttpResponse.error()]);
-    await expect(create(testClient({ maxRetries: 1 }))).resolves.toBeDefined();
+    const { value, error, elapsedMs } = await create(testClient({ maxRetries: 1 }));
+    expect(error).toBeUndefined();
+    expect(value).toBeDefined();
     expect(seen).toHaveLength(2);
+    expect(elapsedMs, "backoff before the retry").toBeGreaterThanOrEqual(375);
+    expect(elapsedMs, "backoff before the retry").toBeLessThanOrEqual(500);
   });
 
   it("throws APIConnectionError once connection errors exhaust the retries", async () => {
     const seen = script([() => HttpResponse.error(), () => HttpResponse.error()]);
-    await expect(create(testClient({ maxRetries: 1 }))).rejects.toBeInstanceOf(APIConnectionError);
+    expect((await create(testClient({ maxRetries: 1 }))).error).toBeInstanceOf(APIConnectionError);
     expect(seen).toHaveLength(2);
   });
 });
 
 describe("how long it waits", () => {
-  it("waits retry-after-ms milliseconds", async () => {
-    script([status(429, { "retry-after-ms": "150" })]);
-    const started = performance.now();
-    await create();
-    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+  it("waits retry-after-ms milliseconds, not the default backoff", async () => {
+    const seen = script([status(429, { "retry-after-ms": "150" })]);
+    const { error, elapsedMs } = await create();
+    expect(error).toBeUndefined();
+    expect(seen).toHaveLength(2);
+    expect(elapsedMs, "wait before the retry").toBeGreaterThanOrEqual(150);
+    expect(elapsedMs, "wait before the retry").toBeLessThan(375);
   });
 
-  it("waits retry-after seconds", async () => {
-    script([status(503, { "retry-after": "0.2" })]);
-    const started = performance.now();
-    await create();
-    expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+  it("waits retry-after seconds, not the default backoff", async () => {
+    const seen = script([status(503, { "retry-after": "0.2" })]);
+    const { error, elapsedMs } = await create();
+    expect(error).toBeUndefined();
+    expect(seen).toHaveLength(2);
+    expect(elapsedMs, "wait before the retry").toBeGreaterThanOrEqual(200);
+    expect(elapsedMs, "wait before the retry").toBeLessThan(375);
   });
 
   it("does not wait at all for a hostile retry-after: 999999, and throws at once", async () => {
     const seen = script([status(429, { "retry-after": "999999" })]);
-    const started = performance.now();
-    const error = await create().catch((e: unknown) => e);
+    const { error, elapsedMs } = await create();
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).headers?.get("retry-after")).toBe("999999");
     expect(seen).toHaveLength(1);
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(elapsedMs, "time waited before throwing").toBe(0);
   });
 });
 
 describe("idempotency", () => {
   it("sends the same Idempotency-Key on every retry of one call, and a new one per call", async () => {
     const seen = script([status(500), status(500)]);
-    await create();
-    await create();
+    expect((await create()).error, "first call").toBeUndefined();
+    expect((await create()).error, "second call").toBeUndefined();
     const keys = seen.map((request) => request.headers.get("idempotency-key"));
     expect(keys[0]).toBeTruthy();
     expect(keys[1]).toBe(keys[0]);
@@ -131,7 +153,7 @@ describe("timeouts and aborts", () => {
         return HttpResponse.json(completionBody("late"));
       }),
     );
-    const error = await create(testClient({ timeout: 50, maxRetries: 1 })).catch((e: unknown) => e);
+    const { error } = await create(testClient({ timeout: 50, maxRetries: 1 }));
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
     expect((error as Error).message).toMatch(/timed out after 50 ms/);
     expect(calls).toBe(2);
@@ -148,15 +170,15 @@ describe("timeouts and aborts", () => {
     );
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 30);
-    const call = testClient().chat.completions.create({ model: "auto", messages: USER_HELLO }, { signal: controller.signal });
-    await expect(call).rejects.toBeInstanceOf(APIUserAbortError);
+    const { error } = await create(testClient(), { signal: controller.signal });
+    expect(error).toBeInstanceOf(APIUserAbortError);
     expect(calls).toBe(1);
   });
 
   it("rejects at once with APIUserAbortError when the signal is already aborted", async () => {
     const seen = script([]);
-    const call = testClient().chat.completions.create({ model: "auto", messages: USER_HELLO }, { signal: AbortSignal.abort() });
-    await expect(call).rejects.toBeInstanceOf(APIUserAbortError);
+    const { error } = await create(testClient(), { signal: AbortSignal.abort() });
+    expect(error).toBeInstanceOf(APIUserAbortError);
     expect(seen).toHaveLength(0);
   });
 
@@ -164,10 +186,9 @@ describe("timeouts and aborts", () => {
     const seen = script([status(429, { "retry-after": "30" })]);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const started = performance.now();
-    const call = testClient().chat.completions.create({ model: "auto", messages: USER_HELLO }, { signal: controller.signal });
-    await expect(call).rejects.toBeInstanceOf(APIUserAbortError);
-    expect(performance.now() - started).toBeLessThan(5_000);
+    const { error, elapsedMs } = await create(testClient(), { signal: controller.signal });
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(elapsedMs, "time until the abort ended the wait").toBeLessThan(5_000);
     expect(seen).toHaveLength(1);
   });
 });
@@ -175,18 +196,21 @@ describe("timeouts and aborts", () => {
 describe("streams and retries", () => {
   it("retries a stream whose response was an error status before any byte of the stream", async () => {
     const seen = script([status(503)], () => sseResponse([contentEvent("hi"), contentEvent(null, "stop"), DONE]));
-    const stream = await testClient().chat.completions.create({ model: "auto", messages: USER_HELLO, stream: true });
-    expect(await stream.text()).toBe("hi");
+    const { value: stream, error } = await createStream();
+    expect(error).toBeUndefined();
+    expect((await inFakeTime(stream!.text())).value).toBe("hi");
     expect(seen).toHaveLength(2);
   });
 
   it("never retries a stream that broke off after its first byte", async () => {
     const seen = script([], () => sseResponse([contentEvent("partial ")], { breakOff: true }));
-    const stream = await testClient().chat.completions.create({ model: "auto", messages: USER_HELLO, stream: true });
+    const { value: stream } = await createStream();
     const received: string[] = [];
-    const error = await (async () => {
-      for await (const chunk of stream) received.push(chunk.choices[0]?.delta.content ?? "");
-    })().catch((e: unknown) => e);
+    const { error } = await inFakeTime(
+      (async () => {
+        for await (const chunk of stream!) received.push(chunk.choices[0]?.delta.content ?? "");
+      })(),
+    );
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(received).toEqual(["partial "]);
     expect(seen).toHaveLength(1);
@@ -194,8 +218,7 @@ describe("streams and retries", () => {
 
   it("does not retry a 400 for a stream either", async () => {
     const seen = script([status(400)]);
-    const call = testClient().chat.completions.create({ model: "auto", messages: USER_HELLO, stream: true });
-    await expect(call).rejects.toBeInstanceOf(BadRequestError);
+    expect((await createStream()).error).toBeInstanceOf(BadRequestError);
     expect(seen).toHaveLength(1);
   });
 });
@@ -208,14 +231,17 @@ describe("timeout and retry options", () => {
         return HttpResponse.json(completionBody("patient"));
       }),
     );
-    const completion = await testClient({ timeout: Number.POSITIVE_INFINITY }).chat.completions.create({ model: "auto", messages: USER_HELLO });
-    expect(completion.choices[0]?.message.content).toBe("patient");
+    // Under fake timers as under Node's, a setTimeout of Infinity would fire after 1 ms.
+    const { value: completion, error } = await create(testClient({ timeout: Number.POSITIVE_INFINITY }));
+    expect(error).toBeUndefined();
+    expect(completion?.choices[0]?.message.content).toBe("patient");
   });
 
   it.each([{ timeout: -5 }, { maxRetries: 1.5 }, { maxRetries: -1 }])("rejects the per-call option %o before sending", async (options) => {
     const seen = script([]);
-    const call = testClient().chat.completions.create({ model: "auto", messages: USER_HELLO }, options);
-    await expect(call).rejects.toThrow(/must be/);
+    const { error } = await create(testClient(), options);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(/must be/);
     expect(seen).toHaveLength(0);
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ModelGateError } from "../src/index.ts";
 import { SSEDecoder, type ServerSentEvent } from "../src/streaming/sse-decoder.ts";
 import { Stream } from "../src/streaming/stream.ts";
+import { sseResponse } from "./fixtures/body.ts";
 import { decodeReads, event } from "./fixtures/sse.ts";
 
 // Property tests: generated event streams decode the same however their bytes are split, and
@@ -112,14 +113,7 @@ describe("Stream over arbitrary bytes", () => {
   it("ends or throws a ModelGateError for any bytes, and never hangs", async () => {
     await fc.assert(
       fc.asyncProperty(soup, async (reads) => {
-        let index = 0;
-        const body = new ReadableStream<Uint8Array>({
-          pull(controller) {
-            if (index < reads.length) controller.enqueue(reads[index++]!);
-            else controller.close();
-          },
-        });
-        const response = new Response(body, { headers: { "content-type": "text/event-stream" } });
+        const response = sseResponse(reads);
         const stream = Stream.fromSSEResponse(response, new AbortController(), { idleTimeoutMs: 1_000, maxLineLength: 1_024 });
         try {
           for await (const _ of stream) {

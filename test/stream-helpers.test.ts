@@ -1,10 +1,25 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ModelGate, Stream, type ChatCompletionChunk, type ChatCompletionCreateParamsNonStreaming } from "../src/index.ts";
-import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
+import { createMockGateway, MOCK_API_KEY, type MockGateway } from "../src/testing/index.ts";
+import { eventually } from "./fixtures/mock-stream.ts";
 
-const gateway = createMockGateway();
-const client = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", fetch: gateway });
 const params: ChatCompletionCreateParamsNonStreaming = { model: "auto", messages: [{ role: "user", content: "Tell me about rivers" }] };
+
+// Every test gets its own gateway and, once it is done, checks that gateway has no stream
+// still running: a helper that leaves its body unread or uncancelled fails the test that used
+// it, whether the test runs alone or with the others.
+let gateway: MockGateway;
+let client: ModelGate;
+beforeEach(() => {
+  gateway = createMockGateway();
+  client = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", fetch: gateway });
+});
+afterEach(async () => {
+  // A cancelled body reaches the gateway a few ticks after the caller moved on.
+  await eventually(() => gateway.activeStreams === 0);
+  expect(gateway.activeStreams, "streams of the mock gateway still running after the test").toBe(0);
+});
+
 const stream = (extra: Partial<ChatCompletionCreateParamsNonStreaming> = {}) => client.chat.completions.create({ ...params, ...extra, stream: true });
 
 describe("stream helpers against the mock gateway", () => {
@@ -49,7 +64,10 @@ describe("stream helpers against the mock gateway", () => {
     expect(await rebuilt.text()).toBe(await (await stream()).text());
   });
 
-  it("leaves no stream of the gateway running once the helpers are done", () => {
-    expect(gateway.activeStreams).toBe(0);
+  it("stops the gateway's stream when the caller leaves textStream after the first piece", async () => {
+    const opened = await stream();
+    expect(gateway.activeStreams, "the stream is running while it is read").toBe(1);
+    for await (const _ of opened.textStream) break;
+    expect(await eventually(() => gateway.activeStreams === 0), "the gateway's stream stopped after the break").toBe(true);
   });
 });

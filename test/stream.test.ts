@@ -11,7 +11,9 @@ import {
   Stream,
   type ChatCompletionChunk,
 } from "../src/index.ts";
-import { BASE, contentEvent, DONE, USER_HELLO, sseResponse, testClient, useMockServer } from "./fixtures/server.ts";
+import { respondWith, sseResponse, streamedBody } from "./fixtures/body.ts";
+import { chunk, contentEvent, DONE, sseData } from "./fixtures/chunks.ts";
+import { BASE, USER_HELLO, testClient, useMockServer } from "./fixtures/server.ts";
 
 const server = useMockServer();
 
@@ -25,26 +27,8 @@ function serve(parts: string[], options: { breakOff?: boolean; headers?: Record<
  * whether the SDK cancelled it), and the state of that body.
  */
 function clientWithObservedBody(parts: string[]) {
-  const state = { cancelled: false, pulls: 0 };
-  const encoder = new TextEncoder();
-  const client = testClient({
-    fetch: async () => {
-      const body = new ReadableStream<Uint8Array>(
-        {
-          pull(controller) {
-            const part = parts[state.pulls++];
-            if (part === undefined) controller.close();
-            else controller.enqueue(encoder.encode(part));
-          },
-          cancel() {
-            state.cancelled = true;
-          },
-        },
-        { highWaterMark: 0 },
-      );
-      return new Response(body, { headers: { "content-type": "text/event-stream" } });
-    },
-  });
+  const { body, state } = streamedBody(parts);
+  const client = testClient({ fetch: respondWith(() => new Response(body, { headers: { "content-type": "text/event-stream" } })) });
   return { client, state };
 }
 
@@ -110,8 +94,8 @@ describe("how a stream ends", () => {
 
 describe("errors inside a stream", () => {
   it("throws the APIError subclass of the code of a chunk that carries error", async () => {
-    const errorChunk = { id: "x", choices: [{ index: 0, delta: {}, finish_reason: "error" }], error: { code: 429, message: "Provider rate limited" } };
-    serve([contentEvent("a"), `data: ${JSON.stringify(errorChunk)}\n\n`, DONE]);
+    const errorChunk = { ...chunk({}, { finish: "error" }), error: { code: 429, message: "Provider rate limited" } };
+    serve([contentEvent("a"), sseData(errorChunk), DONE]);
     const { contents, error } = await drain(await openStream());
     expect(contents).toEqual(["a"]);
     expect(error).toBeInstanceOf(RateLimitError);
@@ -173,8 +157,8 @@ describe("cancellation", () => {
     const { client, state } = clientWithObservedBody([contentEvent("a"), contentEvent("b"), contentEvent("c"), DONE]);
     const stream = await openStream(client);
     for await (const _ of stream) break;
-    expect(state.cancelled).toBe(true);
-    expect(state.pulls).toBe(1);
+    expect(state.cancelled, "the SDK cancelled the HTTP body").toBe(true);
+    expect(state.pulls, "reads of the HTTP body").toBe(1);
   });
 
   it("throws APIUserAbortError when stream.controller aborts mid-stream", async () => {
@@ -189,7 +173,7 @@ describe("cancellation", () => {
     })().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIUserAbortError);
     expect(contents).toEqual(["a"]);
-    expect(state.cancelled).toBe(true);
+    expect(state.cancelled, "the SDK cancelled the HTTP body").toBe(true);
   });
 
   it("throws APIUserAbortError when the caller's signal aborts mid-stream", async () => {
@@ -214,26 +198,10 @@ describe("cancellation", () => {
 
 describe("idle timeout", () => {
   it("throws APIConnectionTimeoutError when only keep-alive comments arrive for streamIdleTimeout", async () => {
-    let timer: ReturnType<typeof setInterval> | undefined;
-    server.use(
-      http.post(`${BASE}/v1/chat/completions`, () => {
-        const encoder = new TextEncoder();
-        const body = new ReadableStream<Uint8Array>({
-          start(controller) {
-            controller.enqueue(encoder.encode(contentEvent("a")));
-            timer = setInterval(() => controller.enqueue(encoder.encode(": PROCESSING\n\n")), 10);
-          },
-          cancel() {
-            clearInterval(timer);
-          },
-        });
-        return new Response(body, { headers: { "content-type": "text/event-stream" } });
-      }),
-    );
-    const stream = await openStream(testClient({ streamIdleTimeout: 150 }));
+    const keepingAlive = respondWith(() => sseResponse([contentEvent("a")], { end: { keepAliveEveryMs: 10 } }));
+    const stream = await openStream(testClient({ streamIdleTimeout: 150, fetch: keepingAlive }));
     const started = performance.now();
     const { contents, error } = await drain(stream);
-    clearInterval(timer);
     expect(contents).toEqual(["a"]);
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
     expect(error?.message).toMatch(/no event for 150 ms/);
@@ -241,25 +209,9 @@ describe("idle timeout", () => {
   });
 
   it("does not fire while events keep arriving", async () => {
-    const parts = Array.from({ length: 6 }, (_, i) => contentEvent(String(i)));
-    server.use(
-      http.post(`${BASE}/v1/chat/completions`, () => {
-        const encoder = new TextEncoder();
-        let index = 0;
-        const body = new ReadableStream<Uint8Array>({
-          async pull(controller) {
-            await new Promise((resolve) => setTimeout(resolve, 40));
-            if (index < parts.length) controller.enqueue(encoder.encode(parts[index++]!));
-            else {
-              controller.enqueue(encoder.encode(DONE));
-              controller.close();
-            }
-          },
-        });
-        return new Response(body, { headers: { "content-type": "text/event-stream" } });
-      }),
-    );
-    const { contents, error } = await drain(await openStream(testClient({ streamIdleTimeout: 100 })));
+    const parts = [...Array.from({ length: 6 }, (_, i) => contentEvent(String(i))), DONE];
+    const slow = respondWith(() => sseResponse(parts, { delayMs: 40 }));
+    const { contents, error } = await drain(await openStream(testClient({ streamIdleTimeout: 100, fetch: slow })));
     expect(error).toBeUndefined();
     expect(contents).toEqual(["0", "1", "2", "3", "4", "5"]);
   });
@@ -333,8 +285,7 @@ describe("tee and readable streams", () => {
 
 describe("stream helpers", () => {
   it("text() joins delta.content, treating absent and null content as empty", async () => {
-    const nullContent = `data: ${JSON.stringify({ id: "x", choices: [{ index: 0, delta: { content: null }, finish_reason: null }] })}\n\n`;
-    serve([contentEvent("Hello"), nullContent, contentEvent(null), contentEvent(", world", "stop"), DONE]);
+    serve([contentEvent("Hello"), sseData(chunk({ content: null })), contentEvent(null), contentEvent(", world", "stop"), DONE]);
     expect(await (await openStream()).text()).toBe("Hello, world");
   });
 
