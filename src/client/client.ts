@@ -1,4 +1,19 @@
-import { ModelGateError } from "../errors/index.ts";
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  ModelGateError,
+  NotFoundError,
+  PaymentRequiredError,
+  PermissionDeniedError,
+  RateLimitError,
+  UnprocessableEntityError,
+} from "../errors/index.ts";
 import type { APIPromise } from "../pipeline/api-promise.ts";
 import { request, type PipelineConfig, type RequestSpec } from "../pipeline/request.ts";
 import { serviceRoot } from "../pipeline/url.ts";
@@ -36,6 +51,23 @@ export interface BodyRequestOptions extends RequestOptions {
  *   constructed in a browser without `dangerouslyAllowBrowser`.
  */
 export class ModelGate implements Requester {
+  // The error classes, reachable from the client class as openai-node users write them:
+  // `err instanceof ModelGate.RateLimitError`. The same classes as the named exports.
+  static ModelGateError = ModelGateError;
+  static APIError = APIError;
+  static BadRequestError = BadRequestError;
+  static AuthenticationError = AuthenticationError;
+  static PaymentRequiredError = PaymentRequiredError;
+  static PermissionDeniedError = PermissionDeniedError;
+  static NotFoundError = NotFoundError;
+  static ConflictError = ConflictError;
+  static UnprocessableEntityError = UnprocessableEntityError;
+  static RateLimitError = RateLimitError;
+  static InternalServerError = InternalServerError;
+  static APIConnectionError = APIConnectionError;
+  static APIConnectionTimeoutError = APIConnectionTimeoutError;
+  static APIUserAbortError = APIUserAbortError;
+
   /** The service root requests go to (`baseURL` without a trailing `/v1`). */
   readonly baseURL: string;
   /** Milliseconds per attempt; see `ClientOptions.timeout`. */
