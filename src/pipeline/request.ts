@@ -39,7 +39,7 @@ export interface RequestSpec {
   /** Serialised as JSON. */
   body?: unknown;
   /** Resolve to a `Stream` of the response's Server-Sent Events instead of parsed JSON. */
-  stream?: boolean;
+  stream?: boolean | undefined;
   options?: RequestOptions | undefined;
 }
 
@@ -78,7 +78,7 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcom
       exchange = await attempt({
         fetch: config.fetch,
         url,
-        init: { ...config.fetchOptions, ...options.fetchOptions, method: spec.method, headers, body },
+        init: { ...config.fetchOptions, ...options.fetchOptions, method: spec.method, headers, body: body ?? null },
         timeoutMs: options.timeout ?? config.timeout,
         signal: options.signal,
         stream,

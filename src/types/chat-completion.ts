@@ -60,7 +60,7 @@ export interface ChatCompletionTokenLogprob {
 /** Log probabilities of a choice, when `logprobs: true` was asked for. */
 export interface ChatCompletionLogprobs {
   content: ChatCompletionTokenLogprob[] | null;
-  refusal?: ChatCompletionTokenLogprob[] | null;
+  refusal?: ChatCompletionTokenLogprob[] | null | undefined;
 }
 
 /** One choice of a completion (several when `n` > 1). */
