@@ -11,7 +11,7 @@ import { teeIterator } from "./tee.ts";
  */
 type ChatChunksOnly<T, Value> = [T] extends [ChatCompletionChunk]
   ? Value
-  : "textStream is only available on streams of ChatCompletionChunk";
+  : { "textStream is only available on streams of ChatCompletionChunk": never };
 
 /**
  * A streamed reply: iterate it with `for await (const chunk of stream)`.
