@@ -1,14 +1,13 @@
-import { defineConfig } from "tsup";
+import { rmSync } from "node:fs";
+import { defineConfig, type Options } from "tsup";
 
-export default defineConfig({
-  entry: {
-    index: "src/index.ts",
-    "testing/index": "src/testing/index.ts",
-    "testing/node": "src/testing/node.ts",
-  },
-  format: ["esm", "cjs"],
-  dts: true,
-  clean: true,
+const entries = {
+  index: "src/index.ts",
+  "testing/index": "src/testing/index.ts",
+  "testing/node": "src/testing/node.ts",
+};
+
+const shared: Options = {
   // Web-standard output only: the SDK must run unchanged in browsers, Deno, Bun and workers.
   platform: "neutral",
   target: "es2022",
@@ -18,4 +17,20 @@ export default defineConfig({
   // when a helper is called. CJS stays one file per entry.
   treeshake: true,
   external: ["node:http"],
-});
+  // The two builds run side by side, so neither may clean the folder the other writes to.
+  clean: false,
+};
+
+rmSync("dist", { recursive: true, force: true });
+
+export default defineConfig([
+  { ...shared, entry: entries, format: ["esm"], dts: true },
+  {
+    ...shared,
+    // `require("modelgate")` is the client class itself (see src/commonjs.ts); its types are
+    // those of the ESM entry, whose named exports are all properties of that class.
+    entry: { ...entries, index: "src/commonjs.ts" },
+    format: ["cjs"],
+    dts: { entry: entries },
+  },
+]);

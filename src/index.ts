@@ -13,6 +13,10 @@ export type { ClientOptions, RequestOptions, Fetch, HeadersInput, QueryInput } f
 export type { APIPromise, WithResponse } from "./pipeline/api-promise.ts";
 export type { RequestSpec, HTTPMethod } from "./pipeline/request.ts";
 export { Stream } from "./streaming/stream.ts";
+export { Chat } from "./resources/chat/chat.ts";
+export { Completions } from "./resources/chat/completions.ts";
+export { Models, type ModelListPromise } from "./resources/models.ts";
+export type { APIErrorInit } from "./errors/index.ts";
 export {
   ModelGateError,
   APIError,

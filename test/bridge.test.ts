@@ -93,7 +93,7 @@ describe("the bridge framing", () => {
           return { value: { id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { content: "hi" }, finish_reason: null }] }, done: false };
         },
       };
-    }, new AbortController());
+    }, new AbortController(), undefined);
     const { text, error } = await readAll(source.toReadableStream());
     expect(text).toBe("hi");
     expect(error).toBeInstanceOf(RateLimitError);

@@ -1,9 +1,76 @@
-import { createRedactor, ModelGateError } from "../errors/index.ts";
-import type { APIPromise } from "../pipeline/api-promise.ts";
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  createRedactor,
+  ModelGateError,
+  NotFoundError,
+  PaymentRequiredError,
+  PermissionDeniedError,
+  RateLimitError,
+  UnprocessableEntityError,
+} from "../errors/index.ts";
+import type { APIPromise, WithResponse } from "../pipeline/api-promise.ts";
+import type { APIErrorInit } from "../errors/index.ts";
 import { request, type PipelineConfig, type RequestSpec } from "../pipeline/request.ts";
 import { serviceRoot } from "../pipeline/url.ts";
 import { Chat } from "../resources/chat/chat.ts";
+import type { Completions } from "../resources/chat/completions.ts";
 import { Models } from "../resources/models.ts";
+import type { Stream } from "../streaming/stream.ts";
+import type {
+  ChatCompletion,
+  ChatCompletionAnnotation,
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionAudio,
+  ChatCompletionAudioParam,
+  ChatCompletionChoice,
+  ChatCompletionChunk,
+  ChatCompletionChunkChoice,
+  ChatCompletionChunkDelta,
+  ChatCompletionChunkToolCallDelta,
+  ChatCompletionContentPart,
+  ChatCompletionContentPartFile,
+  ChatCompletionContentPartImage,
+  ChatCompletionContentPartInputAudio,
+  ChatCompletionContentPartText,
+  ChatCompletionCreateParams,
+  ChatCompletionCreateParamsBase,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionDeveloperMessageParam,
+  ChatCompletionLogprobs,
+  ChatCompletionMessage,
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+  ChatCompletionMessageToolCallParam,
+  ChatCompletionModality,
+  ChatCompletionNamedToolChoice,
+  ChatCompletionPredictionContent,
+  ChatCompletionReasoningEffort,
+  ChatCompletionRole,
+  ChatCompletionStreamOptions,
+  ChatCompletionSystemMessageParam,
+  ChatCompletionTokenLogprob,
+  ChatCompletionTool,
+  ChatCompletionToolChoiceOption,
+  ChatCompletionToolMessageParam,
+  ChatCompletionUserMessageParam,
+  ChatModel,
+  CompletionUsage,
+  FinishReason,
+  FunctionDefinition,
+  Model,
+  ModelCapability,
+  ModelList,
+  ResponseFormat,
+  RouteFilters,
+} from "../types/index.ts";
 import type { Requester } from "../resources/requester.ts";
 import { VERSION } from "../version.ts";
 import { readEnv } from "../internal/env.ts";
@@ -21,7 +88,7 @@ export interface BodyRequestOptions extends RequestOptions {
   /** Sent as JSON. */
   body?: unknown;
   /** Resolve to a `Stream` of the response's Server-Sent Events instead of parsed JSON. */
-  stream?: boolean;
+  stream?: boolean | undefined;
 }
 
 /**
@@ -36,6 +103,23 @@ export interface BodyRequestOptions extends RequestOptions {
  *   constructed in a browser without `dangerouslyAllowBrowser`.
  */
 export class ModelGate implements Requester {
+  // The error classes, reachable from the client class as openai-node users write them:
+  // `err instanceof ModelGate.RateLimitError`. The same classes as the named exports.
+  static ModelGateError = ModelGateError;
+  static APIError = APIError;
+  static BadRequestError = BadRequestError;
+  static AuthenticationError = AuthenticationError;
+  static PaymentRequiredError = PaymentRequiredError;
+  static PermissionDeniedError = PermissionDeniedError;
+  static NotFoundError = NotFoundError;
+  static ConflictError = ConflictError;
+  static UnprocessableEntityError = UnprocessableEntityError;
+  static RateLimitError = RateLimitError;
+  static InternalServerError = InternalServerError;
+  static APIConnectionError = APIConnectionError;
+  static APIConnectionTimeoutError = APIConnectionTimeoutError;
+  static APIUserAbortError = APIUserAbortError;
+
   /** The service root requests go to (`baseURL` without a trailing `/v1`). */
   readonly baseURL: string;
   /** Milliseconds per attempt; see `ClientOptions.timeout`. */
@@ -113,7 +197,10 @@ export class ModelGate implements Requester {
    * `POST {baseURL}{path}` with `options.body` as JSON, for endpoints without a typed wrapper:
    * `client.post("/v1/images/generations", { body: { model, prompt } })`.
    */
-  post<T = unknown>(path: string, options: BodyRequestOptions = {}): APIPromise<T> {
+  post<T = unknown>(path: string, options: BodyRequestOptions & { stream: true }): APIPromise<Stream<T>>;
+  post<T = unknown>(path: string, options?: BodyRequestOptions & { stream?: false | undefined }): APIPromise<T>;
+  post<T = unknown>(path: string, options?: BodyRequestOptions): APIPromise<T | Stream<T>>;
+  post<T = unknown>(path: string, options: BodyRequestOptions = {}): APIPromise<T | Stream<T>> {
     return this.#withBody("POST", path, options);
   }
 
@@ -163,6 +250,75 @@ export class ModelGate implements Requester {
     const { body, stream, ...rest } = options;
     return this.request({ method, path, body, stream, options: rest });
   }
+}
+
+/**
+ * The public types, also reachable through the client class as openai-node users write them:
+ * `const messages: ModelGate.ChatCompletionMessageParam[] = [...]`. Types only: nothing here
+ * exists at run time. The error classes are statics of the class instead (a static and a
+ * namespace member cannot share a name), so `err instanceof ModelGate.APIError` works and
+ * the type is the named export `APIError`.
+ */
+export declare namespace ModelGate {
+  export {
+    type ClientOptions,
+    type RequestOptions,
+    type Fetch,
+    type BodyRequestOptions,
+    type APIPromise,
+    type WithResponse,
+    type Stream,
+    type APIErrorInit,
+    type Chat,
+    type Completions,
+    type Models,
+    type ChatCompletion,
+    type ChatCompletionAnnotation,
+    type ChatCompletionAssistantMessageParam,
+    type ChatCompletionAudio,
+    type ChatCompletionAudioParam,
+    type ChatCompletionChoice,
+    type ChatCompletionChunk,
+    type ChatCompletionChunkChoice,
+    type ChatCompletionChunkDelta,
+    type ChatCompletionChunkToolCallDelta,
+    type ChatCompletionContentPart,
+    type ChatCompletionContentPartFile,
+    type ChatCompletionContentPartImage,
+    type ChatCompletionContentPartInputAudio,
+    type ChatCompletionContentPartText,
+    type ChatCompletionCreateParams,
+    type ChatCompletionCreateParamsBase,
+    type ChatCompletionCreateParamsNonStreaming,
+    type ChatCompletionCreateParamsStreaming,
+    type ChatCompletionDeveloperMessageParam,
+    type ChatCompletionLogprobs,
+    type ChatCompletionMessage,
+    type ChatCompletionMessageParam,
+    type ChatCompletionMessageToolCall,
+    type ChatCompletionMessageToolCallParam,
+    type ChatCompletionModality,
+    type ChatCompletionNamedToolChoice,
+    type ChatCompletionPredictionContent,
+    type ChatCompletionReasoningEffort,
+    type ChatCompletionRole,
+    type ChatCompletionStreamOptions,
+    type ChatCompletionSystemMessageParam,
+    type ChatCompletionTokenLogprob,
+    type ChatCompletionTool,
+    type ChatCompletionToolChoiceOption,
+    type ChatCompletionToolMessageParam,
+    type ChatCompletionUserMessageParam,
+    type ChatModel,
+    type CompletionUsage,
+    type FinishReason,
+    type FunctionDefinition,
+    type Model,
+    type ModelCapability,
+    type ModelList,
+    type ResponseFormat,
+    type RouteFilters,
+  };
 }
 
 const warnedOrigins = new Set<string>();

@@ -9,13 +9,13 @@ export interface ClientOptions {
    * The API key, sent as `Authorization: Bearer <key>`.
    * @default process.env.MODELGATE_API_KEY (or Deno.env) — a `ModelGateError` at construction when neither is set.
    */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /**
    * The service root, e.g. `https://gateway.example.com`. Given with or without a trailing
    * `/v1`, requests go to `{root}/v1/...` (the prefix is never doubled).
    * @default process.env.MODELGATE_BASE_URL (or Deno.env) — a `ModelGateError` at construction when neither is set or it is not an http(s) URL.
    */
-  baseURL?: string;
+  baseURL?: string | undefined;
   /**
    * Milliseconds one attempt may take: until the whole body of a non-streamed reply, or until
    * the first byte of a stream's body (response headers alone do not stop it, so a gateway
@@ -23,7 +23,7 @@ export interface ClientOptions {
    * with `APIConnectionTimeoutError` (retried while the stream has not been returned yet).
    * @default 600000 (10 minutes)
    */
-  timeout?: number;
+  timeout?: number | undefined;
   /**
    * The longest wait, in milliseconds, between two events of a stream. Keep-alive comments
    * (`: PROCESSING`) do not reset it, so a gateway that only sends keep-alives cannot hang the
@@ -32,47 +32,47 @@ export interface ClientOptions {
    * slow loop body, a slow browser reading `toReadableStream()`) never counts.
    * @default 300000 (5 minutes)
    */
-  streamIdleTimeout?: number;
+  streamIdleTimeout?: number | undefined;
   /**
    * How many times a failed attempt is retried (connection errors, timeouts, 408, 409, 429,
    * 5xx), with exponential backoff. `0` means exactly one attempt.
    * @default 2
    */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** The fetch implementation to use. @default globalThis.fetch */
-  fetch?: Fetch;
+  fetch?: Fetch | undefined;
   /**
    * Extra `RequestInit` fields for every fetch call, e.g. `{ dispatcher }` for a proxy agent
    * on Node or `{ credentials: "omit" }` in a browser. `method`, `headers`, `body` and
    * `signal` are the SDK's own and cannot be set here (use `headers` options and `signal`).
    */
-  fetchOptions?: RequestInit;
+  fetchOptions?: RequestInit | undefined;
   /**
    * Headers sent with every request: a `Headers`, `[name, value]` pairs or a record, where
    * `null` removes a header the SDK would send.
    */
-  defaultHeaders?: HeadersInput;
+  defaultHeaders?: HeadersInput | undefined;
   /** Query parameters added to every request (replacing those of the same name in `baseURL`). */
-  defaultQuery?: QueryInput;
+  defaultQuery?: QueryInput | undefined;
   /**
    * The longest line (and event) a stream may send, in characters, before the stream fails
    * instead of buffering without bound.
    * @default 16777216 (16 Mi)
    */
-  maxSSELineLength?: number;
+  maxSSELineLength?: number | undefined;
   /**
    * How much to log. `"debug"` logs every request, response and retry, with credentials
    * redacted; `"warn"` only warns (e.g. about sending the key over plain http).
    * @default process.env.MODELGATE_LOG (or Deno.env), else "warn"
    */
-  logLevel?: LogLevel;
+  logLevel?: LogLevel | undefined;
   /** Where log lines go. @default console */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /**
    * In a browser the constructor throws unless this is `true`, because the API key would be
    * readable by anyone who opens the page. Set it only when the key is the visitor's own or
    * a short-lived, tightly scoped one.
    * @default false
    */
-  dangerouslyAllowBrowser?: boolean;
+  dangerouslyAllowBrowser?: boolean | undefined;
 }

@@ -1,16 +1,20 @@
 import { ModelGateError } from "./modelgate-error.ts";
 
-/** What the SDK learned about a failed exchange; built by `errorFromBody` from what the server sent. */
+/**
+ * What the SDK learned about a failed exchange: built by `errorFromBody` from what the server
+ * sent, and the second argument of the `APIError` constructors (e.g. to build one in a test:
+ * `new RateLimitError(429, { message: "slow down" })`).
+ */
 export interface APIErrorInit {
   /** The server's own message, or an excerpt of a body that was not JSON. */
   message: string;
   /** The inner `error` object of the body when it has one, else the whole parsed body (or its text). */
   error?: unknown;
-  code?: string | number | null;
-  type?: string | null;
-  param?: string | null;
-  headers?: Headers;
-  requestID?: string | null;
+  code?: string | number | null | undefined;
+  type?: string | null | undefined;
+  param?: string | null | undefined;
+  headers?: Headers | undefined;
+  requestID?: string | null | undefined;
   cause?: unknown;
 }
 
@@ -19,10 +23,15 @@ export interface APIErrorInit {
  * an error reported inside a stream, or no usable answer at all (`APIConnectionError`,
  * `APIConnectionTimeoutError`, `APIUserAbortError`, which have no `status`).
  */
-export class APIError<TStatus extends number | undefined = number | undefined> extends ModelGateError {
+export class APIError extends ModelGateError {
   override name = "APIError";
-  /** HTTP status of the response; `undefined` when no response arrived. */
-  readonly status: TStatus;
+  /**
+   * HTTP status of the response; `undefined` when no response arrived. Subclasses narrow it
+   * (`RateLimitError` has `429`). Deliberately not a type parameter: `error instanceof APIError`
+   * narrows a generic class to `APIError<any>`, which would make `status` an `any` that
+   * compiles as a string.
+   */
+  readonly status: number | undefined;
   /** Response headers; `undefined` when no response arrived. */
   readonly headers: Headers | undefined;
   /** The body's inner `error` object when it has one, else the whole parsed body. */
@@ -36,7 +45,7 @@ export class APIError<TStatus extends number | undefined = number | undefined> e
   /** The `x-request-id` response header: quote it when reporting a problem. */
   readonly requestID: string | null;
 
-  constructor(status: TStatus, init: APIErrorInit) {
+  constructor(status: number | undefined, init: APIErrorInit) {
     super(status === undefined ? init.message : `${status} ${init.message}`, { cause: init.cause });
     this.status = status;
     this.headers = init.headers;

@@ -2,8 +2,9 @@ import { APIError } from "./api-error.ts";
 import { ModelGateError } from "./modelgate-error.ts";
 
 /** No usable response: DNS failure, refused or reset connection, or a stream that broke off. */
-export class APIConnectionError extends APIError<undefined> {
+export class APIConnectionError extends APIError {
   override name = "APIConnectionError";
+  declare readonly status: undefined;
 
   constructor(message = "Connection error.", options: { cause?: unknown } = {}) {
     super(undefined, { message, cause: options.cause });
@@ -23,8 +24,9 @@ export class APIConnectionTimeoutError extends APIConnectionError {
 }
 
 /** The caller aborted the request (its `signal`, or `stream.controller.abort()`). Never retried. */
-export class APIUserAbortError extends APIError<undefined> {
+export class APIUserAbortError extends APIError {
   override name = "APIUserAbortError";
+  declare readonly status: undefined;
 
   constructor(message = "Request was aborted.", options: { cause?: unknown } = {}) {
     super(undefined, { message, cause: options.cause });

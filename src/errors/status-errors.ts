@@ -1,43 +1,52 @@
 import { APIError, type APIErrorInit } from "./api-error.ts";
 
 /** 400: the request was malformed or a parameter is invalid (see `param`). */
-export class BadRequestError extends APIError<400> {
+export class BadRequestError extends APIError {
+  declare readonly status: 400;
   override name = "BadRequestError";
 }
 /** 401: the API key is missing, wrong or revoked. */
-export class AuthenticationError extends APIError<401> {
+export class AuthenticationError extends APIError {
+  declare readonly status: 401;
   override name = "AuthenticationError";
 }
 /** 402: the account has run out of credit. */
-export class PaymentRequiredError extends APIError<402> {
+export class PaymentRequiredError extends APIError {
+  declare readonly status: 402;
   override name = "PaymentRequiredError";
 }
 /** 403: the key may not use this model or endpoint. */
-export class PermissionDeniedError extends APIError<403> {
+export class PermissionDeniedError extends APIError {
+  declare readonly status: 403;
   override name = "PermissionDeniedError";
 }
 /** 404: unknown model or path. */
-export class NotFoundError extends APIError<404> {
+export class NotFoundError extends APIError {
+  declare readonly status: 404;
   override name = "NotFoundError";
 }
 /** 409: conflicting concurrent request (retried automatically). */
-export class ConflictError extends APIError<409> {
+export class ConflictError extends APIError {
+  declare readonly status: 409;
   override name = "ConflictError";
 }
 /** 422: the request was well-formed but could not be processed. */
-export class UnprocessableEntityError extends APIError<422> {
+export class UnprocessableEntityError extends APIError {
+  declare readonly status: 422;
   override name = "UnprocessableEntityError";
 }
 /** 429: rate limited (retried automatically, honouring `retry-after`). */
-export class RateLimitError extends APIError<429> {
+export class RateLimitError extends APIError {
+  declare readonly status: 429;
   override name = "RateLimitError";
 }
 /** 5xx: the gateway or the provider behind it failed (retried automatically). */
-export class InternalServerError extends APIError<number> {
+export class InternalServerError extends APIError {
+  declare readonly status: number;
   override name = "InternalServerError";
 }
 
-const classByStatus: Record<number, new (status: never, init: APIErrorInit) => APIError<number>> = {
+const classByStatus: Record<number, new (status: number, init: APIErrorInit) => APIError> = {
   400: BadRequestError,
   401: AuthenticationError,
   402: PaymentRequiredError,
@@ -49,7 +58,7 @@ const classByStatus: Record<number, new (status: never, init: APIErrorInit) => A
 };
 
 /** The `APIError` subclass for an HTTP status; a plain `APIError` for statuses without one. */
-export function apiErrorForStatus(status: number, init: APIErrorInit): APIError<number> {
+export function apiErrorForStatus(status: number, init: APIErrorInit): APIError {
   const ErrorClass = classByStatus[status] ?? (status >= 500 ? InternalServerError : APIError);
-  return new ErrorClass(status as never, init);
+  return new ErrorClass(status, init);
 }

@@ -89,7 +89,7 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcom
       exchange = await attempt({
         fetch: config.fetch,
         url,
-        init: { ...config.fetchOptions, ...options.fetchOptions, method: spec.method, headers, body },
+        init: { ...config.fetchOptions, ...options.fetchOptions, method: spec.method, headers, body: body ?? null },
         timeoutMs: options.timeout ?? config.timeout,
         signal: options.signal,
         stream,

@@ -4,6 +4,14 @@ import type { APIPromise } from "../pipeline/api-promise.ts";
 import type { Model, ModelList } from "../types/index.ts";
 import type { Requester } from "./requester.ts";
 
+/**
+ * What `models.list()` returns: a promise of the whole `{ object: "list", data }` catalogue
+ * that can also be iterated model by model, as openai-node's pages are:
+ * `for await (const model of client.models.list())`. The catalogue comes in one answer, so
+ * there are no further pages to fetch.
+ */
+export type ModelListPromise = APIPromise<ModelList> & AsyncIterable<Model>;
+
 /** `client.models`: the gateway's model catalogue. */
 export class Models {
   readonly #client: Requester;
@@ -12,9 +20,17 @@ export class Models {
     this.#client = client;
   }
 
-  /** Lists every model the key can use: `GET /v1/models`. */
-  list(options?: RequestOptions): APIPromise<ModelList> {
-    return this.#client.request({ method: "GET", path: "/v1/models", options });
+  /**
+   * Lists every model the key can use: `GET /v1/models`. Await it for `{ object, data }`, or
+   * iterate it with `for await` for each `Model` (one request either way).
+   */
+  list(options?: RequestOptions): ModelListPromise {
+    const promise = this.#client.request<ModelList>({ method: "GET", path: "/v1/models", options });
+    return Object.assign(promise, {
+      async *[Symbol.asyncIterator]() {
+        yield* (await promise).data;
+      },
+    });
   }
 
   /**

@@ -4,6 +4,14 @@ import { isRecord } from "../internal/values.ts";
 import { iterateSSEChunks, type SSEChunkOptions } from "./sse-chunks.ts";
 
 /**
+ * `Value` on a stream of chat completion chunks; on any other stream, a message that shows up
+ * in the compile error of code that uses a chat-only helper there.
+ */
+type ChatChunksOnly<T, Value> = [T] extends [ChatCompletionChunk]
+  ? Value
+  : { "textStream is only available on streams of ChatCompletionChunk": never };
+
+/**
  * A streamed reply: iterate it with `for await (const chunk of stream)`.
  *
  * A stream can be consumed once (by iterating it or by one of its helpers); use `tee()` for
@@ -11,11 +19,14 @@ import { iterateSSEChunks, type SSEChunkOptions } from "./sse-chunks.ts";
  * body. A stream that breaks off before its end throws `APIConnectionError` instead of ending
  * quietly, so a shortened answer never passes for a whole one.
  */
-export class Stream<T> implements AsyncIterable<T> {
+export class Stream<T, R extends Response | undefined = Response> implements AsyncIterable<T> {
   /** Aborting it cancels the request; the iterator then throws `APIUserAbortError`. */
   readonly controller: AbortController;
-  /** The HTTP response (headers, status), available before the first chunk. */
-  readonly response: Response | undefined;
+  /**
+   * The HTTP response (headers, status), available before the first chunk. A stream rebuilt by
+   * `Stream.fromReadableStream()` has none (its type is `Stream<T, undefined>`).
+   */
+  readonly response: R;
   /** The `x-request-id` response header: quote it when reporting a problem. */
   readonly requestID: string | null;
   readonly #makeIterator: () => AsyncIterator<T>;
@@ -25,7 +36,7 @@ export class Stream<T> implements AsyncIterable<T> {
    * Low-level: most code gets a `Stream` from `create({ stream: true })` or
    * `Stream.fromReadableStream()`.
    */
-  constructor(makeIterator: () => AsyncIterator<T>, controller: AbortController, response?: Response) {
+  constructor(makeIterator: () => AsyncIterator<T>, controller: AbortController, response: R) {
     this.#makeIterator = makeIterator;
     this.controller = controller;
     this.response = response;
@@ -33,7 +44,7 @@ export class Stream<T> implements AsyncIterable<T> {
   }
 
   /** A stream of the JSON chunks carried by a Server-Sent Events response. */
-  static fromSSEResponse<T>(response: Response, controller: AbortController, options: SSEChunkOptions): Stream<T> {
+  static fromSSEResponse<T>(response: Response, controller: AbortController, options: SSEChunkOptions): Stream<T, Response> {
     return new Stream(() => iterateSSEChunks<T>(response, controller, options), controller, response);
   }
 
@@ -44,8 +55,8 @@ export class Stream<T> implements AsyncIterable<T> {
    * the source stream threw is thrown here with the same class. Aborting `controller` ends a
    * pending read at once with `APIUserAbortError` and cancels the body.
    */
-  static fromReadableStream<T>(readable: ReadableStream<Uint8Array>, controller = new AbortController()): Stream<T> {
-    return new Stream(() => lazyIterator(async () => (await import("./lazy-helpers.ts")).decodeBridge<T>(readable, controller)), controller);
+  static fromReadableStream<T>(readable: ReadableStream<Uint8Array>, controller = new AbortController()): Stream<T, undefined> {
+    return new Stream(() => lazyIterator(async () => (await import("./lazy-helpers.ts")).decodeBridge<T>(readable, controller)), controller, undefined);
   }
 
   /** The chunks, one by one; used by `for await`. @throws ModelGateError on a second call. */
@@ -60,7 +71,7 @@ export class Stream<T> implements AsyncIterable<T> {
   }
 
   /** Two independent streams that each yield every chunk; the body is read once. */
-  tee(): [Stream<T>, Stream<T>] {
+  tee(): [Stream<T, R>, Stream<T, R>] {
     const source = this[Symbol.asyncIterator]();
     let sides: Promise<[AsyncIterator<T>, AsyncIterator<T>]> | undefined;
     const side = (index: 0 | 1) => () =>
@@ -87,7 +98,7 @@ export class Stream<T> implements AsyncIterable<T> {
   }
 
   /** Resolves to the reply's text: every `delta.content` of the first choice, joined. */
-  async text(this: Stream<ChatCompletionChunk>): Promise<string> {
+  async text(this: Stream<ChatCompletionChunk, Response | undefined>): Promise<string> {
     let text = "";
     for await (const piece of this.textStream) text += piece;
     return text;
@@ -96,11 +107,12 @@ export class Stream<T> implements AsyncIterable<T> {
   /**
    * The text deltas of the first choice, skipping chunks without content:
    * `for await (const text of stream.textStream) process.stdout.write(text)`.
-   * For streams of chat completion chunks.
+   * For streams of chat completion chunks only: on any other stream its type is an error
+   * message, so using it does not compile.
    */
-  get textStream(): AsyncIterable<string> {
-    const chunks = this as unknown as Stream<ChatCompletionChunk>;
-    return {
+  get textStream(): ChatChunksOnly<T, AsyncIterable<string>> {
+    const chunks = this as unknown as Stream<ChatCompletionChunk, R>;
+    const texts: AsyncIterable<string> = {
       async *[Symbol.asyncIterator]() {
         for await (const chunk of chunks) {
           // A stream of the SDK's own never yields a non-object, but a rebuilt one may.
@@ -112,13 +124,14 @@ export class Stream<T> implements AsyncIterable<T> {
         }
       },
     };
+    return texts as ChatChunksOnly<T, AsyncIterable<string>>;
   }
 
   /**
    * Resolves to the `ChatCompletion` assembled from all chunks: content, tool calls joined by
    * index, finish reasons and usage, as a non-streamed call would have returned it.
    */
-  async finalChatCompletion(this: Stream<ChatCompletionChunk>): Promise<ChatCompletion> {
+  async finalChatCompletion(this: Stream<ChatCompletionChunk, Response | undefined>): Promise<ChatCompletion> {
     const iterator = this[Symbol.asyncIterator]();
     const { ChatCompletionAccumulator } = await import("./lazy-helpers.ts");
     const accumulator = new ChatCompletionAccumulator();

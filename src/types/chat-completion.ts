@@ -12,6 +12,30 @@ export interface ChatCompletionMessageToolCall {
   function: { name: string; arguments: string };
 }
 
+/** A web source the reply cites, e.g. from a model with web search. */
+export interface ChatCompletionAnnotation {
+  type: "url_citation";
+  url_citation: {
+    url: string;
+    title: string;
+    /** Where in `content` the citation starts (index of the first character). */
+    start_index: number;
+    /** Where in `content` the citation ends (index after the last character). */
+    end_index: number;
+  };
+}
+
+/** A spoken reply, asked for with `modalities: ["text", "audio"]`. */
+export interface ChatCompletionAudio {
+  id: string;
+  /** The audio, base64 encoded in the requested `audio.format`. */
+  data: string;
+  /** What is said. */
+  transcript: string;
+  /** Unix time in seconds after which the audio can no longer be referred to in a later turn. */
+  expires_at: number;
+}
+
 /** The model's reply message. */
 export interface ChatCompletionMessage {
   role: "assistant";
@@ -19,6 +43,10 @@ export interface ChatCompletionMessage {
   content: string | null;
   refusal?: string | null;
   tool_calls?: ChatCompletionMessageToolCall[];
+  /** Sources the text cites (web search). */
+  annotations?: ChatCompletionAnnotation[];
+  /** The spoken reply, when audio was asked for. */
+  audio?: ChatCompletionAudio | null;
 }
 
 /** Log probability of one output token. */
@@ -32,7 +60,7 @@ export interface ChatCompletionTokenLogprob {
 /** Log probabilities of a choice, when `logprobs: true` was asked for. */
 export interface ChatCompletionLogprobs {
   content: ChatCompletionTokenLogprob[] | null;
-  refusal?: ChatCompletionTokenLogprob[] | null;
+  refusal?: ChatCompletionTokenLogprob[] | null | undefined;
 }
 
 /** One choice of a completion (several when `n` > 1). */
@@ -93,8 +121,12 @@ export interface ChatCompletion {
 
 /** A fragment of a tool call in a stream; fragments with the same `index` form one call. */
 export interface ChatCompletionChunkToolCallDelta {
-  /** Position of the call; some providers leave it out (the fragment then continues the call with the same `id`, or the last one). */
-  index?: number;
+  /**
+   * Position of the call among the reply's calls: `acc[fragment.index]` collects one call.
+   * Always a number: for providers that leave it out (or send `null`) the SDK fills it in from
+   * the call with the same `id`, else the last call.
+   */
+  index: number;
   id?: string;
   type?: "function";
   function?: { name?: string; arguments?: string };

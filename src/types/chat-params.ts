@@ -15,7 +15,7 @@ export interface ChatCompletionContentPartImage {
   image_url: {
     url: string;
     /** How closely the model looks: `low` is cheaper. @default "auto" */
-    detail?: "auto" | "low" | "high";
+    detail?: "auto" | "low" | "high" | undefined;
   };
 }
 
@@ -25,41 +25,55 @@ export interface ChatCompletionContentPartInputAudio {
   input_audio: { data: string; format: "wav" | "mp3" };
 }
 
+/** A file part (e.g. a PDF): its bytes as a base64 `data:` URL in `file_data`, or an uploaded file's `file_id`. */
+export interface ChatCompletionContentPartFile {
+  type: "file";
+  file: {
+    /** The file's name, which some models use to tell what it holds. */
+    filename?: string | undefined;
+    /** The file's content, base64 encoded (a `data:application/pdf;base64,...` URL). */
+    file_data?: string | undefined;
+    /** The id of a file uploaded to the provider beforehand. */
+    file_id?: string | undefined;
+  };
+}
+
 /** One part of a user message's content. */
 export type ChatCompletionContentPart =
   | ChatCompletionContentPartText
   | ChatCompletionContentPartImage
-  | ChatCompletionContentPartInputAudio;
+  | ChatCompletionContentPartInputAudio
+  | ChatCompletionContentPartFile;
 
 /** Instructions for the model, ahead of the conversation. */
 export interface ChatCompletionSystemMessageParam {
   role: "system";
   content: string | ChatCompletionContentPartText[];
-  name?: string;
+  name?: string | undefined;
 }
 
 /** Instructions from the developer; newer models prefer it over `system`. */
 export interface ChatCompletionDeveloperMessageParam {
   role: "developer";
   content: string | ChatCompletionContentPartText[];
-  name?: string;
+  name?: string | undefined;
 }
 
 /** What the user says: text, or parts mixing text, images and audio. */
 export interface ChatCompletionUserMessageParam {
   role: "user";
   content: string | ChatCompletionContentPart[];
-  name?: string;
+  name?: string | undefined;
 }
 
 /** An earlier reply of the model, sent back as conversation history. */
 export interface ChatCompletionAssistantMessageParam {
   role: "assistant";
   /** May be null or absent when the reply was only tool calls. */
-  content?: string | ChatCompletionContentPartText[] | null;
-  name?: string;
-  refusal?: string | null;
-  tool_calls?: ChatCompletionMessageToolCallParam[];
+  content?: string | ChatCompletionContentPartText[] | null | undefined;
+  name?: string | undefined;
+  refusal?: string | null | undefined;
+  tool_calls?: ChatCompletionMessageToolCallParam[] | undefined;
 }
 
 /** The result of a tool call, answering the call with the same id. */
@@ -93,11 +107,11 @@ export interface ChatCompletionMessageToolCallParam {
 /** A function the model may call. */
 export interface FunctionDefinition {
   name: string;
-  description?: string;
+  description?: string | undefined;
   /** A JSON Schema object describing the arguments. */
-  parameters?: Record<string, unknown>;
+  parameters?: Record<string, unknown> | undefined;
   /** Ask for arguments that follow `parameters` exactly (where the model supports it). */
-  strict?: boolean | null;
+  strict?: boolean | null | undefined;
 }
 
 /** A tool the model may call. */
@@ -121,13 +135,42 @@ export type ResponseFormat =
   | { type: "json_object" }
   | {
       type: "json_schema";
-      json_schema: { name: string; description?: string; schema?: Record<string, unknown>; strict?: boolean | null };
+      json_schema: { name: string; description?: string | undefined; schema?: Record<string, unknown> | undefined; strict?: boolean | null | undefined };
     };
+
+/**
+ * How hard a reasoning model thinks before it answers: less effort answers faster, with fewer
+ * (billed) reasoning tokens. Not every model supports every value.
+ */
+export type ChatCompletionReasoningEffort = "none" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
+
+/** What a reply may hold: `text` (the default), `audio` (with `audio` set) or `image`. */
+export type ChatCompletionModality = "text" | "audio" | "image";
+
+/** The spoken reply asked for with `modalities: ["text", "audio"]`. */
+export interface ChatCompletionAudioParam {
+  /** A built-in voice such as `"alloy"`, or a custom voice by id. */
+  voice:
+    | "alloy" | "ash" | "ballad" | "coral" | "echo" | "sage" | "shimmer" | "verse" | "marin" | "cedar"
+    | (string & {})
+    | { id: string };
+  /** Encoding of the audio data. */
+  format: "wav" | "aac" | "mp3" | "flac" | "opus" | "pcm16";
+}
+
+/**
+ * Predicted Outputs: text the reply will mostly repeat (a file being edited), which lets the
+ * model answer faster.
+ */
+export interface ChatCompletionPredictionContent {
+  type: "content";
+  content: string | ChatCompletionContentPartText[];
+}
 
 /** Options of a streamed reply. */
 export interface ChatCompletionStreamOptions {
   /** Send a final chunk with `usage` (and `choices: []`) before `[DONE]`. */
-  include_usage?: boolean;
+  include_usage?: boolean | undefined;
 }
 
 /**
@@ -136,13 +179,13 @@ export interface ChatCompletionStreamOptions {
  */
 export interface RouteFilters {
   /** Highest acceptable price, USD per million tokens. */
-  max_price?: { prompt?: number; completion?: number };
+  max_price?: { prompt?: number | undefined; completion?: number | undefined } | undefined;
   /** Lowest acceptable quality score, 0 to 1. */
-  min_quality?: number;
+  min_quality?: number | undefined;
   /** Capabilities the model must have, e.g. `["vision", "tools"]`. */
-  capabilities?: ModelCapability[];
+  capabilities?: ModelCapability[] | undefined;
   /** What to prefer among the models that pass. @default "price" */
-  sort?: "price" | "quality" | "latency";
+  sort?: "price" | "quality" | "latency" | undefined;
 }
 
 /**
@@ -159,57 +202,69 @@ export interface ChatCompletionCreateParamsBase {
   /** The conversation so far. */
   messages: ChatCompletionMessageParam[];
   /** Stream the reply as chunks: `true` makes `create()` resolve to a `Stream`. @default false */
-  stream?: boolean | null;
+  stream?: boolean | null | undefined;
   /** Fallback models (ModelGate extension) the gateway tries in order when `model` fails or is unavailable. */
-  models?: string[];
+  models?: string[] | undefined;
   /** Routing filters for `model: "auto"` (ModelGate extension), sent as given. */
-  route?: RouteFilters;
+  route?: RouteFilters | undefined;
   /** Functions the model may call. */
-  tools?: ChatCompletionTool[];
+  tools?: ChatCompletionTool[] | undefined;
   /** Whether and which tool the model must call. @default "auto" when `tools` is given, else "none" */
-  tool_choice?: ChatCompletionToolChoiceOption;
+  tool_choice?: ChatCompletionToolChoiceOption | undefined;
   /** Allow several tool calls in one reply. */
-  parallel_tool_calls?: boolean;
+  parallel_tool_calls?: boolean | undefined;
   /** Ask for JSON (`json_object`) or JSON following a schema (`json_schema`). @default { type: "text" } */
-  response_format?: ResponseFormat;
+  response_format?: ResponseFormat | undefined;
   /** Sampling temperature, 0 to 2. */
-  temperature?: number | null;
+  temperature?: number | null | undefined;
   /** Nucleus sampling, 0 to 1. */
-  top_p?: number | null;
+  top_p?: number | null | undefined;
   /**
    * The older limit of generated tokens. OpenAI's reasoning models reject it in favour of
    * `max_completion_tokens`, while some other providers only understand this one.
    */
-  max_tokens?: number | null;
+  max_tokens?: number | null | undefined;
   /** Limit of generated tokens, visible and reasoning tokens together. */
-  max_completion_tokens?: number | null;
+  max_completion_tokens?: number | null | undefined;
   /** Up to 4 sequences where generation stops. */
-  stop?: string | string[] | null;
+  stop?: string | string[] | null | undefined;
   /** How many choices to generate. @default 1 */
-  n?: number | null;
+  n?: number | null | undefined;
   /** Best-effort deterministic sampling. */
-  seed?: number | null;
+  seed?: number | null | undefined;
   /** -2 to 2: discourages repeating tokens by frequency. */
-  frequency_penalty?: number | null;
+  frequency_penalty?: number | null | undefined;
   /** -2 to 2: discourages tokens that already appeared. */
-  presence_penalty?: number | null;
+  presence_penalty?: number | null | undefined;
   /** Token id → bias from -100 to 100. */
-  logit_bias?: Record<string, number> | null;
+  logit_bias?: Record<string, number> | null | undefined;
   /** Return log probabilities of the output tokens. */
-  logprobs?: boolean | null;
+  logprobs?: boolean | null | undefined;
   /** 0 to 20 most likely tokens per position, with `logprobs: true`. */
-  top_logprobs?: number | null;
+  top_logprobs?: number | null | undefined;
   /** Only with `stream: true`. */
-  stream_options?: ChatCompletionStreamOptions | null;
+  stream_options?: ChatCompletionStreamOptions | null | undefined;
   /** A stable id of your end user, for abuse monitoring. */
-  user?: string;
+  user?: string | undefined;
   /** Up to 16 key-value pairs stored with the request. */
-  metadata?: Record<string, string> | null;
+  metadata?: Record<string, string> | null | undefined;
+  /** Effort of a reasoning model. @default "medium" where the model supports it */
+  reasoning_effort?: ChatCompletionReasoningEffort | null | undefined;
+  /** What the reply should hold. @default ["text"] */
+  modalities?: ChatCompletionModality[] | null | undefined;
+  /** Voice and format of a spoken reply; required with `modalities: ["text", "audio"]`. */
+  audio?: ChatCompletionAudioParam | null | undefined;
+  /** Predicted Outputs: content the reply is expected to largely match. */
+  prediction?: ChatCompletionPredictionContent | null | undefined;
+  /** The provider's processing tier, for providers that have them. @default "auto" */
+  service_tier?: "auto" | "default" | "flex" | "scale" | "priority" | "fast" | null | undefined;
+  /** Whether the provider may store the completion (e.g. for its evals and distillation). */
+  store?: boolean | null | undefined;
 }
 
 /** Parameters of a non-streamed call: resolves to a `ChatCompletion`. */
 export interface ChatCompletionCreateParamsNonStreaming extends ChatCompletionCreateParamsBase {
-  stream?: false | null;
+  stream?: false | null | undefined;
 }
 
 /** Parameters of a streamed call: resolves to a `Stream<ChatCompletionChunk>`. */

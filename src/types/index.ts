@@ -2,7 +2,9 @@
 
 export type {
   ChatCompletionAssistantMessageParam,
+  ChatCompletionAudioParam,
   ChatCompletionContentPart,
+  ChatCompletionContentPartFile,
   ChatCompletionContentPartImage,
   ChatCompletionContentPartInputAudio,
   ChatCompletionContentPartText,
@@ -13,7 +15,10 @@ export type {
   ChatCompletionDeveloperMessageParam,
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCallParam,
+  ChatCompletionModality,
   ChatCompletionNamedToolChoice,
+  ChatCompletionPredictionContent,
+  ChatCompletionReasoningEffort,
   ChatCompletionRole,
   ChatCompletionStreamOptions,
   ChatCompletionSystemMessageParam,
@@ -29,6 +34,8 @@ export type {
 
 export type {
   ChatCompletion,
+  ChatCompletionAnnotation,
+  ChatCompletionAudio,
   ChatCompletionChoice,
   ChatCompletionChunk,
   ChatCompletionChunkChoice,

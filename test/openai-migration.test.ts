@@ -1,0 +1,196 @@
+import { execFile } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMockGateway, DEFAULT_CATALOGUE, MOCK_API_KEY, type MockFault } from "../src/testing/index.ts";
+import { serveNode, type NodeServer } from "../src/testing/node.ts";
+
+// Programs written the way the `openai` package's README and examples use it (`*.openai.ts`),
+// each beside its modelgate twin (`*.ts`). The twins must differ only in the import, the class
+// name, the key and the base URL, compile under strict + exactOptionalPropertyTypes, and run
+// against the mock gateway.
+
+const run = promisify(execFile);
+const root = join(import.meta.dirname, "..");
+const folder = join(import.meta.dirname, "openai-migration");
+const bin = (name: string) => join(root, "node_modules/.bin", name);
+const programs = readdirSync(folder)
+  .filter((file) => file.endsWith(".openai.ts"))
+  .map((file) => file.slice(0, -".openai.ts".length))
+  .sort();
+
+/**
+ * Lines beyond the allowed ones that a program has to change, and why. Each is marked
+ * `// differs` in both files; every other program must move over unchanged.
+ */
+const KNOWN_DIFFERENCES: Record<string, string> = {
+  tools:
+    "openai assembles a streamed reply with its `.stream()` event-emitter helper; modelgate's plain " +
+    "`create({ stream: true })` stream has `finalChatCompletion()` itself",
+};
+
+/** One line of a diff that is not shared by both files. */
+interface Changed {
+  side: "openai" | "modelgate";
+  line: string;
+}
+
+/** The lines of `a` and `b` outside their longest common subsequence. */
+function changedLines(a: string[], b: string[]): Changed[] {
+  const lcs = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--) {
+    for (let j = b.length - 1; j >= 0; j--) {
+      lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+    }
+  }
+  const changed: Changed[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      i++;
+      j++;
+    } else if (j < b.length && (i === a.length || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) {
+      changed.push({ side: "modelgate", line: b[j++]! });
+    } else {
+      changed.push({ side: "openai", line: a[i++]! });
+    }
+  }
+  return changed;
+}
+
+/**
+ * What a migrating user changes: the class name (`OpenAI` → `ModelGate`, in the import, `new`
+ * and the statics and types reached through it) and the package name of the import. After
+ * that substitution, only the key and base URL lines may remain different.
+ */
+function renamed(openaiLine: string): string {
+  return openaiLine.replaceAll(/\bOpenAI\b/g, "ModelGate").replace(/from 'openai';$/, "from 'modelgate';");
+}
+const KEY_OR_BASE_URL = /^\s*(apiKey|baseURL): /;
+
+function migrationDiff(program: string) {
+  const read = (file: string) => readFileSync(join(folder, file), "utf8").split("\n");
+  const changed = changedLines(read(`${program}.openai.ts`).map(renamed), read(`${program}.ts`));
+  return {
+    disallowed: changed.filter(({ line }) => !KEY_OR_BASE_URL.test(line) && !line.includes("// differs")),
+    marked: changed.filter(({ line }) => line.includes("// differs")),
+  };
+}
+
+describe("openai migration: what changes", () => {
+  it("has a modelgate twin for every openai original, and the known differences name real programs", () => {
+    const twins = readdirSync(folder).filter((file) => /^[\w-]+\.ts$/.test(file) && !file.endsWith(".openai.ts"));
+    expect(twins.map((file) => file.slice(0, -3)).sort()).toEqual(programs);
+    expect(programs.length).toBeGreaterThanOrEqual(7);
+    for (const name of Object.keys(KNOWN_DIFFERENCES)) expect(programs).toContain(name);
+  });
+
+  for (const program of programs) {
+    it(`${program}.ts differs from ${program}.openai.ts only in the import, the class name, the key and the base URL${KNOWN_DIFFERENCES[program] ? " (and its marked lines)" : ""}`, () => {
+      const { disallowed, marked } = migrationDiff(program);
+      expect(disallowed, `lines that changed for no allowed reason:\n${disallowed.map((c) => `${c.side}: ${c.line}`).join("\n")}`).toEqual([]);
+      if (KNOWN_DIFFERENCES[program]) expect(marked.length, "a known difference should show in the files").toBeGreaterThan(0);
+      else expect(marked, "an unlisted `// differs` line").toEqual([]);
+    });
+  }
+
+  it("runs most programs unchanged but for the allowed lines", () => {
+    const unchanged = programs.filter((program) => migrationDiff(program).marked.length === 0);
+    expect(unchanged.length).toBe(programs.length - Object.keys(KNOWN_DIFFERENCES).length);
+  });
+});
+
+describe("openai migration: the programs compile", () => {
+  it("compiles the modelgate programs under strict, exactOptionalPropertyTypes and noUncheckedIndexedAccess", async () => {
+    const result = await run(bin("tsc"), ["-p", join(folder, "tsconfig.json")]).catch((error: { stdout: string }) => error);
+    expect(result.stdout).toBe("");
+  });
+
+  it("compiles the openai originals against the installed openai package", async () => {
+    const result = await run(bin("tsc"), ["-p", join(folder, "tsconfig.openai.json")]).catch((error: { stdout: string }) => error);
+    expect(result.stdout).toBe("");
+  });
+});
+
+describe("openai migration: the modelgate programs run against the mock gateway", () => {
+  // The programs name OpenAI's bare model ids; a gateway may serve them as aliases.
+  const mini = DEFAULT_CATALOGUE.find((model) => model.id === "openai/gpt-4.1-mini")!;
+  const gateway = createMockGateway({ models: [...DEFAULT_CATALOGUE, { ...mini, id: "gpt-4.1-mini" }] });
+  /** Faults for the next requests, in order (`undefined`: none), set by a test before it runs its program. */
+  let script: (MockFault | undefined)[] = [];
+  let server: NodeServer;
+
+  beforeAll(async () => {
+    server = await serveNode((request) => {
+      const fault = script.shift();
+      if (fault) gateway.inject(fault, 1);
+      return gateway(request);
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  async function runProgram(program: string): Promise<string[]> {
+    gateway.reset();
+    const { stdout } = await run(bin("tsx"), ["--tsconfig", join(folder, "tsconfig.json"), join(folder, `${program}.ts`)], {
+      cwd: root,
+      env: { ...process.env, MODELGATE_BASE_URL: server.url, MODELGATE_API_KEY: MOCK_API_KEY, MODELGATE_LOG: "off" },
+    });
+    return stdout.trimEnd().split("\n");
+  }
+
+  it("chat: prints the reply and the model that answered", async () => {
+    const [content, modelAndTokens] = await runProgram("chat");
+    expect(content!.length).toBeGreaterThan(10);
+    expect(modelAndTokens).toMatch(/^gpt-4\.1-mini \d+$/);
+    const body = gateway.requests[0]!.body as Record<string, unknown>;
+    expect(body.max_completion_tokens).toBe(200);
+    expect("temperature" in body).toBe(false);
+  });
+
+  it("streaming: writes the text as it arrives, with the usage chunk and the response headers", async () => {
+    const lines = await runProgram("streaming");
+    expect(lines[0]).toBe("text/event-stream");
+    const usage = lines.find((line) => line.startsWith("usage: "));
+    expect(Number(usage?.slice("usage: ".length))).toBeGreaterThan(0);
+    const text = lines.at(-1)!.slice("text: ".length);
+    expect(text.length).toBeGreaterThan(10);
+    expect(lines.slice(1).join("\n")).toContain(text);
+  });
+
+  it("tools: finalChatCompletion() gives the tool call, and the tool result gets an answer", async () => {
+    const lines = await runProgram("tools");
+    expect(lines).toEqual(["finish: tool_calls", "call: get_weather string", expect.stringMatching(/^answer: .*celsius/)]);
+    expect(gateway.requests).toHaveLength(2);
+    const second = gateway.requests[1]!.body as { messages: { role: string }[] };
+    expect(second.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool"]);
+  });
+
+  it("errors: instanceof on the statics and on named imports picks the right class", async () => {
+    script = [undefined, { type: "status", status: 429 }];
+    const lines = await runProgram("errors");
+    expect(lines).toEqual(["404", "NotFoundError", "true", "string", "rate limited: 429", "true true"]);
+  });
+
+  it("with-response: the parsed completion and the raw Response", async () => {
+    const [statusLine, content, statusText] = await runProgram("with-response");
+    expect(statusLine).toBe("200 application/json");
+    expect(content!.length).toBeGreaterThan(10);
+    expect(statusText).toBe("OK");
+  });
+
+  it("abort: an aborted request throws APIUserAbortError, and break ends a stream quietly", async () => {
+    const lines = await runProgram("abort");
+    expect(lines).toEqual(["aborted", "stopped after 2 chunks"]);
+  });
+
+  it("models: for await over list() and its data give the same catalogue", async () => {
+    const lines = await runProgram("models");
+    const count = DEFAULT_CATALOGUE.length + 1;
+    expect(lines).toEqual([`iterated: ${count}`, `data: ${count}`, "true"]);
+    expect(gateway.requests.map((request) => request.url.replace(server.url, ""))).toEqual(["/v1/models", "/v1/models"]);
+  });
+});

@@ -1,0 +1,31 @@
+// Cancelling: a request aborted through `signal`, and a stream left early with `break`.
+import OpenAI from 'openai';
+
+const client = new OpenAI({
+  apiKey: process.env['OPENAI_API_KEY'],
+});
+
+const controller = new AbortController();
+const request = client.chat.completions.create(
+  { model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'Write a long story.' }] },
+  { signal: controller.signal, timeout: 10 * 1000 },
+);
+controller.abort();
+try {
+  await request;
+} catch (err) {
+  if (err instanceof OpenAI.APIUserAbortError) console.log('aborted');
+  else throw err;
+}
+
+const stream = await client.chat.completions.create({
+  model: 'gpt-4.1-mini',
+  messages: [{ role: 'user', content: 'Count to one hundred.' }],
+  stream: true,
+});
+let chunks = 0;
+for await (const chunk of stream) {
+  chunks += chunk.choices.length;
+  if (chunks === 2) break;
+}
+console.log(`stopped after ${chunks} chunks`);

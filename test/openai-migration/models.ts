@@ -1,0 +1,17 @@
+// The model list: iterated with for await, and read as a whole.
+import ModelGate from 'modelgate';
+
+const client = new ModelGate({
+  apiKey: process.env['MODELGATE_API_KEY'],
+  baseURL: process.env['MODELGATE_BASE_URL'],
+});
+
+const ids: string[] = [];
+for await (const model of client.models.list()) {
+  ids.push(model.id);
+}
+console.log(`iterated: ${ids.length}`);
+
+const page = await client.models.list();
+console.log(`data: ${page.data.length}`);
+console.log(page.data.some((model) => model.id === 'gpt-4.1-mini'));
