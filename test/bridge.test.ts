@@ -84,7 +84,7 @@ describe("the bridge framing", () => {
   });
 
   it("rebuilds a rate limit error thrown by the source with its class, status and code", async () => {
-    const source = new Stream<ChatCompletionChunk>(() => {
+    const source = new Stream<ChatCompletionChunk, undefined>(() => {
       let sent = false;
       return {
         async next() {

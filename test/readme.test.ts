@@ -30,6 +30,7 @@ const EXPECTED: { block: RegExp; prints: RegExp }[] = [
   { block: /require\("modelgate"\)/, prints: /^10 models\n$/ },
   { block: /no-such\/model/, prints: /^not found \(404\): .*'no-such\/model' does not exist\. \[request req_mock_\d+\]\n$/ },
   { block: /AbortController/, prints: /You asked: "Tell me a long story\."/ },
+  { block: /Talk like a pirate/, prints: /Are semicolons optional in JavaScript\?[\s\S]*\n\S+ \d+\n$/ },
 ];
 
 const label = (block: ReadmeBlock) => `README.md:${block.line} (${block.code.split("\n").find((line) => line.trim() !== "" && !line.startsWith("import"))?.trim().slice(0, 60)})`;

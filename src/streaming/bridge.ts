@@ -76,7 +76,7 @@ export function decodeBridge<T>(body: ReadableStream<Uint8Array>, controller: Ab
   /** The text of a line whose "\n" has not arrived yet. */
   let partial = "";
   /** What the stream ends with once the queue is empty: the end, or an error to throw. */
-  let ending: { error?: Error } | undefined;
+  let ending: { error?: Error | undefined } | undefined;
 
   const frame = (text: string) => {
     if (ending) return;
