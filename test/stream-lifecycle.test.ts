@@ -297,3 +297,45 @@ describe("abort and cleanup", () => {
     await expect(response.text()).rejects.toBeInstanceOf(APIConnectionTimeoutError);
   });
 });
+
+describe("found by the hostile review", () => {
+  it("cuts the key out before cutting a long body to an excerpt, so no prefix of it shows", async () => {
+    const body = `${"q".repeat(180)} key=${KEY} ${"r".repeat(100)}`;
+    const { client } = clientFor({ reads: [body], status: 401, contentType: "text/plain" });
+    const error = await client.chat.completions.create({ model: "auto", messages: USER }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect((error as Error).message).not.toContain(KEY.slice(0, 12));
+    expectNoKey(error);
+  });
+
+  it("cuts an echoed key out of the error's response headers", async () => {
+    const fetch = async () => new Response("{}", { status: 401, headers: { "www-authenticate": `Bearer token="${KEY}"` } });
+    const error = (await new ModelGate({ apiKey: KEY, baseURL: "https://gateway.test", fetch, maxRetries: 0 }).get("/v1/models").catch((caught: unknown) => caught)) as APIError;
+    expect(error.headers?.get("www-authenticate")).toBe('Bearer token="[redacted]"');
+  });
+
+  it("reads malformed tool-call and logprobs shapes without a raw TypeError", async () => {
+    const odd = (delta: unknown, extra: Record<string, unknown> = {}) => data({ ...chunk({}), choices: [{ index: 0, delta, finish_reason: null, ...extra }] });
+    const { client } = clientFor({ reads: [odd({ tool_calls: [null] }), odd({ tool_calls: 5 }), odd({ content: "ok" }, { logprobs: { content: 5 } }), data(chunk({}, { finish: "stop" })), DONE] });
+    expect((await (await streamOf(client)).finalChatCompletion()).choices[0]?.message.content).toBe("ok");
+  });
+
+  it("does not invent a finish_reason for a choice whose index is not a number", async () => {
+    const { client } = clientFor({ reads: [data(chunk({ content: "a" }, { index: 0, finish: "stop" })), data({ ...chunk({}), choices: [{ index: "1", delta: { content: "b" }, finish_reason: null }] })] });
+    const completion = await (await streamOf(client, { n: 2 })).finalChatCompletion().catch((caught: unknown) => caught);
+    // "1" is read as choice 0 by both the end check and the accumulator: one choice, finished.
+    expect(completion).not.toBeInstanceOf(Error);
+    expect((completion as { choices: unknown[] }).choices).toHaveLength(1);
+  });
+
+  it("rejects a signal that is not an AbortSignal, and a string as headers or query", async () => {
+    const { client, seen } = clientFor({ reads: [] });
+    await expect(client.get("/v1/models", { signal: {} as never })).rejects.toThrow(/`signal` option must be an AbortSignal/);
+    await expect(client.get("/v1/models", { headers: "x-a: 1" as never })).rejects.toThrow(/`headers` option/);
+    await expect(client.get("/v1/models", { query: "a=1" as never })).rejects.toThrow(/`query` option/);
+    await expect(client.post("/v1/x", { body: { n: 1n } })).rejects.toThrow(/cannot be sent as JSON/);
+    await expect(client.get(undefined as never)).rejects.toThrow(/path must be a string/);
+    expect(() => client.models.retrieve(Symbol() as never).catch(() => {})).not.toThrow();
+    expect(seen.requests).toBe(0);
+  });
+});
