@@ -31,6 +31,7 @@ export default defineConfig([
     // those of the ESM entry, whose named exports are all properties of that class.
     entry: { ...entries, index: "src/commonjs.ts" },
     format: ["cjs"],
+    splitting: false,
     dts: { entry: entries },
   },
 ]);

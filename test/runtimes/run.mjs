@@ -268,7 +268,10 @@ const worker :Workerd.Worker = (
 }
 
 async function lintCheck() {
-  await run(bin("attw"), ["--pack", ".", "--format", "ascii"], { cwd: root }).catch((error) => {
+  // false-export-default: the CJS entry is `module.exports = ModelGate` with `ModelGate.default
+  // === ModelGate` (src/commonjs.ts), so the `.default` access the types imply works at run
+  // time; the node CJS check above asserts both.
+  await run(bin("attw"), ["--pack", ".", "--format", "ascii", "--ignore-rules", "false-export-default"], { cwd: root }).catch((error) => {
     throw new Error(`attw: ${`${error.stdout}`.trim().split("\n").slice(-6).join(" | ")}`);
   });
   const { stdout } = await run(bin("publint"), ["--strict"], { cwd: root }).catch((error) => {
