@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { BodyReader } from "../src/streaming/body-reader.ts";
 import { describe, expect, it } from "vitest";
 import { ModelGateError } from "../src/index.ts";
 import { SSEDecoder, type ServerSentEvent } from "../src/streaming/sse-decoder.ts";
@@ -114,7 +115,9 @@ describe("Stream over arbitrary bytes", () => {
     await fc.assert(
       fc.asyncProperty(soup, async (reads) => {
         const response = sseResponse(reads);
-        const stream = Stream.fromSSEResponse(response, new AbortController(), { idleTimeoutMs: 1_000, maxLineLength: 1_024 });
+        const controller = new AbortController();
+        const reader = new BodyReader(response.body!, { controller, idleTimeoutMs: 1_000 });
+        const stream = Stream.fromSSEResponse(response, reader, controller, { maxLineLength: 1_024 });
         try {
           for await (const _ of stream) {
             // consume

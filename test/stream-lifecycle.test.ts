@@ -270,25 +270,14 @@ describe("abort and cleanup", () => {
   });
 
   it("asResponse() on a stream removes its listener from the caller's signal once the body ends", async () => {
-    const controller = new AbortController();
-    let listeners = 0;
-    const { signal } = controller;
-    const add = signal.addEventListener.bind(signal);
-    const remove = signal.removeEventListener.bind(signal);
-    signal.addEventListener = ((...args: Parameters<AbortSignal["addEventListener"]>) => {
-      listeners++;
-      add(...args);
-    }) as AbortSignal["addEventListener"];
-    signal.removeEventListener = ((...args: Parameters<AbortSignal["removeEventListener"]>) => {
-      listeners--;
-      remove(...args);
-    }) as AbortSignal["removeEventListener"];
+    const counting = countingSignal();
+    const { signal } = counting;
     const { client } = clientFor({ reads: [data(chunk({ content: "a" }, { finish: "stop" })), DONE] });
     for (let call = 0; call < 3; call++) {
       const response = await client.chat.completions.create({ model: "auto", messages: USER, stream: true }, { signal }).asResponse();
       expect(await response.text()).toContain("[DONE]");
     }
-    expect(listeners).toBe(0);
+    expect(counting.listeners).toBe(0);
   });
 
   it("asResponse() on a stream still times out a body that never starts", async () => {
@@ -298,7 +287,51 @@ describe("abort and cleanup", () => {
   });
 });
 
+/** A signal that counts the listeners attached to it and not yet removed. */
+function countingSignal() {
+  const controller = new AbortController();
+  const { signal } = controller;
+  const state = { listeners: 0, controller, signal };
+  const add = signal.addEventListener.bind(signal);
+  const remove = signal.removeEventListener.bind(signal);
+  signal.addEventListener = ((...args: Parameters<AbortSignal["addEventListener"]>) => {
+    state.listeners++;
+    add(...args);
+  }) as AbortSignal["addEventListener"];
+  signal.removeEventListener = ((...args: Parameters<AbortSignal["removeEventListener"]>) => {
+    state.listeners--;
+    remove(...args);
+  }) as AbortSignal["removeEventListener"];
+  return state;
+}
+
 describe("found by the hostile review", () => {
+  it("stops the timeout when the first byte arrives, even if the caller starts iterating later", async () => {
+    const { client } = clientFor({ reads: [data(chunk({ content: "a" }, { finish: "stop" })), DONE] }, { timeout: 40 });
+    const stream = await streamOf(client);
+    await new Promise((resolve) => setTimeout(resolve, 120)); // three times the timeout
+    expect(await collect(stream)).toEqual({ text: "a", error: undefined });
+  });
+
+  it("cancels the body and detaches from the caller's signal when a stream is aborted before anyone read it", async () => {
+    const counting = countingSignal();
+    const { client, seen } = clientFor({ reads: [], then: "hang" });
+    const stream = await client.chat.completions.create({ model: "auto", messages: USER, stream: true }, { signal: counting.signal });
+    counting.controller.abort();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(seen.cancelled, "body cancelled").toBe(true);
+    expect(counting.listeners, "listeners left on the caller's signal").toBe(0);
+    await expect(collect(stream)).resolves.toMatchObject({ error: expect.any(APIUserAbortError) });
+  });
+
+  it("does the same for stream.controller.abort() on a stream nobody read", async () => {
+    const { client, seen } = clientFor({ reads: [], then: "hang" });
+    const stream = await streamOf(client);
+    stream.controller.abort();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(seen.cancelled).toBe(true);
+  });
+
   it("cuts the key out before cutting a long body to an excerpt, so no prefix of it shows", async () => {
     const body = `${"q".repeat(180)} key=${KEY} ${"r".repeat(100)}`;
     const { client } = clientFor({ reads: [body], status: 401, contentType: "text/plain" });

@@ -171,24 +171,29 @@ function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spec: Requ
 
 function streamOutcome<T>(exchange: Exchange, config: PipelineConfig, spec: RequestSpec): Outcome<T> {
   const { response, controller, stopTimeout, release } = exchange;
-  const stream = Stream.fromSSEResponse(response, controller, {
+  // One reader for the body, started now: its first read ends the timeout when the first byte
+  // arrives, and an abort cancels the body, whether the caller reads the Stream, reads the
+  // raw body from asResponse(), or neither.
+  const reader = new BodyReader(response.body ?? new ReadableStream(), {
+    controller,
     idleTimeoutMs: config.streamIdleTimeout,
+    onFirstRead: stopTimeout,
+    onEnd: release,
+  });
+  const stream = Stream.fromSSEResponse(response, reader, controller, {
     maxLineLength: config.maxSSELineLength,
     requireUsage: asksForUsage(spec.body),
     errorContext: { redact: config.redact },
-    onFirstRead: stopTimeout,
-    onEnd: release,
   });
   return {
     data: stream as T,
     response: () => response,
-    // The caller takes the raw body instead of the Stream: it is read through the same
-    // reader, so the timeout, the caller's signal and the release at the end still apply.
     asResponse: () => {
-      const reader = new BodyReader(response.body ?? new ReadableStream(), { controller, onFirstRead: stopTimeout, onEnd: release });
       const body = new ReadableStream<Uint8Array>({
         async pull(sink) {
           const bytes = await reader.read();
+          // Raw bytes have no events to tell: any that arrive count as the server being alive.
+          reader.progress();
           if (bytes === undefined) sink.close();
           else sink.enqueue(bytes);
         },

@@ -31,6 +31,11 @@ export interface BodyReaderOptions {
  *   (`APIUserAbortError`, or the timeout that aborted it);
  * - cancel: the body is cancelled whenever the reader stops before the body ended.
  *
+ * The first read starts at construction, not at the first `read()`: the first byte of the body
+ * is what ends the request's `timeout`, and it arrives whether or not the consumer has started
+ * to iterate yet (a caller may await something else between `create()` and `for await`). An
+ * abort before anyone reads still cancels the body and releases the request.
+ *
  * `read()` resolves to the next bytes, or `undefined` at the end of the body, and throws only
  * `ModelGateError`s.
  */
@@ -39,6 +44,8 @@ export class BodyReader {
   readonly #options: BodyReaderOptions;
   readonly #idleTimeoutMs: number;
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  /** The read started at construction, until `read()` takes it. */
+  #firstRead: Promise<Uint8Array | undefined> | undefined;
   /** Milliseconds of network waiting left before the idle timeout. */
   #idleBudget: number;
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
@@ -54,10 +61,22 @@ export class BodyReader {
     this.#idleTimeoutMs = idle < MAX_TIMER_MS ? idle : Infinity;
     this.#idleBudget = this.#idleTimeoutMs;
     options.controller.signal.addEventListener("abort", this.#onAbort, { once: true });
+    this.#firstRead = this.#pull();
+    // Nobody may ever take it (a stream dropped unread); its failure is reported by read().
+    this.#firstRead.catch(() => {});
   }
 
   /** The next bytes of the body, or `undefined` once it has ended. */
-  async read(): Promise<Uint8Array | undefined> {
+  read(): Promise<Uint8Array | undefined> {
+    const first = this.#firstRead;
+    if (first) {
+      this.#firstRead = undefined;
+      return first;
+    }
+    return this.#pull();
+  }
+
+  async #pull(): Promise<Uint8Array | undefined> {
     if (this.#ended) return undefined;
     const { signal } = this.#options.controller;
     if (signal.aborted) throw this.#stop(abortError(signal));
@@ -96,6 +115,7 @@ export class BodyReader {
 
   /** Stops reading and cancels the rest of the body (a `break`, a consumer that is done). */
   cancel(): void {
+    this.#firstRead = undefined;
     this.#finish(true);
   }
 

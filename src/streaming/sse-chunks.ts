@@ -1,10 +1,10 @@
 import { APIConnectionError, ModelGateError, type ErrorContext } from "../errors/index.ts";
-import { BodyReader, type BodyReaderOptions } from "./body-reader.ts";
+import type { BodyReader } from "./body-reader.ts";
 import { ChunkEvents, type EndRules } from "./chunk-events.ts";
 import { SSEDecoder } from "./sse-decoder.ts";
 
 /** How a response body of Server-Sent Events is read; see `ClientOptions` for the defaults. */
-export interface SSEChunkOptions extends Omit<BodyReaderOptions, "controller">, EndRules {
+export interface SSEChunkOptions extends EndRules {
   /** Longest line or event, in characters. */
   maxLineLength: number;
   /** Redaction for errors the stream reports. */
@@ -20,16 +20,15 @@ export interface SSEChunkOptions extends Omit<BodyReaderOptions, "controller">, 
  * read into a queue before handing chunks out one by one: the per-chunk path is then one
  * `JSON.parse` and a queue step, which keeps the SDK close to a hand-written fetch loop.
  */
-export function iterateSSEChunks<T>(response: Response, controller: AbortController, options: SSEChunkOptions): AsyncIterator<T> {
+export function iterateSSEChunks<T>(response: Response, reader: BodyReader, options: SSEChunkOptions): AsyncIterator<T> {
   const events = new ChunkEvents<T>({ ...options.errorContext, headers: response.headers }, options);
   const { queue } = events;
   let head = 0;
   let bodyEnded = false;
   let finished = false;
-  let reader: BodyReader | undefined;
   const decoder = new SSEDecoder(
     (event) => {
-      reader?.progress();
+      reader.progress();
       events.add(event, bodyEnded);
     },
     { maxLineLength: options.maxLineLength },
@@ -38,12 +37,7 @@ export function iterateSSEChunks<T>(response: Response, controller: AbortControl
   /** Stops reading: cancels what is left of the body and detaches from the caller's signal. */
   const stop = () => {
     finished = true;
-    if (reader) {
-      reader.cancel();
-    } else {
-      response.body?.cancel().catch(() => {});
-      options.onEnd?.();
-    }
+    reader.cancel();
   };
   const fail = (error: Error): never => {
     stop();
@@ -74,8 +68,6 @@ export function iterateSSEChunks<T>(response: Response, controller: AbortControl
         finished = true;
         continue;
       }
-      if (!response.body) return fail(new ModelGateError("The streamed response has no body."));
-      reader ??= new BodyReader(response.body, { ...options, controller });
       try {
         const bytes = await reader.read();
         if (bytes === undefined) {

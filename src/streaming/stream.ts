@@ -1,6 +1,7 @@
 import { ModelGateError } from "../errors/index.ts";
 import type { ChatCompletion, ChatCompletionChunk } from "../types/index.ts";
 import { isRecord } from "../internal/values.ts";
+import type { BodyReader } from "./body-reader.ts";
 import { iterateSSEChunks, type SSEChunkOptions } from "./sse-chunks.ts";
 
 /**
@@ -44,8 +45,8 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
   }
 
   /** A stream of the JSON chunks carried by a Server-Sent Events response. */
-  static fromSSEResponse<T>(response: Response, controller: AbortController, options: SSEChunkOptions): Stream<T, Response> {
-    return new Stream(() => iterateSSEChunks<T>(response, controller, options), controller, response);
+  static fromSSEResponse<T>(response: Response, reader: BodyReader, controller: AbortController, options: SSEChunkOptions): Stream<T, Response> {
+    return new Stream(() => iterateSSEChunks<T>(response, reader, options), controller, response);
   }
 
   /**
