@@ -372,3 +372,24 @@ describe("found by the hostile review", () => {
     expect(seen.requests).toBe(0);
   });
 });
+
+describe("timeout and abort with a fetch that ignores the signal", () => {
+  const deafFetch = (body: "hang-body" | "hang-fetch") => async () => {
+    if (body === "hang-fetch") return new Promise<Response>(() => {});
+    return new Response(new ReadableStream({ pull: () => new Promise(() => {}) }), { headers: { "content-type": "application/json" } });
+  };
+
+  it("times out a plain call whose body never completes", async () => {
+    const client = new ModelGate({ apiKey: KEY, baseURL: "https://gateway.test", fetch: deafFetch("hang-body"), maxRetries: 0, timeout: 60 });
+    const started = Date.now();
+    await expect(client.chat.completions.create({ model: "auto", messages: USER })).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it("aborts a call whose fetch never settles", async () => {
+    const client = new ModelGate({ apiKey: KEY, baseURL: "https://gateway.test", fetch: deafFetch("hang-fetch"), maxRetries: 0 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    await expect(client.chat.completions.create({ model: "auto", messages: USER }, { signal: controller.signal })).rejects.toBeInstanceOf(APIUserAbortError);
+  });
+});

@@ -68,7 +68,7 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, stream }: A
 
   let response: Response;
   try {
-    response = await fetch(url, { ...init, signal: controller.signal });
+    response = await untilAborted(fetch(url, { ...init, signal: controller.signal }), controller.signal);
   } catch (error) {
     throw explain(error);
   }
@@ -77,12 +77,25 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, stream }: A
   }
   let text: string;
   try {
-    text = await response.text();
+    text = await untilAborted(response.text(), controller.signal);
   } catch (error) {
     throw explain(error);
   }
   release();
   return { response, text, controller, stopTimeout, release };
+}
+
+/**
+ * Settles with `promise`, or rejects as soon as `signal` aborts: a `fetch` option that ignores
+ * the signal (a mock, a polyfill, a proxy wrapper) must not make `timeout` or the caller's
+ * abort meaningless.
+ */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
 
 /**
