@@ -393,3 +393,13 @@ describe("timeout and abort with a fetch that ignores the signal", () => {
     await expect(client.chat.completions.create({ model: "auto", messages: USER }, { signal: controller.signal })).rejects.toBeInstanceOf(APIUserAbortError);
   });
 });
+
+describe("a 200 error document under a content type that does not say JSON", () => {
+  it.each(["text/event-stream", "text/plain"])("is thrown as its error for a stream request (%s)", async (contentType) => {
+    const { client } = clientFor({ reads: [JSON.stringify({ error: { message: `Rate limit exceeded for ${KEY}`, code: 429 } })], contentType });
+    const { error } = await collect(await streamOf(client));
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error?.message).toMatch(/Rate limit exceeded/);
+    expectNoKey(error);
+  });
+});

@@ -38,6 +38,15 @@ export function errorFromBody(status: number | undefined, body: unknown, context
 }
 
 /**
+ * A 2xx body that is only an error (`{ "error": { ... } }`, no `choices`, no resource `id` or
+ * `object`): some providers report failures this way, streamed or not. A resource that merely
+ * has an `error` field (a failed job's status) is still the resource.
+ */
+export function isErrorDocument(data: unknown): data is Record<string, unknown> {
+  return isRecord(data) && data.error != null && !("choices" in data) && !("id" in data) && !("object" in data);
+}
+
+/**
  * The error an `event: error` of a stream carries: its data is JSON from most providers and
  * plain text from some (then the text is the message).
  */

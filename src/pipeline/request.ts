@@ -1,4 +1,4 @@
-import { APIConnectionError, APIUserAbortError, ModelGateError, describeBody, errorFromBody, type APIError, type Redact } from "../errors/index.ts";
+import { APIConnectionError, APIUserAbortError, ModelGateError, describeBody, errorFromBody, isErrorDocument, type APIError, type Redact } from "../errors/index.ts";
 import { headersForLog, type Logger } from "../internal/logger.ts";
 import { isRecord } from "../internal/values.ts";
 import { BodyReader } from "../streaming/body-reader.ts";
@@ -202,15 +202,6 @@ function streamOutcome<T>(exchange: Exchange, config: PipelineConfig, spec: Requ
       return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
     },
   };
-}
-
-/**
- * A 2xx body that is only an error (`{ "error": { ... } }`, no `choices`, no resource `id` or
- * `object`): some providers report failures this way. A resource that merely has an `error`
- * field (a failed job's status) is still the resource.
- */
-function isErrorDocument(data: unknown): boolean {
-  return isRecord(data) && data.error != null && !("choices" in data) && !("id" in data) && !("object" in data);
 }
 
 function asksForUsage(body: unknown): boolean {

@@ -1,7 +1,9 @@
-import { APIConnectionError, ModelGateError, type ErrorContext } from "../errors/index.ts";
+import { APIConnectionError, ModelGateError, errorFromBody, isErrorDocument, type ErrorContext } from "../errors/index.ts";
 import type { BodyReader } from "./body-reader.ts";
 import { ChunkEvents, type EndRules } from "./chunk-events.ts";
 import { SSEDecoder } from "./sse-decoder.ts";
+
+const MAX_PRELUDE_BYTES = 64 * 1024;
 
 /** How a response body of Server-Sent Events is read; see `ClientOptions` for the defaults. */
 export interface SSEChunkOptions extends EndRules {
@@ -26,8 +28,16 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, opti
   let head = 0;
   let bodyEnded = false;
   let finished = false;
+  /**
+   * The bytes before the first event, kept (up to a limit) so that a body that never was an
+   * event stream can still be understood at its end: an error document sent with status 200
+   * under a content type that does not say JSON.
+   */
+  let prelude: Uint8Array[] | undefined = [];
+  let preludeLength = 0;
   const decoder = new SSEDecoder(
     (event) => {
+      prelude = undefined;
       reader.progress();
       events.add(event, bodyEnded);
     },
@@ -73,7 +83,13 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, opti
         if (bytes === undefined) {
           bodyEnded = true;
           decoder.flush();
+          if (prelude) events.failure ??= errorDocumentIn(prelude, options.errorContext, response.headers);
         } else {
+          if (prelude) {
+            prelude.push(bytes);
+            preludeLength += bytes.length;
+            if (preludeLength > MAX_PRELUDE_BYTES) prelude = undefined;
+          }
           decoder.decode(bytes);
         }
       } catch (error) {
@@ -92,4 +108,24 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, opti
       return { value: undefined, done: true };
     },
   };
+}
+
+/** The error a body without any event holds, when it is an error document; else `undefined`. */
+function errorDocumentIn(reads: Uint8Array[], context: ErrorContext | undefined, headers: Headers): Error | undefined {
+  try {
+    const body: unknown = JSON.parse(new TextDecoder().decode(concat(reads)));
+    return isErrorDocument(body) ? errorFromBody(undefined, body, { ...context, headers }) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function concat(reads: Uint8Array[]): Uint8Array {
+  const bytes = new Uint8Array(reads.reduce((total, read) => total + read.length, 0));
+  let offset = 0;
+  for (const read of reads) {
+    bytes.set(read, offset);
+    offset += read.length;
+  }
+  return bytes;
 }
