@@ -10,6 +10,7 @@ export default ModelGate;
 export type { BodyRequestOptions } from "./client/client.ts";
 export type { LogLevel, Logger } from "./internal/logger.ts";
 export type { ClientOptions, RequestOptions, Fetch, HeadersInput, QueryInput } from "./client/options.ts";
+export type { APIKeyFunction } from "./pipeline/auth.ts";
 export type { APIPromise, WithResponse } from "./pipeline/api-promise.ts";
 export type { RequestSpec, HTTPMethod } from "./pipeline/request.ts";
 export { Stream } from "./streaming/stream.ts";

@@ -55,11 +55,11 @@ describe("query parameters", () => {
 
 describe("mistakes in a call's arguments reject the promise; nothing throws from the call", () => {
   const mistakes: [string, (subject: ModelGate) => Promise<unknown>, RegExp][] = [
-    ["create(null)", (subject) => subject.chat.completions.create(null as never), /expects an object of parameters/],
-    ["create() with options that are a string", (subject) => subject.chat.completions.create({ model: "auto", messages: [] }, "fast" as never), /options must be an object/],
-    ["post() with null options", (subject) => subject.post("/v1/x", null as never), /options must be an object/],
-    ["models.retrieve(undefined)", (subject) => subject.models.retrieve(undefined as never), /needs a model id/],
-    ["a header value that is a number", (subject) => subject.get("/v1/models", { headers: { "x-n": 5 as never } }), /header "x-n" must be a string/],
+    ["create(null)", (subject) => subject.chat.completions.create(null as never), /`params` must be an object.*got null/],
+    ["create() with options that are a string", (subject) => subject.chat.completions.create({ model: "auto", messages: [] }, "fast" as never), /`options` must be an object.*got "fast"/],
+    ["post() with null options", (subject) => subject.post("/v1/x", null as never), /`options` must be an object.*got null/],
+    ["models.retrieve(undefined)", (subject) => subject.models.retrieve(undefined as never), /`id` must be a model id.*got nothing/],
+    ["a header value that is a number", (subject) => subject.get("/v1/models", { headers: { "x-n": 5 as never } }), /`headers\["x-n"\]` must be a string.*got number 5/],
   ];
 
   it.each(mistakes)("%s", async (_, call, message) => {

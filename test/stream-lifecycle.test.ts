@@ -363,11 +363,11 @@ describe("found by the hostile review", () => {
 
   it("rejects a signal that is not an AbortSignal, and a string as headers or query", async () => {
     const { client, seen } = clientFor({ reads: [] });
-    await expect(client.get("/v1/models", { signal: {} as never })).rejects.toThrow(/`signal` option must be an AbortSignal/);
-    await expect(client.get("/v1/models", { headers: "x-a: 1" as never })).rejects.toThrow(/`headers` option/);
-    await expect(client.get("/v1/models", { query: "a=1" as never })).rejects.toThrow(/`query` option/);
+    await expect(client.get("/v1/models", { signal: {} as never })).rejects.toThrow(/`signal` must be an AbortSignal; got an object/);
+    await expect(client.get("/v1/models", { headers: "x-a: 1" as never })).rejects.toThrow(/`headers` must be a Headers/);
+    await expect(client.get("/v1/models", { query: "a=1" as never })).rejects.toThrow(/`query` must be a record/);
     await expect(client.post("/v1/x", { body: { n: 1n } })).rejects.toThrow(/cannot be sent as JSON/);
-    await expect(client.get(undefined as never)).rejects.toThrow(/path must be a string/);
+    await expect(client.get(undefined as never)).rejects.toThrow(/`path` must be a string/);
     expect(() => client.models.retrieve(Symbol() as never).catch(() => {})).not.toThrow();
     expect(seen.requests).toBe(0);
   });

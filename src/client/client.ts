@@ -18,6 +18,7 @@ import {
 import type { APIPromise, WithResponse } from "../pipeline/api-promise.ts";
 import type { APIErrorInit } from "../errors/index.ts";
 import { request, type PipelineConfig, type RequestSpec } from "../pipeline/request.ts";
+import { assertAPIKey } from "../pipeline/auth.ts";
 import { serviceRoot } from "../pipeline/url.ts";
 import { Chat } from "../resources/chat/chat.ts";
 import type { Completions } from "../resources/chat/completions.ts";
@@ -73,6 +74,7 @@ import type {
 } from "../types/index.ts";
 import type { Requester } from "../resources/requester.ts";
 import { VERSION } from "../version.ts";
+import { invalidArgument } from "../internal/checks.ts";
 import { readEnv } from "../internal/env.ts";
 import { isLogLevel, levelledLogger, type Logger } from "../internal/logger.ts";
 import { detectRuntime, isBrowserLike } from "../internal/runtime.ts";
@@ -144,19 +146,16 @@ export class ModelGate implements Requester {
           "(e.g. the key is the visitor's own).",
       );
     }
-    const apiKey = requiredSetting("API key", "apiKey", options.apiKey, "MODELGATE_API_KEY");
-    if (/[^\x21-\x7e]/.test(apiKey)) {
-      throw new ModelGateError(
-        "The API key contains whitespace, a line break or a non-ASCII character; check for a stray newline when it was copied.",
-      );
-    }
+    // A key function is never called here: it is asked before each attempt.
+    const apiKey = typeof options.apiKey === "function" ? options.apiKey : requiredSetting("API key", "apiKey", options.apiKey, "MODELGATE_API_KEY");
+    if (typeof apiKey === "string") assertAPIKey(apiKey, "given to ModelGate");
     const baseURL = requiredSetting("base URL", "baseURL", options.baseURL, "MODELGATE_BASE_URL");
     const { root, search } = serviceRoot(baseURL.trim());
     this.baseURL = root;
     this.timeout = nonNegative("timeout", options.timeout, DEFAULT_TIMEOUT_MS);
     this.streamIdleTimeout = nonNegative("streamIdleTimeout", options.streamIdleTimeout, DEFAULT_STREAM_IDLE_TIMEOUT_MS);
     this.maxRetries = nonNegative("maxRetries", options.maxRetries, DEFAULT_MAX_RETRIES);
-    if (!Number.isInteger(this.maxRetries)) throw new ModelGateError("`maxRetries` must be a whole number.");
+    if (!Number.isInteger(this.maxRetries)) throw invalidArgument("maxRetries", "a whole number", this.maxRetries);
 
     const logLevelFromEnv = readEnv("MODELGATE_LOG");
     const logLevel = options.logLevel ?? (isLogLevel(logLevelFromEnv) ? logLevelFromEnv : "warn");
@@ -164,7 +163,9 @@ export class ModelGate implements Requester {
     warnAboutPlainHTTP(this.baseURL, log);
 
     this.#options = options;
+    const redactor = typeof apiKey === "string" ? createRedactor(apiKey) : createRedactor();
     this.#config = {
+      apiKey,
       root,
       search,
       fetch: resolveFetch(options.fetch),
@@ -172,10 +173,11 @@ export class ModelGate implements Requester {
       streamIdleTimeout: this.streamIdleTimeout,
       maxRetries: this.maxRetries,
       maxSSELineLength: nonNegative("maxSSELineLength", options.maxSSELineLength, DEFAULT_MAX_LINE_LENGTH),
-      headers: [{ ...identificationHeaders(), authorization: `Bearer ${apiKey}` }, options.defaultHeaders],
+      headers: [identificationHeaders(), options.defaultHeaders],
       defaultQuery: options.defaultQuery,
       fetchOptions: options.fetchOptions,
-      redact: createRedactor(apiKey).redact,
+      redact: redactor.redact,
+      rememberSecret: redactor.remember,
       log,
       debug: logLevel === "debug",
     };
@@ -371,8 +373,6 @@ function requiredSetting(label: string, option: string, value: string | undefine
 
 function nonNegative(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== "number" || Number.isNaN(value) || value < 0) {
-    throw new ModelGateError(`\`${name}\` must be a non-negative number; got ${String(value)}.`);
-  }
+  if (typeof value !== "number" || Number.isNaN(value) || value < 0) throw invalidArgument(name, "a non-negative number", value);
   return value;
 }

@@ -1,4 +1,5 @@
 import type { LogLevel, Logger } from "../internal/logger.ts";
+import type { APIKeyFunction } from "../pipeline/auth.ts";
 import type { Fetch, HeadersInput, QueryInput } from "../pipeline/options.ts";
 
 export type { Fetch, HeadersInput, QueryInput, RequestOptions } from "../pipeline/options.ts";
@@ -6,10 +7,14 @@ export type { Fetch, HeadersInput, QueryInput, RequestOptions } from "../pipelin
 /** Options of `new ModelGate(options)`. */
 export interface ClientOptions {
   /**
-   * The API key, sent as `Authorization: Bearer <key>`.
+   * The API key, sent as `Authorization: Bearer <key>`; or a function that gives it
+   * (`() => string | Promise<string>`, for rotating or short-lived keys). A function is never
+   * called at construction: it is asked before each attempt, and once more after a 401 (a
+   * changed key then repeats the attempt once, not counted against `maxRetries`). If it
+   * throws, the call rejects with a `ModelGateError` whose `cause` is what it threw.
    * @default process.env.MODELGATE_API_KEY (or Deno.env) — a `ModelGateError` at construction when neither is set.
    */
-  apiKey?: string | undefined;
+  apiKey?: string | APIKeyFunction | undefined;
   /**
    * The service root, e.g. `https://gateway.example.com`. Given with or without a trailing
    * `/v1`, requests go to `{root}/v1/...` (the prefix is never doubled).

@@ -1,4 +1,5 @@
 import { ModelGateError } from "../errors/index.ts";
+import { invalidArgument } from "../internal/checks.ts";
 import type { HeadersInput } from "./options.ts";
 
 /**
@@ -31,9 +32,7 @@ function isIterable(value: object): value is Iterable<unknown> {
  * key itself) must not be echoed.
  */
 function setHeader(headers: Headers, name: string, value: string): void {
-  if (typeof value !== "string") {
-    throw new ModelGateError(`The value of header "${String(name)}" must be a string (or null to remove it); got ${typeof value}.`);
-  }
+  if (typeof value !== "string") throw invalidArgument(`headers["${String(name)}"]`, "a string (or null to remove it)", value);
   if (/[\r\n\0]/.test(value)) {
     throw new ModelGateError(`The value of header "${name}" contains a line break or NUL character.`);
   }

@@ -1,9 +1,11 @@
 import { APIConnectionError, APIUserAbortError, ModelGateError, describeBody, errorFromBody, isErrorDocument, type APIError, type Redact } from "../errors/index.ts";
 import { headersForLog, type Logger } from "../internal/logger.ts";
+import { invalidArgument } from "../internal/checks.ts";
 import { isRecord } from "../internal/values.ts";
 import { BodyReader } from "../streaming/body-reader.ts";
 import { Stream } from "../streaming/stream.ts";
 import { attempt, type Exchange } from "./attempt.ts";
+import { keyFrom, type APIKeySource } from "./auth.ts";
 import { createAPIPromise, type APIPromise, type Outcome } from "./api-promise.ts";
 import { mergeHeaders } from "./headers.ts";
 import type { Fetch, HeadersInput, QueryInput, RequestOptions } from "./options.ts";
@@ -13,6 +15,10 @@ import { buildURL } from "./url.ts";
 
 /** Everything about the client that a request needs; built once by the client. */
 export interface PipelineConfig {
+  /** The API key, or the function asked for it before each attempt. */
+  apiKey: APIKeySource;
+  /** Makes errors built later redact a key a function gave. */
+  rememberSecret: (secret: string) => void;
   root: string;
   /** The query string `baseURL` carried, kept on every request. */
   search: string;
@@ -21,7 +27,7 @@ export interface PipelineConfig {
   streamIdleTimeout: number;
   maxRetries: number;
   maxSSELineLength: number;
-  /** SDK headers (auth, identification), then the client's `defaultHeaders`. */
+  /** SDK identification headers, then the client's `defaultHeaders`. */
   headers: (HeadersInput | undefined)[];
   defaultQuery: QueryInput | undefined;
   fetchOptions: RequestInit | undefined;
@@ -64,24 +70,33 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcom
   const options: unknown = spec.options === undefined ? {} : spec.options;
   assertCallOptions(options);
   spec.validate?.();
-  if (typeof spec.path !== "string") throw new ModelGateError(`The request path must be a string such as "/v1/models"; got ${typeof spec.path}.`);
+  if (typeof spec.path !== "string") throw invalidArgument("path", 'a string such as "/v1/models"', spec.path);
   const stream = spec.stream === true;
   const maxRetries = options.maxRetries ?? config.maxRetries;
   const body = spec.body === undefined ? undefined : toJSON(spec.body);
-  const headers = mergeHeaders(
-    {
-      accept: stream ? "text/event-stream" : "application/json",
-      "content-type": body === undefined ? undefined : "application/json",
-      // The same key on every retry lets the gateway recognise a repeat of a request that
-      // already reached it (e.g. the connection died after it was processed).
-      "idempotency-key": spec.method === "GET" ? undefined : (options.idempotencyKey ?? newIdempotencyKey()),
-    },
-    ...config.headers,
-    options.headers,
-  );
+  const sdkHeaders = {
+    accept: stream ? "text/event-stream" : "application/json",
+    "content-type": body === undefined ? undefined : "application/json",
+    // The same key on every retry lets the gateway recognise a repeat of a request that
+    // already reached it (e.g. the connection died after it was processed).
+    "idempotency-key": spec.method === "GET" ? undefined : (options.idempotencyKey ?? newIdempotencyKey()),
+  };
+  // Authorization comes first, so `defaultHeaders` or the call's `headers` may replace or remove it.
+  const headersFor = (key: string) => mergeHeaders({ authorization: `Bearer ${key}`, ...sdkHeaders }, ...config.headers, options.headers);
   const url = buildURL(config.root, spec.path, config.search, config.defaultQuery, options.query);
+  const keySource = config.apiKey;
+  let key = typeof keySource === "string" ? keySource : await keyFrom(keySource, config.rememberSecret);
+  let headers = headersFor(key);
+  /** A key function is asked again once after a 401; a changed key repeats the attempt once. */
+  let askedAgainAfter401 = false;
+  let keyForNextAttempt: string | undefined = key;
 
   for (let retryIndex = 0; ; retryIndex++) {
+    if (typeof keySource !== "string") {
+      const next = keyForNextAttempt ?? (await keyFrom(keySource, config.rememberSecret));
+      keyForNextAttempt = undefined;
+      if (next !== key) headers = headersFor((key = next));
+    }
     if (retryIndex > 0) headers.set("x-modelgate-retry-count", String(retryIndex));
     if (config.debug) config.log.debug(`modelgate: ${spec.method} ${url}`, { attempt: retryIndex + 1, headers: headersForLog(headers) });
     let exchange: Exchange;
@@ -108,6 +123,14 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcom
       config.log.debug(`modelgate: ${response.status} from ${spec.method} ${url}`, { requestID: response.headers.get("x-request-id") });
     }
     if (response.ok) return decodeSuccess<T>(exchange, config, spec);
+    if (response.status === 401 && typeof keySource !== "string" && !askedAgainAfter401) {
+      askedAgainAfter401 = true;
+      keyForNextAttempt = await keyFrom(keySource, config.rememberSecret);
+      if (keyForNextAttempt !== key) {
+        retryIndex--; // a repeat with a new key is not one of the maxRetries
+        continue;
+      }
+    }
 
     const retryable = retryIndex < maxRetries && isRetryableResponse(response);
     const delay = retryable ? retryDelayMs(retryIndex, response.headers) : null;
@@ -122,24 +145,16 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcom
 
 /** Per-call overrides come from plain JavaScript too: a bad one is named before anything is sent. */
 function assertCallOptions(options: unknown): asserts options is RequestOptions {
-  if (!isRecord(options)) {
-    throw new ModelGateError(`Request options must be an object (e.g. { signal, timeout }); got ${options === null ? "null" : typeof options}.`);
-  }
+  if (!isRecord(options)) throw invalidArgument("options", "an object such as { signal, timeout }", options);
   const { timeout, maxRetries, signal, headers, query } = options;
-  if (signal != null && typeof (signal as AbortSignal).addEventListener !== "function") {
-    throw new ModelGateError("The `signal` option must be an AbortSignal (e.g. `new AbortController().signal`).");
-  }
-  if (headers != null && typeof headers !== "object") {
-    throw new ModelGateError(`The \`headers\` option must be a Headers, [name, value] pairs or a record; got ${typeof headers}.`);
-  }
-  if (query != null && !isRecord(query)) {
-    throw new ModelGateError(`The \`query\` option must be a record of parameters; got ${typeof query}.`);
-  }
+  if (signal != null && typeof (signal as AbortSignal).addEventListener !== "function") throw invalidArgument("signal", "an AbortSignal", signal);
+  if (headers != null && typeof headers !== "object") throw invalidArgument("headers", "a Headers, [name, value] pairs or a record", headers);
+  if (query != null && !isRecord(query)) throw invalidArgument("query", "a record of parameters", query);
   if (timeout !== undefined && !(typeof timeout === "number" && timeout >= 0)) {
-    throw new ModelGateError(`The \`timeout\` option must be a non-negative number of milliseconds; got ${String(timeout)}.`);
+    throw invalidArgument("timeout", "a non-negative number of milliseconds", timeout);
   }
   if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && (maxRetries as number) >= 0)) {
-    throw new ModelGateError(`The \`maxRetries\` option must be a whole number from 0; got ${String(maxRetries)}.`);
+    throw invalidArgument("maxRetries", "a whole number from 0", maxRetries);
   }
 }
 

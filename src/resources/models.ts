@@ -1,4 +1,4 @@
-import { ModelGateError } from "../errors/index.ts";
+import { invalidArgument } from "../internal/checks.ts";
 import type { RequestOptions } from "../pipeline/options.ts";
 import type { APIPromise } from "../pipeline/api-promise.ts";
 import type { Model, ModelList } from "../types/index.ts";
@@ -43,7 +43,7 @@ export class Models {
       path: typeof id === "string" ? `/v1/models/${encodeURIComponent(id)}` : "/v1/models/",
       options,
       validate: () => {
-        if (typeof id !== "string" || id === "") throw new ModelGateError(`models.retrieve() needs a model id string; got ${JSON.stringify(id) ?? String(id)}.`);
+        if (typeof id !== "string" || id === "") throw invalidArgument("id", "a model id such as \"openai/gpt-4.1-mini\"", id);
       },
     });
   }

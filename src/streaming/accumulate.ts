@@ -1,4 +1,4 @@
-import { ModelGateError } from "../errors/index.ts";
+import { ModelGateError } from "../errors/modelgate-error.ts";
 import { isRecord } from "../internal/values.ts";
 import type {
   ChatCompletion,

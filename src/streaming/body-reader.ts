@@ -1,4 +1,5 @@
-import { abortError, APIConnectionError, APIConnectionTimeoutError, ModelGateError } from "../errors/index.ts";
+import { abortError, APIConnectionError, APIConnectionTimeoutError } from "../errors/connection-errors.ts";
+import { ModelGateError } from "../errors/modelgate-error.ts";
 import { MAX_TIMER_MS } from "../internal/values.ts";
 
 /** How a streamed body is read; see `BodyReader`. */

@@ -1,12 +1,7 @@
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  ModelGateError,
-  apiErrorForStatus,
-  type APIErrorInit,
-} from "../errors/index.ts";
+import { APIError, type APIErrorInit } from "../errors/api-error.ts";
+import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "../errors/connection-errors.ts";
+import { ModelGateError } from "../errors/modelgate-error.ts";
+import { apiErrorForStatus } from "../errors/status-errors.ts";
 import { excerpt, isRecord } from "../internal/values.ts";
 import { BodyReader } from "./body-reader.ts";
 

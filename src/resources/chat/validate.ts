@@ -1,5 +1,4 @@
-import { ModelGateError } from "../../errors/index.ts";
-
+import { invalidArgument } from "../../internal/checks.ts";
 import { CHAT_ROLES } from "../../types/chat-params.ts";
 
 const ROLES: ReadonlySet<string> = new Set(CHAT_ROLES);
@@ -11,37 +10,25 @@ const ROLES: ReadonlySet<string> = new Set(CHAT_ROLES);
  */
 export function assertChatParams(params: unknown): void {
   if (typeof params !== "object" || params === null || Array.isArray(params)) {
-    throw new ModelGateError("chat.completions.create() expects an object of parameters.");
+    throw invalidArgument("params", "an object such as { model, messages }", params);
   }
   const { model, messages, stream } = params as Record<string, unknown>;
   if (typeof model !== "string" || model === "") {
-    throw new ModelGateError(
-      `\`model\` must be a non-empty string (a model id, or "auto" to let the gateway choose); got ${describe(model)}.`,
-    );
+    throw invalidArgument("model", 'a non-empty string (a model id, or "auto" to let the gateway choose)', model);
   }
   if (!Array.isArray(messages)) {
-    throw new ModelGateError(`\`messages\` must be an array of messages; got ${describe(messages)}.`);
+    throw invalidArgument("messages", "an array of messages", messages);
   }
   messages.forEach((message: unknown, index) => {
     if (typeof message !== "object" || message === null) {
-      throw new ModelGateError(`\`messages[${index}]\` must be an object; got ${describe(message)}.`);
+      throw invalidArgument(`messages[${index}]`, "an object", message);
     }
     const { role } = message as { role?: unknown };
     if (typeof role !== "string" || !ROLES.has(role)) {
-      throw new ModelGateError(
-        `\`messages[${index}].role\` must be one of ${[...ROLES].join(", ")}; got ${describe(role)}.`,
-      );
+      throw invalidArgument(`messages[${index}].role`, `one of ${CHAT_ROLES.join(", ")}`, role);
     }
   });
   if (stream !== undefined && stream !== null && typeof stream !== "boolean") {
-    throw new ModelGateError(`\`stream\` must be a boolean; got ${describe(stream)}.`);
+    throw invalidArgument("stream", "a boolean", stream);
   }
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return "nothing";
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
 }

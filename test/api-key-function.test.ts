@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import { AuthenticationError, InternalServerError, ModelGate, ModelGateError } from "../src/index.ts";
+
+// `apiKey` as a function (API.md, "Coming from openai-node"): rotating or short-lived keys.
+
+/** A fetch that answers each request with the next status in `statuses` (200 once they run out) and records the keys it saw. */
+function gateway(statuses: number[] = [], echoKey = false) {
+  const keys: string[] = [];
+  const fetch = async (input: string | URL | Request, init?: RequestInit) => {
+    const key = new Headers(init?.headers).get("authorization")?.replace(/^Bearer /, "") ?? "";
+    keys.push(key);
+    const status = statuses.shift() ?? 200;
+    if (status === 200) return Response.json({ object: "list", data: [] });
+    // retry-after-ms: 0 keeps the pipeline's retries from sleeping in these tests.
+    return Response.json({ error: { message: echoKey ? `Incorrect API key provided: ${key}` : "failed", code: status } }, { status, headers: { "retry-after-ms": "0" } });
+  };
+  return { keys, fetch };
+}
+
+function keyFunction(...keys: string[]) {
+  let calls = 0;
+  const next = () => keys[Math.min(calls++, keys.length - 1)]!;
+  return { get calls() { return calls; }, next };
+}
+
+const options = { baseURL: "https://gateway.test" };
+
+describe("apiKey as a function", () => {
+  it("is never called at construction, and is asked before each attempt, retries included", async () => {
+    const source = keyFunction("key-one", "key-two", "key-three");
+    const { keys, fetch } = gateway([500, 500]);
+    const client = new ModelGate({ ...options, apiKey: source.next, fetch, maxRetries: 2 });
+    expect(source.calls).toBe(0);
+    await client.models.list();
+    expect(source.calls).toBe(3);
+    expect(keys).toEqual(["key-one", "key-two", "key-three"]);
+  });
+
+  it("takes a promise (an async function)", async () => {
+    const { keys, fetch } = gateway();
+    await new ModelGate({ ...options, apiKey: async () => "async-key", fetch }).models.list();
+    expect(keys).toEqual(["async-key"]);
+  });
+
+  it("after a 401 asks once more and repeats the attempt with a changed key, not counted against maxRetries", async () => {
+    const source = keyFunction("expired-key", "fresh-key");
+    const { keys, fetch } = gateway([401]);
+    await new ModelGate({ ...options, apiKey: source.next, fetch, maxRetries: 0 }).models.list();
+    expect(keys).toEqual(["expired-key", "fresh-key"]);
+  });
+
+  it("throws the 401 when the key asked for after it is the same", async () => {
+    const { keys, fetch } = gateway([401]);
+    const error = await new ModelGate({ ...options, apiKey: () => "same-key", fetch, maxRetries: 2 }).models.list().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(keys).toEqual(["same-key"]);
+  });
+
+  it("repeats after a 401 only once per call", async () => {
+    const source = keyFunction("key-a", "key-b", "key-c");
+    const { keys, fetch } = gateway([401, 401]);
+    await expect(new ModelGate({ ...options, apiKey: source.next, fetch, maxRetries: 2 }).models.list()).rejects.toBeInstanceOf(AuthenticationError);
+    expect(keys).toEqual(["key-a", "key-b"]);
+  });
+
+  it("rejects the call with a ModelGateError carrying what the function threw, and sends nothing", async () => {
+    const { keys, fetch } = gateway();
+    const failure = new Error("vault unreachable");
+    const client = new ModelGate({ ...options, apiKey: () => Promise.reject(failure), fetch });
+    let call: Promise<unknown> | undefined;
+    expect(() => (call = client.models.list())).not.toThrow();
+    const error = await call!.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect((error as Error).cause).toBe(failure);
+    expect(keys).toEqual([]);
+  });
+
+  it.each([
+    ["an empty string", ""],
+    ["a number", 42],
+    ["a key with a trailing newline", "mg-key-123\n"],
+  ])("rejects a function that returns %s, without showing it", async (_, returned) => {
+    const { keys, fetch } = gateway();
+    const error = await new ModelGate({ ...options, apiKey: () => returned as string, fetch }).models.list().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect((error as Error).message).toMatch(/returned by the `apiKey` function/);
+    expect(keys).toEqual([]);
+  });
+
+  it("redacts every key the function gave from errors, like a fixed key", async () => {
+    const source = keyFunction("mg-rotating-key-0001", "mg-rotating-key-0002");
+    const { fetch } = gateway([401, 401], true);
+    const error = (await new ModelGate({ ...options, apiKey: source.next, fetch }).models.list().catch((caught: unknown) => caught)) as Error;
+    expect(error).toBeInstanceOf(AuthenticationError);
+    for (const text of [error.message, error.stack ?? "", JSON.stringify((error as AuthenticationError).error)]) {
+      expect(text).not.toContain("mg-rotating-key-000");
+    }
+  });
+
+  it("still lets defaultHeaders replace the Authorization header", async () => {
+    const { keys, fetch } = gateway();
+    await new ModelGate({ ...options, apiKey: () => "from-function", fetch, defaultHeaders: { authorization: "Bearer from-headers" } }).models.list();
+    expect(keys).toEqual(["from-headers"]);
+  });
+
+  it("retries a 5xx with the pipeline's own retries, asking the function each time", async () => {
+    const source = keyFunction("k1-abcdef", "k2-abcdef");
+    const { fetch } = gateway([503, 503]);
+    await expect(new ModelGate({ ...options, apiKey: source.next, fetch, maxRetries: 1 }).models.list()).rejects.toBeInstanceOf(InternalServerError);
+    expect(source.calls).toBe(2);
+  });
+});
