@@ -48,5 +48,6 @@ export async function bundleSize(app) {
     gzipBytes: sum(loaded, gzip),
     brotliBytes: sum(loaded, (code) => brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length),
     lazyGzipBytes: sum(lazy, gzip),
+    firstLoadFiles: loaded.length,
   };
 }

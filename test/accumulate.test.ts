@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { ModelGateError, type ChatCompletionChunk, type ChatCompletionTokenLogprob } from "../src/index.ts";
-import { ChatCompletionAccumulator } from "../src/streaming/accumulate.ts";
+import { loadHelpers } from "../src/streaming/helpers.ts";
 import { ChunkEvents } from "../src/streaming/chunk-events.ts";
+
+// The accumulator is one of the lazily loaded helpers: loaded as the Stream loads it.
+const { ChatCompletionAccumulator } = await loadHelpers();
 import { chunk, textChunks, toolFragment, usageChunk } from "./fixtures/chunks.ts";
 
 /**

@@ -29,8 +29,8 @@ export interface Outcome<T> {
   data: T;
   /** The response for `withResponse()`. */
   response(): Response;
-  /** The response for `asResponse()`, its body readable. */
-  asResponse(): Response;
+  /** The response for `asResponse()`, its body readable (loaded on first use for a stream). */
+  asResponse(): Response | Promise<Response>;
 }
 
 /** Wraps the pipeline's outcome in the promise every method returns. */

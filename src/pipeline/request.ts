@@ -3,6 +3,7 @@ import { headersForLog, type Logger } from "../internal/logger.ts";
 import { invalidArgument } from "../internal/checks.ts";
 import { isRecord } from "../internal/values.ts";
 import { BodyReader } from "../streaming/body-reader.ts";
+import { loadHelpers } from "../streaming/helpers.ts";
 import { Stream } from "../streaming/stream.ts";
 import { attempt, type Exchange } from "./attempt.ts";
 import { keyFrom, type APIKeySource } from "./auth.ts";
@@ -203,19 +204,7 @@ function streamOutcome<T>(exchange: Exchange, config: PipelineConfig, spec: Requ
   return {
     data: stream as T,
     response: () => response,
-    asResponse: () => {
-      const body = new ReadableStream<Uint8Array>({
-        async pull(sink) {
-          const bytes = await reader.read();
-          // Raw bytes have no events to tell: any that arrive count as the server being alive.
-          reader.progress();
-          if (bytes === undefined) sink.close();
-          else sink.enqueue(bytes);
-        },
-        cancel: () => reader.cancel(),
-      });
-      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-    },
+    asResponse: async () => (await loadHelpers()).rawResponse(response, reader),
   };
 }
 

@@ -77,17 +77,11 @@ export class ChunkEvents<T> {
 
   /** Why a body that closed now (without `[DONE]`) was cut short; `undefined` when it was whole. */
   whyUnfinished(): string | undefined {
-    if (this.#finished.size === 0 && this.#unfinished.size === 0) {
-      return "The stream ended before it finished (no [DONE] and no finish_reason): the connection was probably cut.";
-    }
-    if (this.#unfinished.size > 0) {
-      const indexes = [...this.#unfinished].sort((a, b) => a - b).join(", ");
-      return `The stream ended before it finished (no [DONE], and choice ${indexes} had no finish_reason): the connection was probably cut.`;
-    }
-    if (this.#rules.requireUsage && !this.#sawUsage) {
-      return "The stream ended before its usage chunk (stream_options.include_usage was asked for, and no [DONE] came): the connection was probably cut.";
-    }
-    return undefined;
+    let missing: string | undefined;
+    if (this.#finished.size === 0 && this.#unfinished.size === 0) missing = "no finish_reason";
+    else if (this.#unfinished.size > 0) missing = `choice ${[...this.#unfinished].sort((a, b) => a - b).join(", ")} had no finish_reason`;
+    else if (this.#rules.requireUsage && !this.#sawUsage) missing = "no usage chunk, which stream_options.include_usage asked for";
+    return missing && `The stream ended before it finished (no [DONE], and ${missing}): the connection was probably cut.`;
   }
 
   #see(choice: Record<string, unknown>): void {

@@ -1,7 +1,8 @@
 import { ModelGateError } from "../errors/index.ts";
 import type { ChatCompletion, ChatCompletionChunk } from "../types/index.ts";
 import { isRecord } from "../internal/values.ts";
-import type { BodyReader } from "./body-reader.ts";
+import { BodyReader } from "./body-reader.ts";
+import { loadHelpers } from "./helpers.ts";
 import { iterateSSEChunks, type SSEChunkOptions } from "./sse-chunks.ts";
 
 /**
@@ -57,7 +58,11 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
    * pending read at once with `APIUserAbortError` and cancels the body.
    */
   static fromReadableStream<T>(readable: ReadableStream<Uint8Array>, controller = new AbortController()): Stream<T, undefined> {
-    return new Stream(() => lazyIterator(async () => (await import("./lazy-helpers.ts")).decodeBridge<T>(readable, controller)), controller, undefined);
+    return new Stream(
+      () => lazyIterator(async () => (await loadHelpers()).decodeBridge<T>(new BodyReader(readable, { controller }))),
+      controller,
+      undefined,
+    );
   }
 
   /** The chunks, one by one; used by `for await`. @throws ModelGateError on a second call. */
@@ -76,7 +81,7 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
     const source = this[Symbol.asyncIterator]();
     let sides: Promise<[AsyncIterator<T>, AsyncIterator<T>]> | undefined;
     const side = (index: 0 | 1) => () =>
-      lazyIterator(async () => (await (sides ??= import("./lazy-helpers.ts").then(({ teeIterator }) => teeIterator(source))))[index]);
+      lazyIterator(async () => (await (sides ??= loadHelpers().then(({ teeIterator }) => teeIterator(source))))[index]);
     return [new Stream(side(0), this.controller, this.response), new Stream(side(1), this.controller, this.response)];
   }
 
@@ -89,7 +94,7 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
   toReadableStream(): ReadableStream<Uint8Array> {
     const iterator = this[Symbol.asyncIterator]();
     let source: Promise<UnderlyingDefaultSource<Uint8Array>> | undefined;
-    const bridge = () => (source ??= import("./lazy-helpers.ts").then(({ bridgeSource }) => bridgeSource(iterator)));
+    const bridge = () => (source ??= loadHelpers().then(({ bridgeSource }) => bridgeSource(iterator)));
     return new ReadableStream<Uint8Array>({
       pull: async (controller) => (await bridge()).pull?.(controller),
       cancel: async () => {
@@ -134,7 +139,7 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
    */
   async finalChatCompletion(this: Stream<ChatCompletionChunk, Response | undefined>): Promise<ChatCompletion> {
     const iterator = this[Symbol.asyncIterator]();
-    const { ChatCompletionAccumulator } = await import("./lazy-helpers.ts");
+    const { ChatCompletionAccumulator } = await loadHelpers();
     const accumulator = new ChatCompletionAccumulator();
     for await (const chunk of { [Symbol.asyncIterator]: () => iterator }) accumulator.add(chunk);
     return accumulator.result();

@@ -1,9 +1,6 @@
-import { APIError, type APIErrorInit } from "../errors/api-error.ts";
-import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "../errors/connection-errors.ts";
-import { ModelGateError } from "../errors/modelgate-error.ts";
-import { apiErrorForStatus } from "../errors/status-errors.ts";
-import { excerpt, isRecord } from "../internal/values.ts";
-import { BodyReader } from "./body-reader.ts";
+import type { APIErrorInit, ModelGateError } from "../../errors/index.ts";
+import type { BodyReader } from "../body-reader.ts";
+import { sdk } from "./shared.ts";
 
 /*
  * The bridge that carries a stream from a server route to a browser (`toReadableStream()` →
@@ -63,8 +60,7 @@ export function bridgeSource<T>(iterator: AsyncIterator<T>): UnderlyingDefaultSo
 }
 
 /** Reads bridge frames back into the chunks, throwing what the source threw. */
-export function decodeBridge<T>(body: ReadableStream<Uint8Array>, controller: AbortController): AsyncIterator<T> {
-  const reader = new BodyReader(body, { controller });
+export function decodeBridge<T>(reader: BodyReader): AsyncIterator<T> {
   const decoder = new TextDecoder();
   const queue: T[] = [];
   let head = 0;
@@ -79,16 +75,16 @@ export function decodeBridge<T>(body: ReadableStream<Uint8Array>, controller: Ab
     try {
       parsed = JSON.parse(text);
     } catch {
-      ending = { error: new ModelGateError(`The stream bridge sent a line that is not JSON: ${JSON.stringify(excerpt(text, EXCERPT_LENGTH))}`) };
+      ending = { error: new sdk.ModelGateError(`The stream bridge sent a line that is not JSON: ${JSON.stringify(sdk.excerpt(text, EXCERPT_LENGTH))}`) };
       return;
     }
-    if (isRecord(parsed) && "chunk" in parsed) queue.push(parsed.chunk as T);
-    else if (isRecord(parsed) && parsed.done === true) ending = {};
-    else if (isRecord(parsed) && isRecord(parsed.error)) ending = { error: errorFromFrame(parsed.error) };
+    if (sdk.isRecord(parsed) && "chunk" in parsed) queue.push(parsed.chunk as T);
+    else if (sdk.isRecord(parsed) && parsed.done === true) ending = {};
+    else if (sdk.isRecord(parsed) && sdk.isRecord(parsed.error)) ending = { error: errorFromFrame(parsed.error) };
     else {
       ending = {
-        error: new ModelGateError(
-          `The stream bridge sent a line that is not one of its frames ({"chunk"}, {"done"}, {"error"}): ${JSON.stringify(excerpt(text, EXCERPT_LENGTH))}. Was the body made by toReadableStream()?`,
+        error: new sdk.ModelGateError(
+          `The stream bridge sent a line that is not one of its frames ({"chunk"}, {"done"}, {"error"}): ${JSON.stringify(sdk.excerpt(text, EXCERPT_LENGTH))}. Was the body made by toReadableStream()?`,
         ),
       };
     }
@@ -126,10 +122,10 @@ export function decodeBridge<T>(body: ReadableStream<Uint8Array>, controller: Ab
         if (bytes === undefined) {
           const rest = partial + decoder.decode();
           ending = {
-            error: new APIConnectionError(
+            error: new sdk.APIConnectionError(
               rest.trim() === ""
                 ? "The stream bridge ended before its end frame: the connection was probably cut."
-                : `The stream bridge ended in the middle of a line (${JSON.stringify(excerpt(rest, EXCERPT_LENGTH))}): the connection was probably cut.`,
+                : `The stream bridge ended in the middle of a line (${JSON.stringify(sdk.excerpt(rest, EXCERPT_LENGTH))}): the connection was probably cut.`,
             ),
           };
         } else {
@@ -146,7 +142,7 @@ export function decodeBridge<T>(body: ReadableStream<Uint8Array>, controller: Ab
 }
 
 function errorFrame(error: unknown): ErrorFrame {
-  if (!(error instanceof APIError)) {
+  if (!(error instanceof sdk.APIError)) {
     const { name, message } = error instanceof Error ? error : { name: "Error", message: String(error) };
     return { name, message, code: null, type: null, param: null, requestID: null, error: null };
   }
@@ -159,12 +155,7 @@ function errorFrame(error: unknown): ErrorFrame {
 }
 
 /** Errors without a status that cross the bridge as themselves; any other becomes a `ModelGateError`. */
-const CLASSES_BY_NAME: Record<string, new (message: string) => ModelGateError> = {
-  APIConnectionTimeoutError,
-  APIConnectionError,
-  APIUserAbortError,
-  ModelGateError,
-};
+const NAMES_KEPT = ["APIConnectionTimeoutError", "APIConnectionError", "APIUserAbortError", "ModelGateError"] as const;
 
 /** The same class on this side as on the source's: by status, else by name. */
 function errorFromFrame(frame: Record<string, unknown>): ModelGateError {
@@ -177,8 +168,8 @@ function errorFromFrame(frame: Record<string, unknown>): ModelGateError {
     param: text(frame.param),
     requestID: text(frame.requestID),
   };
-  if (typeof frame.status === "number") return apiErrorForStatus(frame.status, init);
-  if (frame.name === "APIError") return new APIError(undefined, init);
-  const name = String(frame.name);
-  return new (Object.hasOwn(CLASSES_BY_NAME, name) ? CLASSES_BY_NAME[name]! : ModelGateError)(init.message);
+  if (typeof frame.status === "number") return sdk.apiErrorForStatus(frame.status, init);
+  if (frame.name === "APIError") return new sdk.APIError(undefined, init);
+  const name = NAMES_KEPT.find((kept) => kept === frame.name) ?? "ModelGateError";
+  return new sdk[name](init.message);
 }

@@ -1,5 +1,4 @@
-import { ModelGateError } from "../errors/modelgate-error.ts";
-import { isRecord } from "../internal/values.ts";
+import { sdk } from "./shared.ts";
 import type {
   ChatCompletion,
   ChatCompletionChoice,
@@ -10,7 +9,7 @@ import type {
   ChatCompletionMessageToolCall,
   CompletionUsage,
   FinishReason,
-} from "../types/index.ts";
+} from "../../types/index.ts";
 
 interface ToolCallParts {
   id: string;
@@ -53,7 +52,7 @@ export class ChatCompletionAccumulator {
 
   /** Takes in the next chunk of the stream. */
   add(chunk: ChatCompletionChunk): void {
-    if (!isRecord(chunk)) return;
+    if (!sdk.isRecord(chunk)) return;
     this.#sawChunk = true;
     // Each field comes from the first chunk that has it: some providers leave them empty in
     // the first chunk (the role-only one) or only name the routed model later.
@@ -67,16 +66,16 @@ export class ChatCompletionAccumulator {
 
     // `choices` is empty in the usage-only final chunk, and absent in some error chunks.
     for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {
-      if (!isRecord(choice)) continue;
+      if (!sdk.isRecord(choice)) continue;
       // The same reading of `index` as the stream's end check (ChunkEvents): they must agree on
       // which choice a chunk belongs to.
       const parts = this.#choice(typeof choice.index === "number" ? choice.index : 0);
       const delta = choice.delta;
       if (typeof delta?.content === "string") parts.content.push(delta.content);
       if (typeof delta?.refusal === "string") parts.refusal.push(delta.refusal);
-      if (Array.isArray(delta?.tool_calls)) for (const fragment of delta.tool_calls) if (isRecord(fragment)) addToolCallFragment(parts, fragment);
+      if (Array.isArray(delta?.tool_calls)) for (const fragment of delta.tool_calls) if (sdk.isRecord(fragment)) addToolCallFragment(parts, fragment);
       if (choice.finish_reason) parts.finishReason = choice.finish_reason;
-      if (isRecord(choice.logprobs)) addLogprobs(parts, choice.logprobs);
+      if (sdk.isRecord(choice.logprobs)) addLogprobs(parts, choice.logprobs);
     }
   }
 
@@ -88,7 +87,7 @@ export class ChatCompletionAccumulator {
    */
   result(): ChatCompletion {
     if (!this.#sawChunk) {
-      throw new ModelGateError("The stream ended without any chunk, so there is no completion to assemble.");
+      throw new sdk.ModelGateError("The stream ended without any chunk, so there is no completion to assemble.");
     }
     const choices = [...this.#choices.entries()]
       .sort(([a], [b]) => a - b)
