@@ -3,7 +3,8 @@ import type { BodyReader } from "./body-reader.ts";
 import { ChunkEvents, type EndRules } from "./chunk-events.ts";
 import { SSEDecoder } from "./sse-decoder.ts";
 
-const MAX_PRELUDE_BYTES = 64 * 1024;
+/** The most text kept from before the first event (see `prelude`). */
+const MAX_PRELUDE_LENGTH = 64 * 1024;
 
 /** How a response body of Server-Sent Events is read; see `ClientOptions` for the defaults. */
 export interface SSEChunkOptions extends EndRules {
@@ -33,8 +34,8 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, opti
    * event stream can still be understood at its end: an error document sent with status 200
    * under a content type that does not say JSON.
    */
-  let prelude: Uint8Array[] | undefined = [];
-  let preludeLength = 0;
+  let prelude: string | undefined = "";
+  const preludeDecoder = new TextDecoder();
   const decoder = new SSEDecoder(
     (event) => {
       prelude = undefined;
@@ -83,12 +84,11 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, opti
         if (bytes === undefined) {
           bodyEnded = true;
           decoder.flush();
-          if (prelude) events.failure ??= errorDocumentIn(prelude, options.errorContext, response.headers);
+          if (prelude !== undefined) events.failure ??= errorDocumentIn(prelude + preludeDecoder.decode(), { ...options.errorContext, headers: response.headers });
         } else {
-          if (prelude) {
-            prelude.push(bytes);
-            preludeLength += bytes.length;
-            if (preludeLength > MAX_PRELUDE_BYTES) prelude = undefined;
+          if (prelude !== undefined) {
+            prelude += preludeDecoder.decode(bytes, { stream: true });
+            if (prelude.length > MAX_PRELUDE_LENGTH) prelude = undefined;
           }
           decoder.decode(bytes);
         }
@@ -111,21 +111,12 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, opti
 }
 
 /** The error a body without any event holds, when it is an error document; else `undefined`. */
-function errorDocumentIn(reads: Uint8Array[], context: ErrorContext | undefined, headers: Headers): Error | undefined {
+function errorDocumentIn(text: string, context: ErrorContext): Error | undefined {
+  let body: unknown;
   try {
-    const body: unknown = JSON.parse(new TextDecoder().decode(concat(reads)));
-    return isErrorDocument(body) ? errorFromBody(undefined, body, { ...context, headers }) : undefined;
+    body = JSON.parse(text);
   } catch {
     return undefined;
   }
-}
-
-function concat(reads: Uint8Array[]): Uint8Array {
-  const bytes = new Uint8Array(reads.reduce((total, read) => total + read.length, 0));
-  let offset = 0;
-  for (const read of reads) {
-    bytes.set(read, offset);
-    offset += read.length;
-  }
-  return bytes;
+  return isErrorDocument(body) ? errorFromBody(undefined, body, context) : undefined;
 }
