@@ -133,3 +133,16 @@ describe("the bridge framing", () => {
     expect(text.trimEnd().split("\n").at(-1)).toBe('{"done":true}');
   });
 });
+
+describe("the bridge's far side before anyone reads", () => {
+  it("cancels the body when the controller aborts before the stream is iterated", async () => {
+    let cancelled = false;
+    const silent = new ReadableStream<Uint8Array>({ pull: () => new Promise(() => {}), cancel: () => void (cancelled = true) });
+    const controller = new AbortController();
+    const stream = Stream.fromReadableStream<ChatCompletionChunk>(silent, controller);
+    controller.abort();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(cancelled).toBe(true);
+    await expect(stream.text()).rejects.toBeInstanceOf(APIUserAbortError);
+  });
+});

@@ -58,11 +58,9 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
    * pending read at once with `APIUserAbortError` and cancels the body.
    */
   static fromReadableStream<T>(readable: ReadableStream<Uint8Array>, controller = new AbortController()): Stream<T, undefined> {
-    return new Stream(
-      () => lazyIterator(async () => (await loadHelpers()).decodeBridge<T>(new BodyReader(readable, { controller }))),
-      controller,
-      undefined,
-    );
+    // Created now, so that aborting `controller` cancels the body even before anyone iterates.
+    const reader = new BodyReader(readable, { controller });
+    return new Stream(() => lazyIterator(async () => (await loadHelpers()).decodeBridge<T>(reader)), controller, undefined);
   }
 
   /** The chunks, one by one; used by `for await`. @throws ModelGateError on a second call. */
