@@ -86,18 +86,17 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcom
   const headersFor = (key: string) => mergeHeaders({ authorization: `Bearer ${key}`, ...sdkHeaders }, ...config.headers, options.headers);
   const url = buildURL(config.root, spec.path, config.search, config.defaultQuery, options.query);
   const keySource = config.apiKey;
-  let key = typeof keySource === "string" ? keySource : await keyFrom(keySource, config.rememberSecret);
-  let headers = headersFor(key);
+  let key: string | undefined;
+  let headers = new Headers();
+  /** The key already asked for after a 401, for the attempt that follows it. */
+  let keyForNextAttempt: string | undefined;
   /** A key function is asked again once after a 401; a changed key repeats the attempt once. */
   let askedAgainAfter401 = false;
-  let keyForNextAttempt: string | undefined = key;
 
   for (let retryIndex = 0; ; retryIndex++) {
-    if (typeof keySource !== "string") {
-      const next = keyForNextAttempt ?? (await keyFrom(keySource, config.rememberSecret));
-      keyForNextAttempt = undefined;
-      if (next !== key) headers = headersFor((key = next));
-    }
+    const nextKey = typeof keySource === "string" ? keySource : (keyForNextAttempt ?? (await keyFrom(keySource, config.rememberSecret)));
+    keyForNextAttempt = undefined;
+    if (nextKey !== key) headers = headersFor((key = nextKey));
     if (retryIndex > 0) headers.set("x-modelgate-retry-count", String(retryIndex));
     if (config.debug) config.log.debug(`modelgate: ${spec.method} ${url}`, { attempt: retryIndex + 1, headers: headersForLog(headers) });
     let exchange: Exchange;
