@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AuthenticationError, InternalServerError, ModelGate, ModelGateError } from "../src/index.ts";
+import { APIConnectionTimeoutError, APIUserAbortError, AuthenticationError, InternalServerError, ModelGate, ModelGateError } from "../src/index.ts";
+import { createRedactor } from "../src/errors/redact.ts";
 
 // `apiKey` as a function (API.md, "Coming from openai-node"): rotating or short-lived keys.
 
@@ -108,5 +109,40 @@ describe("apiKey as a function", () => {
     const { fetch } = gateway([503, 503]);
     await expect(new ModelGate({ ...options, apiKey: source.next, fetch, maxRetries: 1 }).models.list()).rejects.toBeInstanceOf(InternalServerError);
     expect(source.calls).toBe(2);
+  });
+});
+
+describe("found by the second hostile review", () => {
+  const never = () => new Promise<string>(() => {});
+
+  it("bounds a key function that never answers by the call's timeout", async () => {
+    const started = Date.now();
+    const error = await new ModelGate({ ...options, apiKey: never, fetch: gateway().fetch, timeout: 50 }).models.list().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect((error as Error).message).toMatch(/apiKey.*50 ms/);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it("ends a call waiting on the key function when the caller aborts, and at once for a signal already aborted", async () => {
+    const client = new ModelGate({ ...options, apiKey: never, fetch: gateway().fetch });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    await expect(client.models.list({ signal: controller.signal })).rejects.toBeInstanceOf(APIUserAbortError);
+    await expect(client.models.list({ signal: AbortSignal.abort() })).rejects.toBeInstanceOf(APIUserAbortError);
+  });
+
+  it.each(['mg-key\\with-backslash', 'mg-key"with-quote'])("redacts a key holding JSON escapes (%s) from .error too", async (secret) => {
+    const { fetch } = gateway([401], true);
+    const error = (await new ModelGate({ ...options, apiKey: secret, fetch, maxRetries: 0 }).models.list().catch((caught: unknown) => caught)) as AuthenticationError;
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(JSON.stringify(error.error)).not.toContain(JSON.stringify(secret).slice(1, -1));
+    expect((error.error as { message: string }).message).toBe("Incorrect API key provided: [redacted]");
+  });
+
+  it("keeps redacting the recent keys of a function that mints one per call, without remembering all of them", () => {
+    const redactor = createRedactor();
+    for (let index = 0; index < 1000; index++) redactor.remember(`minted-key-${index}`);
+    expect(redactor.redact("echo minted-key-999")).toBe("echo [redacted]");
+    expect(redactor.redact("echo minted-key-1")).toBe("echo minted-key-1");
   });
 });

@@ -1,4 +1,5 @@
 import { abortError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "../errors/index.ts";
+import { untilAborted } from "../internal/until-aborted.ts";
 import { MAX_TIMER_MS } from "../internal/values.ts";
 import type { Fetch } from "./options.ts";
 
@@ -83,19 +84,6 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, stream }: A
   }
   release();
   return { response, text, controller, stopTimeout, release };
-}
-
-/**
- * Settles with `promise`, or rejects as soon as `signal` aborts: a `fetch` option that ignores
- * the signal (a mock, a polyfill, a proxy wrapper) must not make `timeout` or the caller's
- * abort meaningless.
- */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }
 
 /**

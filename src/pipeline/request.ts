@@ -74,6 +74,7 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcom
   if (typeof spec.path !== "string") throw invalidArgument("path", 'a string such as "/v1/models"', spec.path);
   const stream = spec.stream === true;
   const maxRetries = options.maxRetries ?? config.maxRetries;
+  const timeoutMs = options.timeout ?? config.timeout;
   const body = spec.body === undefined ? undefined : toJSON(spec.body);
   const sdkHeaders = {
     accept: stream ? "text/event-stream" : "application/json",
@@ -94,7 +95,7 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcom
   let askedAgainAfter401 = false;
 
   for (let retryIndex = 0; ; retryIndex++) {
-    const nextKey = typeof keySource === "string" ? keySource : (keyForNextAttempt ?? (await keyFrom(keySource, config.rememberSecret)));
+    const nextKey = typeof keySource === "string" ? keySource : (keyForNextAttempt ?? (await keyFrom(keySource, config.rememberSecret, options.signal, timeoutMs)));
     keyForNextAttempt = undefined;
     if (nextKey !== key) headers = headersFor((key = nextKey));
     if (retryIndex > 0) headers.set("x-modelgate-retry-count", String(retryIndex));
@@ -105,7 +106,7 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcom
         fetch: config.fetch,
         url,
         init: { ...config.fetchOptions, ...options.fetchOptions, method: spec.method, headers, body: body ?? null },
-        timeoutMs: options.timeout ?? config.timeout,
+        timeoutMs,
         signal: options.signal,
         stream,
       });
@@ -125,7 +126,7 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcom
     if (response.ok) return decodeSuccess<T>(exchange, config, spec);
     if (response.status === 401 && typeof keySource !== "string" && !askedAgainAfter401) {
       askedAgainAfter401 = true;
-      keyForNextAttempt = await keyFrom(keySource, config.rememberSecret);
+      keyForNextAttempt = await keyFrom(keySource, config.rememberSecret, options.signal, timeoutMs);
       if (keyForNextAttempt !== key) {
         retryIndex--; // a repeat with a new key is not one of the maxRetries
         continue;
