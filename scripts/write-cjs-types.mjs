@@ -1,0 +1,36 @@
+// Rewrites dist/index.d.cts so that the types say what the CommonJS entry does at run time:
+// `module.exports = ModelGate` (src/commonjs.ts), the class with every named export on it.
+// tsup emits the ESM shape (`export { …, ModelGate as default }`) for the .d.cts too, which
+// TypeScript reads as a module object: `import ModelGate = require("modelgate")` then fails
+// with "This expression is not constructable", and so does a checkJs `require`.
+// Run after tsup (`npm run build`).
+import { readFileSync, writeFileSync } from "node:fs";
+
+const file = new URL("../dist/index.d.cts", import.meta.url);
+const source = readFileSync(file, "utf8");
+const exportLine = /^export \{ (.*) \};\s*$/m;
+const match = source.match(exportLine);
+if (!match) throw new Error("dist/index.d.cts: no final `export { … }` to rewrite (already rewritten, or tsup's output changed)");
+
+// Names the class already carries: its statics (the error classes) and the members of the
+// type namespace declared beside it in src/client/client.ts.
+const statics = new Set([...source.matchAll(/^\s+static (\w+):/gm)].map(([, name]) => name));
+const namespaceBlock = source.match(/declare namespace ModelGate \{\s*export \{([^}]*)\}/)?.[1] ?? "";
+const inNamespace = new Set(namespaceBlock.split(",").map((entry) => entry.trim().replace(/^type /, "").split(" as ").at(-1)));
+
+const entries = match[1]
+  .split(", ")
+  .filter((entry) => entry !== "ModelGate as default")
+  .filter((entry) => {
+    const name = entry.replace(/^type /, "").split(" as ").at(-1);
+    return !statics.has(name) && !inNamespace.has(name);
+  });
+
+const commonJS = `declare namespace ModelGate {
+  export { ${entries.join(", ")} };
+  const _default: typeof ModelGate;
+  export { _default as default };
+}
+export = ModelGate;
+`;
+writeFileSync(file, source.replace(exportLine, commonJS));
