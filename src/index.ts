@@ -34,5 +34,10 @@ export {
   APIConnectionTimeoutError,
   APIUserAbortError,
 } from "./errors/index.ts";
+export { StructuredOutputError } from "./errors/structured-output-error.ts";
+export { jsonSchema, type JSONSchemaFormat, type JSONSchemaOptions } from "./structured/json-schema.ts";
+export type { SchemaIssue } from "./structured/schema-source.ts";
+export type { StandardSchemaV1, StandardSchemaIssue, StandardSchemaResult, StandardJSONSchemaConverter, StructuredSchema, SchemaOutput } from "./structured/standard-schema.ts";
+export { tool, type Tool, type ToolDefinition, type ToolRunContext, type ToolInternals } from "./tools/tool.ts";
 export type * from "./types/index.ts";
 export { VERSION } from "./version.ts";

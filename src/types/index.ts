@@ -51,3 +51,19 @@ export type {
 } from "./chat-completion.ts";
 
 export type { Model, ModelCapability, ModelList } from "./models.ts";
+
+export type {
+  ChatCompletionParseParams,
+  DeepPartial,
+  ParsedChatCompletion,
+  ParsedChatCompletionMessage,
+  ParsedChoice,
+  ParsedFunctionToolCall,
+  ParsedInput,
+  ParsedOutput,
+  ParsedToolCallOf,
+  ParseOptions,
+  ParseResponseFormat,
+  StructuredOutputMode,
+  StructuredStream,
+} from "./structured.ts";

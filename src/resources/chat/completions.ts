@@ -1,5 +1,6 @@
 import type { RequestOptions } from "../../pipeline/options.ts";
-import type { APIPromise } from "../../pipeline/api-promise.ts";
+import { createAPIPromise, type APIPromise } from "../../pipeline/api-promise.ts";
+import { loadStructured } from "../../structured/load.ts";
 import type { Stream } from "../../streaming/stream.ts";
 import type {
   ChatCompletion,
@@ -7,7 +8,18 @@ import type {
   ChatCompletionCreateParamsBase,
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionCreateParamsStreaming,
+  ChatCompletionTool,
 } from "../../types/index.ts";
+import type {
+  ChatCompletionParseParams,
+  ParsedChatCompletion,
+  ParsedInput,
+  ParsedOutput,
+  ParsedToolCallOf,
+  ParseOptions,
+  ParseResponseFormat,
+  StructuredStream,
+} from "../../types/structured.ts";
 import type { Requester } from "../requester.ts";
 import { assertChatParams } from "./validate.ts";
 
@@ -48,5 +60,30 @@ export class Completions {
       options,
       validate: () => assertChatParams(params),
     });
+  }
+
+  /**
+   * Creates a chat completion whose answer follows a schema, and parses it:
+   * `message.parsed` is the answer, validated and typed by `response_format` (a Zod 4, ArkType
+   * or Valibot schema, `jsonSchema(...)`, or OpenAI's `json_schema` form). Calls of `tool()`
+   * tools get `parsed_arguments`. `options.structuredOutput` says how the schema reaches the
+   * model (default `"json_schema"`; `"tool"` or `"json_object"` for models without native
+   * support). With `stream: true` it resolves to a stream that also has `partialObjectStream`.
+   *
+   * @throws StructuredOutputError when the answer is not JSON, the schema rejects it, or the
+   *   token limit cut it (`parsed` is `null` on a refusal instead); ModelGateError before
+   *   sending when `response_format` is not a schema the SDK can send; and whatever `create()` throws.
+   */
+  parse<Format extends ParseResponseFormat | undefined = undefined, const Tools extends readonly ChatCompletionTool[] = []>(
+    params: ChatCompletionParseParams<Format, Tools> & { stream?: false | null | undefined },
+    options?: ParseOptions,
+  ): APIPromise<ParsedChatCompletion<ParsedOutput<Format>, ParsedToolCallOf<Tools>>>;
+  parse<Format extends ParseResponseFormat | undefined = undefined, const Tools extends readonly ChatCompletionTool[] = []>(
+    params: ChatCompletionParseParams<Format, Tools> & { stream: true },
+    options?: ParseOptions,
+  ): APIPromise<StructuredStream<ParsedOutput<Format>, ParsedToolCallOf<Tools>, ParsedInput<Format>>>;
+  parse(params: ChatCompletionParseParams, options?: ParseOptions): APIPromise<unknown> {
+    // Delegates to code loaded on first use: an app that never parses never downloads it.
+    return createAPIPromise(loadStructured().then(({ parseOutcome }) => parseOutcome(this, params, options)));
   }
 }

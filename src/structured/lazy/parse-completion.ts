@@ -1,0 +1,76 @@
+import { sdk } from "../../streaming/lazy/shared.ts";
+import type { ChatCompletion, ChatCompletionChoice } from "../../types/index.ts";
+import type { ParsedChatCompletion } from "../../types/structured.ts";
+import { PartialJSONParser } from "../partial-json.ts";
+import type { ResolvedSchema, SchemaIssue } from "../schema-source.ts";
+import type { AnswerPlan, RequestPlan } from "./plan.ts";
+import { pieces } from "./pieces.ts";
+
+/**
+ * Adds `parsed` to every choice of a reply, and `parsed_arguments` to the calls of `tool()`
+ * tools: the one place a reply is checked, for `parse()` and for a structured stream's end.
+ * @throws StructuredOutputError when an answer is cut by the token limit, is not JSON, or is
+ *   rejected by its schema; a tool call's arguments likewise.
+ */
+export async function parseCompletion(completion: ChatCompletion, plan: RequestPlan): Promise<ParsedChatCompletion<unknown>> {
+  if (!sdk.isRecord(completion) || !Array.isArray(completion.choices)) {
+    throw new sdk.ModelGateError("The reply has no `choices` to parse.");
+  }
+  for (const choice of completion.choices) {
+    const message = choice?.message as (ChatCompletionChoice["message"] & { parsed?: unknown }) | undefined;
+    if (!sdk.isRecord(message)) throw new sdk.ModelGateError("A choice of the reply has no `message` to parse.");
+    for (const call of message.tool_calls ?? []) {
+      const schema = plan.tools.get(call?.function?.name);
+      if (!schema) continue;
+      const what = `the arguments of the "${call.function.name}" call`;
+      (call.function as { parsed_arguments?: unknown }).parsed_arguments = await readJSON(call.function.arguments, schema, what, completion);
+    }
+    message.parsed = plan.answer ? await readAnswer(choice, plan.answer, completion) : null;
+  }
+  return completion as unknown as ParsedChatCompletion<unknown>;
+}
+
+async function readAnswer(choice: ChatCompletionChoice, answer: AnswerPlan, completion: ChatCompletion): Promise<unknown> {
+  const { message } = choice;
+  // A refusal is an answer, not a failure: `parsed` is null and `refusal` says why.
+  if (typeof message.refusal === "string" && message.refusal !== "") return null;
+  const text = answer.toolName === undefined ? message.content : message.tool_calls?.find((call) => call?.function?.name === answer.toolName)?.function.arguments;
+  if (choice.finish_reason === "length") {
+    const problem = 'The reply was cut by the token limit (finish_reason "length") before the answer was complete';
+    throw fail(`${problem}: raise max_tokens (or max_completion_tokens).`, [{ message: problem }], text, completion);
+  }
+  if (typeof text !== "string" || text.trim() === "") {
+    const problem = answer.toolName === undefined ? "The reply has no content to parse" : `The model did not call the "${answer.toolName}" function with the answer`;
+    throw fail(`${problem}.`, [{ message: problem }], text, completion);
+  }
+  const value = await readJSON(text, answer.schema, "The answer", completion);
+  return answer.wrapped && sdk.isRecord(value) ? value.value : value;
+}
+
+/** `text` parsed as JSON and checked by `schema`; the `StructuredOutputError` says what went wrong. */
+async function readJSON(text: unknown, schema: ResolvedSchema, what: string, completion: ChatCompletion): Promise<unknown> {
+  let value: unknown;
+  try {
+    if (typeof text !== "string") throw new SyntaxError(`expected JSON text, got ${text === null ? "null" : typeof text}`);
+    const parser = new PartialJSONParser();
+    parser.push(text);
+    value = parser.end();
+  } catch (error) {
+    const problem = `${what} is not valid JSON: ${(error as Error).message}`;
+    throw fail(`${problem}.`, [{ message: problem }], typeof text === "string" ? text : null, completion);
+  }
+  if (!schema.validate) return value;
+  const result = await schema.validate(value);
+  if (!result.issues) return result.value;
+  const listed = result.issues.slice(0, 3).map(describeIssue).join("; ");
+  const more = result.issues.length > 3 ? ` (and ${result.issues.length - 3} more)` : "";
+  throw fail(`${what} does not match the schema: ${listed}${more}.`, result.issues, text as string, completion);
+}
+
+function describeIssue(issue: SchemaIssue): string {
+  return issue.path?.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message;
+}
+
+function fail(message: string, issues: SchemaIssue[], content: unknown, completion: ChatCompletion): Error {
+  return new pieces.StructuredOutputError(message, { issues, content: typeof content === "string" ? content : null, completion });
+}

@@ -1,0 +1,125 @@
+import { sdk } from "../../streaming/lazy/shared.ts";
+import { isStrictShaped, resolveSchema, TOOL_INTERNALS, type ResolvedSchema } from "../schema-source.ts";
+import type { ToolInternals } from "../../tools/tool.ts";
+import type { StructuredOutputMode } from "../../types/structured.ts";
+import { pieces } from "./pieces.ts";
+
+/** Where the answer is, and how to check it. */
+export interface AnswerPlan {
+  schema: ResolvedSchema;
+  /** The forced function whose arguments are the answer (`"tool"` mode); else the answer is the content. */
+  toolName: string | undefined;
+  /** The schema was sent wrapped as `{ value }`: function arguments must be an object. */
+  wrapped: boolean;
+}
+
+/** What `parse()` sends, and how it reads the reply. */
+export interface RequestPlan {
+  /** The params for `create()`. */
+  body: unknown;
+  stream: boolean;
+  /** `undefined` when no `response_format` was given (`parsed` is then `null`). */
+  answer: AnswerPlan | undefined;
+  /** The `tool()` tools offered, by name: their calls get `parsed_arguments`. */
+  tools: Map<string, ResolvedSchema>;
+}
+
+const MODES: readonly StructuredOutputMode[] = ["json_schema", "tool", "json_object"];
+
+/** The capability a routed model needs for each mode, added to `route.capabilities` for `model: "auto"`. */
+const CAPABILITY: Record<StructuredOutputMode, string> = { json_schema: "structured_outputs", tool: "tools", json_object: "json" };
+
+const DEFAULT_NAME = "response";
+
+/**
+ * Turns `parse()`'s params into `create()`'s for the chosen mode. Params that are not even an
+ * object go to `create()` as they are, which names the mistake.
+ */
+export function planRequest(params: unknown, mode: unknown = "json_schema"): RequestPlan {
+  if (!MODES.includes(mode as StructuredOutputMode)) throw pieces.invalidArgument("structuredOutput", `one of ${MODES.map((name) => `"${name}"`).join(", ")}`, mode);
+  if (!sdk.isRecord(params)) return { body: params, stream: false, answer: undefined, tools: new Map() };
+  const tools = toolSchemas(params.tools);
+  const stream = params.stream === true;
+  const format = params.response_format;
+  if (format === undefined || format === null) return { body: params, stream, answer: undefined, tools };
+
+  const given = readFormat(format);
+  const body: Record<string, unknown> = { ...params };
+  delete body.response_format;
+  const name = given.schema.name ?? DEFAULT_NAME;
+  const schema = given.schema.jsonSchema;
+  let answer: AnswerPlan = { schema: given.schema, toolName: undefined, wrapped: false };
+
+  if (mode === "json_schema") {
+    body.response_format = given.sendAsGiven ? format : { type: "json_schema", json_schema: { name, schema, strict: isStrictShaped(schema) } };
+  } else if (mode === "json_object") {
+    body.response_format = { type: "json_object" };
+    if (Array.isArray(params.messages)) body.messages = [{ role: "system", content: schemaInstruction(schema) }, ...params.messages];
+  } else {
+    const offered = Array.isArray(params.tools) ? params.tools : [];
+    if (offered.some((offer) => sdk.isRecord(offer) && sdk.isRecord(offer.function) && offer.function.name === name)) {
+      throw new sdk.ModelGateError(`structuredOutput "tool" sends the schema as a function named "${name}", and \`tools\` already has one: name the schema otherwise (jsonSchema(schema, { name })).`);
+    }
+    if (params.tool_choice !== undefined && params.tool_choice !== null) {
+      throw new sdk.ModelGateError('structuredOutput "tool" forces the call of the answer function, so `tool_choice` cannot be given as well.');
+    }
+    // Function arguments are always an object: any other answer travels as `{ value }`.
+    const wrapped = schema.type !== "object";
+    const parameters = wrapped ? { type: "object", properties: { value: schema }, required: ["value"], additionalProperties: false } : schema;
+    body.tools = [
+      ...offered,
+      { type: "function", function: { name, description: "Give the answer: call this function with the answer as its arguments.", parameters, strict: isStrictShaped(parameters) } },
+    ];
+    body.tool_choice = { type: "function", function: { name } };
+    answer = { schema: given.schema, toolName: name, wrapped };
+  }
+
+  if (params.model === "auto") addCapability(body, params.route, CAPABILITY[mode as StructuredOutputMode]);
+  return { body, stream, answer, tools };
+}
+
+/** The schema behind a `response_format`, and whether it is sent as the caller wrote it. */
+function readFormat(format: unknown): { schema: ResolvedSchema; sendAsGiven: boolean } {
+  if ((typeof format === "object" || typeof format === "function") && format !== null && "~standard" in format) {
+    const schema = resolveSchema(format);
+    if (typeof schema === "string") throw new sdk.ModelGateError(`\`response_format\` ${schema}.`);
+    return { schema, sendAsGiven: false };
+  }
+  if (sdk.isRecord(format) && format.type === "json_schema" && sdk.isRecord(format.json_schema)) {
+    const { name, schema } = format.json_schema;
+    return {
+      schema: { jsonSchema: sdk.isRecord(schema) ? schema : {}, validate: undefined, name: typeof name === "string" ? name : undefined },
+      sendAsGiven: true,
+    };
+  }
+  if (sdk.isRecord(format) && format.type === "json_object") {
+    return { schema: { jsonSchema: { type: "object" }, validate: undefined, name: undefined }, sendAsGiven: true };
+  }
+  throw pieces.invalidArgument(
+    "response_format",
+    'a Standard Schema with JSON Schema (Zod 4, ArkType, Valibot through toStandardJsonSchema()), jsonSchema(...), or { type: "json_schema", json_schema: { name, schema } }',
+    format,
+  );
+}
+
+/** The system message of the `"json_object"` mode: models without schema support still read one. */
+function schemaInstruction(schema: Record<string, unknown>): string {
+  return `Answer with one JSON value, and nothing else, that follows this JSON Schema:\n${JSON.stringify(schema)}`;
+}
+
+function addCapability(body: Record<string, unknown>, route: unknown, capability: string): void {
+  if (route !== undefined && route !== null && !sdk.isRecord(route)) return; // sent as given; the gateway names the mistake
+  const capabilities = sdk.isRecord(route) && Array.isArray(route.capabilities) ? route.capabilities : [];
+  if (!capabilities.includes(capability)) body.route = { ...route, capabilities: [...capabilities, capability] };
+}
+
+function toolSchemas(tools: unknown): Map<string, ResolvedSchema> {
+  const schemas = new Map<string, ResolvedSchema>();
+  if (!Array.isArray(tools)) return schemas;
+  for (const offer of tools) {
+    const internals = sdk.isRecord(offer) ? (offer[TOOL_INTERNALS as never] as ToolInternals | undefined) : undefined;
+    const name = sdk.isRecord(offer) && sdk.isRecord(offer.function) ? offer.function.name : undefined;
+    if (internals && typeof name === "string") schemas.set(name, internals.schema);
+  }
+  return schemas;
+}

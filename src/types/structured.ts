@@ -1,0 +1,111 @@
+import type { RequestOptions } from "../pipeline/options.ts";
+import type { SchemaOutput, StructuredSchema } from "../structured/standard-schema.ts";
+import type { Stream } from "../streaming/stream.ts";
+import type { Tool } from "../tools/tool.ts";
+import type { ChatCompletion, ChatCompletionChoice, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageToolCall } from "./chat-completion.ts";
+import type { ChatCompletionCreateParamsBase, ChatCompletionTool, ResponseFormat } from "./chat-params.ts";
+
+/**
+ * How `parse()` gets the schema to the model:
+ * - `"json_schema"`: `response_format: { type: "json_schema", json_schema: { name, schema, strict } }`,
+ *   for models with native structured outputs (with `model: "auto"`, `"structured_outputs"` is
+ *   added to `route.capabilities`);
+ * - `"tool"`: the schema as one forced function call whose arguments are the answer, for models
+ *   that call tools but lack structured outputs;
+ * - `"json_object"`: `response_format: { type: "json_object" }` and a system message holding the
+ *   schema, for models that only promise some JSON.
+ *
+ * In every mode the reply is validated locally against the caller's schema.
+ */
+export type StructuredOutputMode = "json_schema" | "tool" | "json_object";
+
+/** Options of `parse()`: those of every call, and how the schema reaches the model. */
+export interface ParseOptions extends RequestOptions {
+  /** @default "json_schema" */
+  structuredOutput?: StructuredOutputMode | undefined;
+}
+
+/**
+ * `parse()`'s `response_format`: a Standard Schema with JSON Schema (Zod 4, ArkType, Valibot
+ * through `toStandardJsonSchema()`), `jsonSchema(...)`, or OpenAI's `{ type: "json_schema" }` /
+ * `{ type: "json_object" }` (then `parsed` is the reply's JSON, unchecked).
+ */
+export type ParseResponseFormat = StructuredSchema | Extract<ResponseFormat, { type: "json_schema" | "json_object" }>;
+
+/** The type of `parsed` for a `response_format`: the schema's output, `unknown` for raw JSON Schema, `null` without one. */
+export type ParsedOutput<Format> = Format extends StructuredSchema
+  ? SchemaOutput<Format>
+  : Format extends { type: "json_schema" | "json_object" }
+    ? unknown
+    : null;
+
+/** The JSON the model writes for a `response_format` (before validation transforms it): what partial objects grow into. */
+export type ParsedInput<Format> = Format extends { readonly "~standard": { readonly types?: infer Types } }
+  ? NonNullable<Types> extends { readonly input: infer Input }
+    ? Input
+    : unknown
+  : ParsedOutput<Format>;
+
+/** Params of `parse()`: those of `create()`, with a schema as `response_format` and `tool()` tools. */
+export interface ChatCompletionParseParams<Format = ParseResponseFormat | undefined, Tools extends readonly ChatCompletionTool[] = ChatCompletionTool[]>
+  extends Omit<ChatCompletionCreateParamsBase, "response_format" | "tools"> {
+  /** The shape of the answer: a schema, `jsonSchema(...)`, or OpenAI's `json_schema`/`json_object` form. */
+  response_format?: Format | undefined;
+  /** Functions the model may call; calls of `tool()` tools get `parsed_arguments`. */
+  tools?: Tools | undefined;
+}
+
+/** A tool call in `parse()`'s result; for a `tool()` tool, with its validated arguments. */
+export interface ParsedFunctionToolCall<Name extends string = string, Args = unknown> extends ChatCompletionMessageToolCall {
+  function: {
+    name: Name;
+    arguments: string;
+    /** The arguments, parsed and validated by the tool's schema (`tool()` tools only). */
+    parsed_arguments?: Args;
+  };
+}
+
+/** The tool calls `parse()` can return for a list of tools: one variant per `tool()` tool. */
+export type ParsedToolCallOf<Tools extends readonly unknown[]> = ToolCallFor<Tools[number]>;
+
+type ToolCallFor<T> = T extends Tool<infer Name, infer Args> ? ParsedFunctionToolCall<Name, Args> & { function: { parsed_arguments: Args } } : ParsedFunctionToolCall;
+
+/** The assistant message of a `parse()` result. */
+export interface ParsedChatCompletionMessage<T, Call extends ChatCompletionMessageToolCall = ParsedFunctionToolCall> extends Omit<ChatCompletionMessage, "tool_calls"> {
+  /** The validated answer; `null` when the model refused (`refusal` is set) or no `response_format` was given. */
+  parsed: T | null;
+  tool_calls?: Call[];
+}
+
+/** A choice of a `parse()` result. */
+export interface ParsedChoice<T, Call extends ChatCompletionMessageToolCall = ParsedFunctionToolCall> extends Omit<ChatCompletionChoice, "message"> {
+  message: ParsedChatCompletionMessage<T, Call>;
+}
+
+/** What `parse()` resolves to: a `ChatCompletion` whose messages carry `parsed`. */
+export interface ParsedChatCompletion<T, Call extends ChatCompletionMessageToolCall = ParsedFunctionToolCall> extends Omit<ChatCompletion, "choices"> {
+  choices: ParsedChoice<T, Call>[];
+}
+
+/** Every property optional, all the way down: a value still being written. */
+export type DeepPartial<T> = T extends readonly (infer Item)[]
+  ? DeepPartial<Item>[]
+  : T extends object
+    ? { [Key in keyof T]?: DeepPartial<T[Key]> }
+    : T;
+
+/**
+ * What `parse({ ..., stream: true })` resolves to: the chunks, as from `create()`, plus the
+ * answer as it grows and, at the end, validated.
+ */
+export interface StructuredStream<T, Call extends ChatCompletionMessageToolCall = ParsedFunctionToolCall, Raw = T> extends Stream<ChatCompletionChunk> {
+  /**
+   * The answer parsed so far (deep-partial), each time it changes. A string may still grow, but
+   * a number, `true`, `false` or `null` appears only once complete, and a key only once its
+   * name is. Ends after the whole answer; throws `StructuredOutputError` when the reply is
+   * malformed, rejected by the schema or cut, as `finalChatCompletion()` does.
+   */
+  readonly partialObjectStream: AsyncIterable<DeepPartial<Raw>>;
+  /** The whole reply with `parsed` validated, whether or not the chunks or partials were read first. */
+  finalChatCompletion(): Promise<ParsedChatCompletion<T, Call>>;
+}
