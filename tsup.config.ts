@@ -1,5 +1,6 @@
 import { rmSync } from "node:fs";
 import { defineConfig, type Options } from "tsup";
+import type { Plugin } from "esbuild";
 
 const entries = {
   index: "src/index.ts",
@@ -21,10 +22,31 @@ const shared: Options = {
   clean: false,
 };
 
+/**
+ * `parse()`'s lazily loaded code (src/structured/lazy/) becomes a file of its own,
+ * dist/structured.js, bundled whole instead of split. Split, it would share a chunk with
+ * dist/index.js (both use src/structured/schema-source.ts, for `tool()` and for `parse()`), and
+ * an app's bundler puts a chunk that its entry imports into the first load even when the
+ * app never calls `tool()` (esbuild assigns whole files to chunks): measured, 2.3 KB more in
+ * the streamed chat app. As a file of its own it carries its own copy of what it shares with
+ * the main bundle; that code holds no state and no class (the SDK's classes reach it when it
+ * loads, see src/structured/load.ts), so two copies behave as one.
+ */
+const STRUCTURED_FILE = "./structured.js";
+const structuredApart: Plugin = {
+  name: "structured-apart",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/lazy\/index\.ts$/ }, (args) =>
+      args.importer.replaceAll("\\", "/").endsWith("src/structured/load.ts") ? { path: STRUCTURED_FILE, external: true } : undefined,
+    );
+  },
+};
+
 rmSync("dist", { recursive: true, force: true });
 
 export default defineConfig([
-  { ...shared, entry: entries, format: ["esm"], dts: true },
+  { ...shared, entry: entries, format: ["esm"], dts: true, esbuildPlugins: [structuredApart] },
+  { ...shared, entry: { structured: "src/structured/lazy/index.ts" }, format: ["esm"], splitting: false, dts: false },
   {
     ...shared,
     // `require("modelgate")` is the client class itself (see src/commonjs.ts); its types are

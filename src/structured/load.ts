@@ -22,10 +22,9 @@ let loading: Promise<Structured> | undefined;
  * stream helpers, which load first.
  */
 export function loadStructured(): Promise<Structured> {
-  return (loading ??= loadHelpers()
-    .then(() => import("./lazy/index.ts"))
-    .then((structured) => {
-      structured.install(pieces);
+  return (loading ??= Promise.all([loadHelpers(), import("./lazy/index.ts")])
+    .then(([helpers, structured]) => {
+      structured.install(pieces, helpers.sdk);
       return structured;
     })
     .catch((error: unknown) => {

@@ -119,7 +119,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function toSchemaIssue(issue: StandardSchemaIssue): SchemaIssue {
   const message = typeof issue?.message === "string" ? issue.message : String(issue);
   if (!Array.isArray(issue?.path) || issue.path.length === 0) return { message };
-  const path = issue.path.map((segment) => {
+  // A plain array: some libraries (ArkType) give an Array subclass with extra properties.
+  const path = Array.from(issue.path, (segment) => {
     const key = typeof segment === "object" && segment !== null ? segment.key : segment;
     return typeof key === "number" ? key : String(key);
   });

@@ -1,6 +1,6 @@
 // The helpers that a chat app may never call (the Stream's, and asResponse() on a stream),
 // loaded together on first use through `loadHelpers()`.
-export { install } from "./shared.ts";
+export { install, sdk } from "./shared.ts";
 export { ChatCompletionAccumulator } from "./accumulate.ts";
 export { bridgeSource, decodeBridge } from "./bridge.ts";
 export { teeIterator } from "./tee.ts";

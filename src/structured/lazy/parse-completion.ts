@@ -22,8 +22,9 @@ export async function parseCompletion(completion: ChatCompletion, plan: RequestP
     for (const call of message.tool_calls ?? []) {
       const schema = plan.tools.get(call?.function?.name);
       if (!schema) continue;
-      const what = `the arguments of the "${call.function.name}" call`;
-      (call.function as { parsed_arguments?: unknown }).parsed_arguments = await readJSON(call.function.arguments, schema, what, completion);
+      const what = `The arguments of the "${call.function.name}" call`;
+      const args = parseJSON(call.function.arguments, what, completion);
+      (call.function as { parsed_arguments?: unknown }).parsed_arguments = await check(args, call.function.arguments, schema, what, completion);
     }
     message.parsed = plan.answer ? await readAnswer(choice, plan.answer, completion) : null;
   }
@@ -43,28 +44,33 @@ async function readAnswer(choice: ChatCompletionChoice, answer: AnswerPlan, comp
     const problem = answer.toolName === undefined ? "The reply has no content to parse" : `The model did not call the "${answer.toolName}" function with the answer`;
     throw fail(`${problem}.`, [{ message: problem }], text, completion);
   }
-  const value = await readJSON(text, answer.schema, "The answer", completion);
-  return answer.wrapped && sdk.isRecord(value) ? value.value : value;
+  const json = parseJSON(text, "The answer", completion);
+  // In "tool" mode an answer that is not an object travels as `{ value }`.
+  const value = answer.wrapped && sdk.isRecord(json) ? json.value : json;
+  return check(value, text, answer.schema, "The answer", completion);
 }
 
-/** `text` parsed as JSON and checked by `schema`; the `StructuredOutputError` says what went wrong. */
-async function readJSON(text: unknown, schema: ResolvedSchema, what: string, completion: ChatCompletion): Promise<unknown> {
-  let value: unknown;
+/** `text` parsed as JSON; the `StructuredOutputError` says where it stops being JSON. */
+function parseJSON(text: unknown, what: string, completion: ChatCompletion): unknown {
   try {
     if (typeof text !== "string") throw new SyntaxError(`expected JSON text, got ${text === null ? "null" : typeof text}`);
     const parser = new PartialJSONParser();
     parser.push(text);
-    value = parser.end();
+    return parser.end();
   } catch (error) {
     const problem = `${what} is not valid JSON: ${(error as Error).message}`;
-    throw fail(`${problem}.`, [{ message: problem }], typeof text === "string" ? text : null, completion);
+    throw fail(`${problem}.`, [{ message: problem }], text, completion);
   }
+}
+
+/** `value` as `schema` returns it; the `StructuredOutputError` lists the schema's issues. */
+async function check(value: unknown, text: unknown, schema: ResolvedSchema, what: string, completion: ChatCompletion): Promise<unknown> {
   if (!schema.validate) return value;
   const result = await schema.validate(value);
   if (!result.issues) return result.value;
   const listed = result.issues.slice(0, 3).map(describeIssue).join("; ");
   const more = result.issues.length > 3 ? ` (and ${result.issues.length - 3} more)` : "";
-  throw fail(`${what} does not match the schema: ${listed}${more}.`, result.issues, text as string, completion);
+  throw fail(`${what} does not match the schema: ${listed}${more}.`, result.issues, text, completion);
 }
 
 function describeIssue(issue: SchemaIssue): string {

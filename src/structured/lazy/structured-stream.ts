@@ -112,9 +112,6 @@ class Recorder {
   }
 
   async #finish(): Promise<ParsedChatCompletion<unknown>> {
-    // One turn first, so that a `for await` started right after this call (in the same tick)
-    // gets the chunks instead of finding them taken.
-    await null;
     while (!this.#ended) await this.#advance();
     if (this.#failure) throw this.#failure.error;
     return parseCompletion(this.#accumulator.result(), this.#plan);
@@ -122,6 +119,10 @@ class Recorder {
 
   /** Waits for the next change: reads one chunk, or lets the owner of the chunks read it. */
   async #advance(): Promise<void> {
+    // Before the first read, one turn first: a `for await` over the chunks started right after
+    // finalChatCompletion() or partialObjectStream (in the same tick) then gets the chunks
+    // instead of finding them taken.
+    if (!this.#started) await null;
     if (this.#owned) await new Promise<void>((resolve) => this.#waiting.push(resolve));
     else await this.#pull();
   }

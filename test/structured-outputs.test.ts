@@ -1,0 +1,445 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import * as v from "valibot";
+import { toStandardJsonSchema } from "@valibot/to-json-schema";
+import { type } from "arktype";
+import { ModelGate, ModelGateError, StructuredOutputError, APIConnectionError, jsonSchema, tool, type ChatCompletion } from "../src/index.ts";
+import { sseResponse } from "./fixtures/body.ts";
+import { chunk, completionBody, DONE, sseData, toolFragment } from "./fixtures/chunks.ts";
+
+const Weather = z.object({ city: z.string(), celsius: z.number() });
+const messages = [{ role: "user" as const, content: "Weather in Paris?" }];
+
+/** A client whose every request is recorded and answered by `respond`. */
+function recordingClient(respond: (body: Record<string, unknown>) => Response) {
+  const sent: Record<string, unknown>[] = [];
+  const client = new ModelGate({
+    apiKey: "sk-test",
+    baseURL: "https://gateway.test",
+    maxRetries: 0,
+    fetch: async (_url, init) => {
+      const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
+      sent.push(body);
+      return respond(body);
+    },
+  });
+  return { client, sent };
+}
+
+/** A client answering with `content` as the assistant message (and `finish_reason`). */
+function answering(content: string | null, extra: Partial<ChatCompletion["choices"][number]["message"]> = {}, finish: string = "stop") {
+  return recordingClient(() => {
+    const completion = completionBody(content ?? "");
+    completion.choices[0] = { index: 0, message: { role: "assistant", content, ...extra }, finish_reason: finish as "stop" };
+    return Response.json(completion);
+  });
+}
+
+/** A client streaming `pieces` as content deltas of choice 0, then `stop` and [DONE]. */
+function streaming(pieces: string[], options: { finish?: "stop" | "length"; breakOff?: boolean } = {}) {
+  const events = pieces.map((piece) => sseData(chunk({ content: piece })));
+  const tail = options.breakOff ? [] : [sseData(chunk({}, { finish: options.finish ?? "stop" })), DONE];
+  const state = { cancelled: false };
+  const recorded = recordingClient(() => {
+    const response = sseResponse([...events, ...tail], { breakOff: options.breakOff ?? false });
+    const reader = response.body!.getReader();
+    const body = new ReadableStream<Uint8Array>({
+      pull: async (controller) => {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel: async (reason) => {
+        state.cancelled = true;
+        await reader.cancel(reason);
+      },
+    });
+    return new Response(body, { headers: response.headers });
+  });
+  return { ...recorded, state };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected the promise to reject");
+}
+
+describe("parse(): the request", () => {
+  it("sends a Standard Schema's JSON Schema as json_schema under the name \"response\", strict only when strict-shaped", async () => {
+    const { client, sent } = answering('{"city":"Paris","celsius":21}');
+    await client.chat.completions.parse({ model: "some/model", messages, response_format: Weather });
+    await client.chat.completions.parse({ model: "some/model", messages, response_format: z.strictObject({ city: z.string(), celsius: z.number() }) });
+    const [loose, strict] = sent.map((body) => body.response_format as { type: string; json_schema: Record<string, unknown> });
+    expect(loose.type).toBe("json_schema");
+    expect(loose.json_schema.name).toBe("response");
+    expect(loose.json_schema.schema).toEqual(Weather["~standard"].jsonSchema.input({ target: "draft-07" }));
+    expect(loose.json_schema.strict).toBe(false);
+    expect(strict.json_schema.strict).toBe(true);
+    expect(sent[0]).not.toHaveProperty("route");
+  });
+
+  it('adds "structured_outputs" to route.capabilities for model "auto", keeping the caller\'s route', async () => {
+    const { client, sent } = answering('{"city":"Paris","celsius":21}');
+    await client.chat.completions.parse({ model: "auto", messages, response_format: Weather, route: { sort: "quality", capabilities: ["vision"] } });
+    await client.chat.completions.parse({ model: "auto", messages, response_format: Weather, route: { capabilities: ["structured_outputs"] } });
+    expect(sent[0].route).toEqual({ sort: "quality", capabilities: ["vision", "structured_outputs"] });
+    expect(sent[1].route).toEqual({ capabilities: ["structured_outputs"] });
+  });
+
+  it("sends jsonSchema() under its name, and OpenAI's own json_schema form exactly as given", async () => {
+    const { client, sent } = answering('{"city":"Paris","celsius":21}');
+    const schema = { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false };
+    await client.chat.completions.parse({ model: "m", messages, response_format: jsonSchema(schema, { name: "weather" }) });
+    const openAIForm = { type: "json_schema" as const, json_schema: { name: "w", schema, strict: false } };
+    await client.chat.completions.parse({ model: "m", messages, response_format: openAIForm });
+    expect(sent[0].response_format).toEqual({ type: "json_schema", json_schema: { name: "weather", schema, strict: true } });
+    expect(sent[1].response_format).toEqual(openAIForm);
+  });
+
+  it('"tool" mode sends the schema as one forced function and no response_format', async () => {
+    const { client, sent } = recordingClient(() =>
+      Response.json({
+        ...completionBody(""),
+        choices: [
+          {
+            index: 0,
+            message: { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "response", arguments: '{"city":"Paris","celsius":21}' } }] },
+            finish_reason: "tool_calls",
+          },
+        ],
+      }),
+    );
+    const completion = await client.chat.completions.parse({ model: "auto", messages, response_format: Weather }, { structuredOutput: "tool" });
+    expect(completion.choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
+    expect(sent[0]).not.toHaveProperty("response_format");
+    expect(sent[0].tool_choice).toEqual({ type: "function", function: { name: "response" } });
+    expect((sent[0].tools as { function: { name: string; parameters: unknown } }[])[0].function.parameters).toEqual(
+      Weather["~standard"].jsonSchema.input({ target: "draft-07" }),
+    );
+    expect(sent[0].route).toEqual({ capabilities: ["tools"] });
+  });
+
+  it('"tool" mode wraps an answer that is not an object as { value } and unwraps it', async () => {
+    const { client, sent } = recordingClient(() =>
+      Response.json({
+        ...completionBody(""),
+        choices: [
+          {
+            index: 0,
+            message: { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "response", arguments: '{"value":["a","b"]}' } }] },
+            finish_reason: "tool_calls",
+          },
+        ],
+      }),
+    );
+    const completion = await client.chat.completions.parse({ model: "m", messages, response_format: z.array(z.string()) }, { structuredOutput: "tool" });
+    expect(completion.choices[0].message.parsed).toEqual(["a", "b"]);
+    const parameters = (sent[0].tools as { function: { parameters: { properties: { value: unknown } } } }[])[0].function.parameters;
+    expect(parameters.properties.value).toEqual(z.array(z.string())["~standard"].jsonSchema.input({ target: "draft-07" }));
+  });
+
+  it('"json_object" mode asks for a JSON object and puts the schema in a system message', async () => {
+    const { client, sent } = answering('{"city":"Paris","celsius":21}');
+    const completion = await client.chat.completions.parse({ model: "auto", messages, response_format: Weather }, { structuredOutput: "json_object" });
+    expect(completion.choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
+    expect(sent[0].response_format).toEqual({ type: "json_object" });
+    const [system, ...rest] = sent[0].messages as { role: string; content: string }[];
+    expect(system.role).toBe("system");
+    expect(system.content).toContain(JSON.stringify(Weather["~standard"].jsonSchema.input({ target: "draft-07" })));
+    expect(rest).toEqual(messages);
+    expect(sent[0].route).toEqual({ capabilities: ["json"] });
+  });
+
+  it("rejects, sending nothing, a schema without JSON Schema, a bad mode, a name clash and a forced tool_choice", async () => {
+    const { client, sent } = answering("{}");
+    const valibotAlone = v.object({ city: v.string() });
+    const noJSONSchema = await rejection(client.chat.completions.parse({ model: "m", messages, response_format: valibotAlone as never }));
+    expect(noJSONSchema).toBeInstanceOf(ModelGateError);
+    expect((noJSONSchema as Error).message).toMatch(/valibot schema that offers no JSON Schema \(`~standard\.jsonSchema` is missing\).*toStandardJsonSchema/);
+    const badMode = await rejection(client.chat.completions.parse({ model: "m", messages, response_format: Weather }, { structuredOutput: "xml" as never }));
+    expect((badMode as Error).message).toBe('`structuredOutput` must be one of "json_schema", "tool", "json_object"; got "xml".');
+    const clash = tool({ name: "response", parameters: z.object({}) });
+    const clashing = await rejection(client.chat.completions.parse({ model: "m", messages, response_format: Weather, tools: [clash] }, { structuredOutput: "tool" }));
+    expect((clashing as Error).message).toMatch(/already has one/);
+    const forced = await rejection(client.chat.completions.parse({ model: "m", messages, response_format: Weather, tool_choice: "auto" }, { structuredOutput: "tool" }));
+    expect((forced as Error).message).toMatch(/tool_choice/);
+    const notASchema = await rejection(client.chat.completions.parse({ model: "m", messages, response_format: { type: "text" } as never }));
+    expect((notASchema as Error).message).toMatch(/^`response_format` must be a Standard Schema/);
+    expect(sent).toHaveLength(0);
+  });
+
+  it("never throws synchronously, whatever plain JavaScript passes", async () => {
+    const { client, sent } = answering("{}");
+    const parse = client.chat.completions.parse as (...args: unknown[]) => Promise<unknown>;
+    for (const args of [[], [null], [42], [{ model: "m", messages }, "options"], [{ model: "m", messages: "hi", response_format: Weather }]]) {
+      let promise: Promise<unknown> | undefined;
+      expect(() => (promise = parse.apply(client.chat.completions, args))).not.toThrow();
+      expect(await rejection(promise!)).toBeInstanceOf(ModelGateError);
+    }
+    expect(sent).toHaveLength(0);
+  });
+});
+
+describe("parse(): the answer", () => {
+  it("gives the validated value as message.parsed, with the reply otherwise untouched", async () => {
+    const { client } = answering('{"city":"Paris","celsius":21}');
+    const completion = await client.chat.completions.parse({ model: "m", messages, response_format: Weather });
+    expect(completion.choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
+    expect(completion.choices[0].message.content).toBe('{"city":"Paris","celsius":21}');
+  });
+
+  it("uses what the schema returns (transforms and defaults) and what jsonSchema()'s validate returns", async () => {
+    const { client } = answering('{"city":"paris"}');
+    const Upper = z.object({ city: z.string().transform((city) => city.toUpperCase()), celsius: z.number().default(20) });
+    const fromZod = await client.chat.completions.parse({ model: "m", messages, response_format: Upper });
+    expect(fromZod.choices[0].message.parsed).toEqual({ city: "PARIS", celsius: 20 });
+    const checked = jsonSchema<{ city: string }>({ type: "object" }, { validate: (value) => ({ city: `${(value as { city: string }).city}!` }) });
+    const fromFunction = await client.chat.completions.parse({ model: "m", messages, response_format: checked });
+    expect(fromFunction.choices[0].message.parsed).toEqual({ city: "paris!" });
+  });
+
+  it("works with Valibot through its adapter and with ArkType, reporting their issues with paths", async () => {
+    const { client } = answering('{"city":"Paris","celsius":"warm"}');
+    const valibot = toStandardJsonSchema(v.object({ city: v.string(), celsius: v.number() }));
+    const ark = type({ city: "string", celsius: "number" });
+    for (const schema of [valibot, ark, Weather]) {
+      const error = await rejection(client.chat.completions.parse({ model: "m", messages, response_format: schema }));
+      expect(error).toBeInstanceOf(StructuredOutputError);
+      const { issues, content, completion } = error as StructuredOutputError;
+      expect(issues).toHaveLength(1);
+      expect(issues[0].path).toEqual(["celsius"]);
+      expect(issues[0].message).toEqual(expect.any(String));
+      expect(content).toBe('{"city":"Paris","celsius":"warm"}');
+      expect(completion.choices[0].message.content).toBe(content);
+      expect((error as Error).message).toMatch(/^The answer does not match the schema: celsius: /);
+    }
+    const fine = await client.chat.completions.parse({ model: "m", messages, response_format: type({ city: "string", celsius: "string" }) });
+    expect(fine.choices[0].message.parsed).toEqual({ city: "Paris", celsius: "warm" });
+  });
+
+  it("throws StructuredOutputError for invalid JSON, with one issue describing it", async () => {
+    const { client } = answering('{"city":"Paris", celsius: 21}');
+    const error = (await rejection(client.chat.completions.parse({ model: "m", messages, response_format: Weather }))) as StructuredOutputError;
+    expect(error).toBeInstanceOf(StructuredOutputError);
+    expect(error.message).toMatch(/^The answer is not valid JSON: /);
+    expect(error.issues).toEqual([{ message: error.message.slice(0, -1) }]);
+    expect(error.content).toBe('{"city":"Paris", celsius: 21}');
+  });
+
+  it('throws StructuredOutputError for a reply cut by the token limit, even when its JSON happens to parse', async () => {
+    for (const content of ['{"city":"Par', '{"city":"Paris","celsius":21}']) {
+      const { client } = answering(content, {}, "length");
+      const error = (await rejection(client.chat.completions.parse({ model: "m", messages, response_format: Weather }))) as StructuredOutputError;
+      expect(error).toBeInstanceOf(StructuredOutputError);
+      expect(error.message).toMatch(/finish_reason "length".*raise max_tokens/);
+      expect(error.content).toBe(content);
+    }
+  });
+
+  it("gives parsed: null on a refusal", async () => {
+    const { client } = answering(null, { refusal: "I can't help with that." });
+    const completion = await client.chat.completions.parse({ model: "m", messages, response_format: Weather });
+    expect(completion.choices[0].message.parsed).toBeNull();
+    expect(completion.choices[0].message.refusal).toBe("I can't help with that.");
+  });
+
+  it("throws when there is no answer at all, and accepts JSON wrapped in a Markdown fence", async () => {
+    const empty = answering(null);
+    expect(await rejection(empty.client.chat.completions.parse({ model: "m", messages, response_format: Weather }))).toBeInstanceOf(StructuredOutputError);
+    const fenced = answering('```json\n{"city":"Paris","celsius":21}\n```');
+    const completion = await fenced.client.chat.completions.parse({ model: "m", messages, response_format: Weather });
+    expect(completion.choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
+  });
+
+  it("parses every choice", async () => {
+    const { client } = recordingClient(() =>
+      Response.json({
+        ...completionBody(""),
+        choices: [0, 1].map((index) => ({ index, message: { role: "assistant", content: `{"city":"C${index}","celsius":${index}}` }, finish_reason: "stop" })),
+      }),
+    );
+    const completion = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, n: 2 });
+    expect(completion.choices.map((choice) => choice.message.parsed)).toEqual([
+      { city: "C0", celsius: 0 },
+      { city: "C1", celsius: 1 },
+    ]);
+  });
+
+  it("gives the OpenAI json_schema form's JSON unvalidated, and parsed: null without a response_format", async () => {
+    const { client } = answering('{"anything":[1,2]}');
+    const raw = await client.chat.completions.parse({ model: "m", messages, response_format: { type: "json_schema", json_schema: { name: "x", schema: {} } } });
+    expect(raw.choices[0].message.parsed).toEqual({ anything: [1, 2] });
+    const none = await client.chat.completions.parse({ model: "m", messages });
+    expect(none.choices[0].message.parsed).toBeNull();
+  });
+
+  it("adds parsed_arguments to the calls of tool() tools, and rejects arguments their schema refuses", async () => {
+    const getWeather = tool({ name: "get_weather", description: "Weather", parameters: z.object({ city: z.string() }) });
+    const reply = (args: string) =>
+      recordingClient(() =>
+        Response.json({
+          ...completionBody(""),
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: "assistant",
+                content: null,
+                tool_calls: [
+                  { id: "c1", type: "function", function: { name: "get_weather", arguments: args } },
+                  { id: "c2", type: "function", function: { name: "other", arguments: "{}" } },
+                ],
+              },
+              finish_reason: "tool_calls",
+            },
+          ],
+        }),
+      );
+    const plain = { type: "function" as const, function: { name: "other", parameters: {} } };
+    const good = reply('{"city":"Paris"}');
+    const completion = await good.client.chat.completions.parse({ model: "m", messages, tools: [getWeather, plain] });
+    const [call, other] = completion.choices[0].message.tool_calls!;
+    expect(call.function.parsed_arguments).toEqual({ city: "Paris" });
+    expect(other.function).not.toHaveProperty("parsed_arguments");
+    expect(good.sent[0].tools).toEqual([
+      { type: "function", function: { name: "get_weather", description: "Weather", parameters: z.object({ city: z.string() })["~standard"].jsonSchema.input({ target: "draft-07" }), strict: false } },
+      plain,
+    ]);
+    const bad = reply('{"city":7}');
+    const error = (await rejection(bad.client.chat.completions.parse({ model: "m", messages, tools: [getWeather] }))) as StructuredOutputError;
+    expect(error).toBeInstanceOf(StructuredOutputError);
+    expect(error.message).toMatch(/^The arguments of the "get_weather" call does not match the schema: city: /);
+  });
+
+  it("resolves withResponse() to the parsed completion and the response", async () => {
+    const { client } = recordingClient(() => new Response(JSON.stringify(completionBody('{"city":"Paris","celsius":21}')), { headers: { "x-request-id": "req_1", "content-type": "application/json" } }));
+    const { data, response, requestID } = await client.chat.completions.parse({ model: "m", messages, response_format: Weather }).withResponse();
+    expect(data.choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
+    expect(requestID).toBe("req_1");
+    expect(JSON.parse(await response.text()).choices[0].message.content).toBe('{"city":"Paris","celsius":21}');
+  });
+});
+
+describe("parse({ stream: true })", () => {
+  const pieces = ['{"ci', 'ty":"Pa', 'ris","cel', "sius\":2", "1}"];
+
+  it("yields growing partial objects, then finalChatCompletion() gives the validated completion", async () => {
+    const { client } = streaming(pieces);
+    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
+    const partials: unknown[] = [];
+    for await (const partial of stream.partialObjectStream) partials.push(structuredClone(partial));
+    expect(partials).toEqual([{ city: "" }, { city: "Pa" }, { city: "Paris" }, { city: "Paris", celsius: 21 }]);
+    const final = await stream.finalChatCompletion();
+    expect(final.choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
+    expect(final.choices[0].message.content).toBe(pieces.join(""));
+  });
+
+  it("finalChatCompletion() works without reading the partials, and after reading the chunks", async () => {
+    const alone = streaming(pieces);
+    const stream = await alone.client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
+    expect((await stream.finalChatCompletion()).choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
+    expect(await stream.finalChatCompletion()).toBe(await stream.finalChatCompletion());
+
+    const afterChunks = streaming(pieces);
+    const chunked = await afterChunks.client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
+    let text = "";
+    for await (const received of chunked) text += received.choices[0]?.delta.content ?? "";
+    expect(text).toBe(pieces.join(""));
+    expect((await chunked.finalChatCompletion()).choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
+  });
+
+  it("lets a loop over the chunks started right after finalChatCompletion() read every chunk", async () => {
+    const { client } = streaming(pieces);
+    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
+    const final = stream.finalChatCompletion();
+    const partials = (async () => {
+      const seen: unknown[] = [];
+      for await (const partial of stream.partialObjectStream) seen.push(structuredClone(partial));
+      return seen;
+    })();
+    let count = 0;
+    for await (const _ of stream) count++;
+    expect(count).toBe(pieces.length + 1);
+    expect((await final).choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
+    expect((await partials).at(-1)).toEqual({ city: "Paris", celsius: 21 });
+  });
+
+  it("refuses a loop over the chunks after the partials were read", async () => {
+    const { client } = streaming(pieces);
+    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
+    await stream.partialObjectStream[Symbol.asyncIterator]().next();
+    expect(() => stream[Symbol.asyncIterator]()).toThrow(/already been consumed/);
+  });
+
+  it("throws StructuredOutputError from both on malformed JSON, and stops downloading the rest", async () => {
+    const { client, state } = streaming(['{"city":', "Paris}", "...and more text", " that nobody will pay for"]);
+    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
+    const seen: unknown[] = [];
+    const error = await rejection(
+      (async () => {
+        for await (const partial of stream.partialObjectStream) seen.push(partial);
+      })(),
+    );
+    expect(error).toBeInstanceOf(StructuredOutputError);
+    expect((error as Error).message).toMatch(/^The answer is not valid JSON/);
+    expect(seen).toEqual([]);
+    expect(state.cancelled).toBe(true);
+    expect(await rejection(stream.finalChatCompletion())).toBe(error);
+  });
+
+  it("throws a schema failure and a length cut at the end, after the partials", async () => {
+    const wrong = streaming(['{"city":"Paris",', '"celsius":"warm"}']);
+    const stream = await wrong.client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
+    const seen: unknown[] = [];
+    const error = await rejection(
+      (async () => {
+        for await (const partial of stream.partialObjectStream) seen.push(structuredClone(partial));
+      })(),
+    );
+    expect(seen.at(-1)).toEqual({ city: "Paris", celsius: "warm" });
+    expect((error as StructuredOutputError).issues[0].path).toEqual(["celsius"]);
+
+    const cut = streaming(['{"city":"Par'], { finish: "length" });
+    const cutStream = await cut.client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
+    expect(((await rejection(cutStream.finalChatCompletion())) as Error).message).toMatch(/finish_reason "length"/);
+  });
+
+  it("throws the connection error of a stream that breaks off, from the partials and from finalChatCompletion()", async () => {
+    const { client } = streaming(['{"city":"Pa'], { breakOff: true });
+    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
+    const error = await rejection(
+      (async () => {
+        for await (const _ of stream.partialObjectStream);
+      })(),
+    );
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(await rejection(stream.finalChatCompletion())).toBe(error);
+  });
+
+  it("reads the answer from the forced function's argument fragments in \"tool\" mode", async () => {
+    const events = [
+      sseData(chunk(toolFragment({ index: 0, id: "c1", name: "response", arguments: "" }))),
+      ...['{"city"', ':"Paris",', '"celsius":21}'].map((args) => sseData(chunk(toolFragment({ index: 0, arguments: args })))),
+      sseData(chunk({}, { finish: "tool_calls" })),
+      DONE,
+    ];
+    const { client } = recordingClient(() => sseResponse(events));
+    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true }, { structuredOutput: "tool" });
+    const partials: unknown[] = [];
+    for await (const partial of stream.partialObjectStream) partials.push(structuredClone(partial));
+    expect(partials).toEqual([{ city: "Paris" }, { city: "Paris", celsius: 21 }]);
+    expect((await stream.finalChatCompletion()).choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
+  });
+
+  it("is a Stream: the response, requestID, text and the controller are there", async () => {
+    const { client } = streaming(pieces);
+    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
+    expect(stream.requestID).toBe("req_stream");
+    expect(stream.response.status).toBe(200);
+    expect(await stream.text()).toBe(pieces.join(""));
+  });
+});
