@@ -44,3 +44,60 @@ for await (const chunk of stream) {
   expectTypeOf(chunk).toEqualTypeOf<ChatCompletionChunk>();
   expectTypeOf(chunk.choices[0]!.delta.content).toEqualTypeOf<string | null | undefined>();
 }
+
+// ---- Structured outputs: `parsed` is typed by the schema, whatever library made it. ----
+import { z } from "zod";
+import * as valibot from "valibot";
+import { toStandardJsonSchema } from "@valibot/to-json-schema";
+import { type as arkType } from "arktype";
+import { jsonSchema, tool, type DeepPartial, type ParsedChatCompletion, type StructuredStream } from "../src/index.ts";
+
+const WeatherSchema = z.object({ city: z.string(), celsius: z.number() });
+type Weather = { city: string; celsius: number };
+const userMessage = [{ role: "user" as const, content: "Weather?" }];
+
+const parsedFromZod = await client.chat.completions.parse({ model: "auto", messages: userMessage, response_format: WeatherSchema });
+expectTypeOf(parsedFromZod.choices[0].message.parsed).toEqualTypeOf<Weather | null>();
+const parsedFromArk = await client.chat.completions.parse({ model: "auto", messages: userMessage, response_format: arkType({ city: "string", celsius: "number" }) });
+expectTypeOf(parsedFromArk.choices[0].message.parsed).toEqualTypeOf<Weather | null>();
+const valibotWeather = toStandardJsonSchema(valibot.object({ city: valibot.string(), celsius: valibot.number() }));
+const parsedFromValibot = await client.chat.completions.parse({ model: "auto", messages: userMessage, response_format: valibotWeather });
+expectTypeOf(parsedFromValibot.choices[0].message.parsed).toEqualTypeOf<Weather | null>();
+const parsedFromJSONSchema = await client.chat.completions.parse({ model: "auto", messages: userMessage, response_format: jsonSchema<Weather>({ type: "object" }) });
+expectTypeOf(parsedFromJSONSchema.choices[0].message.parsed).toEqualTypeOf<Weather | null>();
+// OpenAI's own form gives unchecked JSON; no response_format gives null.
+const parsedRaw = await client.chat.completions.parse({ model: "auto", messages: userMessage, response_format: { type: "json_schema", json_schema: { name: "w", schema: {} } } });
+expectTypeOf(parsedRaw.choices[0].message.parsed).toEqualTypeOf<unknown>();
+const parsedNothing = await client.chat.completions.parse({ model: "auto", messages: userMessage });
+expectTypeOf(parsedNothing.choices[0].message.parsed).toEqualTypeOf<null>();
+// A Valibot schema without its JSON Schema adapter cannot be sent, so it does not compile.
+// @ts-expect-error no ~standard.jsonSchema
+void client.chat.completions.parse({ model: "auto", messages: userMessage, response_format: valibot.object({ city: valibot.string() }) });
+// @ts-expect-error not a structured-output mode
+void client.chat.completions.parse({ model: "auto", messages: userMessage, response_format: WeatherSchema }, { structuredOutput: "xml" });
+
+// With `stream: true`: a StructuredStream, whose partials are deep-partial and whose final completion is parsed.
+const structuredStream = await client.chat.completions.parse({ model: "auto", messages: userMessage, response_format: WeatherSchema, stream: true });
+expectTypeOf(structuredStream).toMatchTypeOf<StructuredStream<Weather>>();
+expectTypeOf(structuredStream.partialObjectStream).toEqualTypeOf<AsyncIterable<DeepPartial<Weather>>>();
+expectTypeOf((await structuredStream.finalChatCompletion()).choices[0].message.parsed).toEqualTypeOf<Weather | null>();
+expectTypeOf(structuredStream).toMatchTypeOf<Stream<ChatCompletionChunk>>();
+expectTypeOf(parsedFromZod).toMatchTypeOf<ChatCompletion>();
+expectTypeOf(parsedFromZod).toMatchTypeOf<ParsedChatCompletion<Weather>>();
+
+// tool(): `run` gets the schema's output; calls of the tool carry typed `parsed_arguments`, told apart by name.
+const getWeather = tool({
+  name: "get_weather",
+  parameters: z.object({ city: z.string() }),
+  run: async (args) => {
+    expectTypeOf(args).toEqualTypeOf<{ city: string }>();
+    return { celsius: 21 };
+  },
+});
+const getTime = tool({ name: "get_time", parameters: arkType({ zone: "string" }) });
+const withTools = await client.chat.completions.parse({ model: "auto", messages: userMessage, tools: [getWeather, getTime] });
+const call = withTools.choices[0].message.tool_calls![0];
+if (call.function.name === "get_weather") expectTypeOf(call.function.parsed_arguments).toEqualTypeOf<{ city: string }>();
+else expectTypeOf(call.function.parsed_arguments).toEqualTypeOf<{ zone: string }>();
+// A tool() definition is a tool for create() as well.
+void client.chat.completions.create({ model: "auto", messages: userMessage, tools: [getWeather] });
