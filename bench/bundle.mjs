@@ -10,7 +10,7 @@ import { build } from "esbuild";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
-/** @param {"raw" | "modelgate" | "openai"} app */
+/** @param {"raw" | "modelgate" | "modelgate-parse" | "openai"} app */
 export async function bundleSize(app) {
   const result = await build({
     entryPoints: [`${root}bench/apps/${app}.mjs`],
@@ -49,5 +49,7 @@ export async function bundleSize(app) {
     brotliBytes: sum(loaded, (code) => brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length),
     lazyGzipBytes: sum(lazy, gzip),
     firstLoadFiles: loaded.length,
+    /** The first load's code, for tests that check what is (not) in it. */
+    firstLoadCode: loaded.map((code) => new TextDecoder().decode(code)).join("\n"),
   };
 }

@@ -23,6 +23,16 @@ describe("bundle size budget", () => {
     expect(size.firstLoadFiles, "the first load is split: a lazy helper imports a module of the main bundle").toBe(1);
   });
 
+  it("keeps parse()'s code (schemas, the incremental JSON parser) out of a chat app's first load, and loads it in one piece", async () => {
+    const chat = (await bundleSize("modelgate")) as { firstLoadCode: string };
+    // Strings only the parse() code holds: the JSON parser's errors and the schema instruction.
+    expect(chat.firstLoadCode).not.toContain("leading zero");
+    expect(chat.firstLoadCode).not.toContain("follows this JSON Schema");
+    const parseApp = (await bundleSize("modelgate-parse")) as { firstLoadFiles: number; firstLoadCode: string };
+    expect(parseApp.firstLoadFiles, "an app using parse() loads one file first").toBe(1);
+    expect(parseApp.firstLoadCode).not.toContain("leading zero");
+  });
+
   it("bundles without any node: import (the browser build stays web-standard)", async () => {
     const { build } = await import("esbuild");
     const result = await build({
