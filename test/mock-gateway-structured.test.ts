@@ -1,17 +1,25 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_CATALOGUE } from "../src/testing/index.ts";
 import { mulberry32 } from "../src/testing/random.ts";
 import { sampleSchema } from "../src/testing/schema-values.ts";
 import { LIBRARY_SCHEMAS, valibotProduct, zodCategoryTree, zodSignup } from "./fixtures/json-schemas.ts";
 import { validatorFor } from "./fixtures/json-schema-validator.ts";
+import { mockGateway } from "./fixtures/mock.ts";
 
 // Structured outputs from the mock: values generated from JSON Schemas, checked by a real
-// validator.
+// validator, and the models that refuse them.
 
 const SEEDS = Array.from({ length: 200 }, (_, index) => index * 7919 + 1);
 
 function expectValid(schema: Record<string, unknown>, value: unknown, context = "") {
   const errors = validatorFor(schema)(value);
   expect(errors, `${context} ${JSON.stringify(value)} should follow the schema`).toEqual([]);
+}
+
+const jsonSchemaFormat = (schema: Record<string, unknown>, name = "answer") => ({ type: "json_schema", json_schema: { name, schema, strict: true } });
+
+function forcedTool(parameters: Record<string, unknown>) {
+  return { tools: [{ type: "function", function: { name: "answer", parameters } }], tool_choice: { type: "function", function: { name: "answer" } } };
 }
 
 function depthOf(value: unknown): number {
@@ -125,5 +133,34 @@ describe("generated values (sampleSchema)", () => {
     expect(new Set(values.map((value) => typeof value)).size).toBeGreaterThan(1);
     expect(sampleSchema(true, mulberry32(1))).not.toBeUndefined();
     expect(sampleSchema(false, mulberry32(1))).toBeNull();
+  });
+});
+
+describe("mock gateway: models that cannot answer in the format asked", () => {
+  it("has models with and without structured_outputs, tools and json in the default catalogue", () => {
+    const chat = DEFAULT_CATALOGUE.filter((model) => !model.capabilities.includes("image_generation"));
+    for (const capability of ["structured_outputs", "tools", "json"]) {
+      expect(chat.some((model) => model.capabilities.includes(capability)), `a model with ${capability}`).toBe(true);
+      expect(chat.some((model) => !model.capabilities.includes(capability)), `a model without ${capability}`).toBe(true);
+    }
+  });
+
+  it("answers 400 unsupported_parameter to json_schema on a model without structured_outputs, saying how to get one", async () => {
+    const response = await mockGateway().chat({ model: "mistralai/mistral-small", response_format: jsonSchemaFormat(zodSignup) });
+    expect(response.status).toBe(400);
+    const { error } = await response.json();
+    expect(error).toMatchObject({ type: "invalid_request_error", code: "unsupported_parameter", param: "response_format" });
+    expect(error.message).toContain("'mistralai/mistral-small' does not support `response_format` json_schema");
+    expect(error.message).toContain('add "structured_outputs" to `route.capabilities`');
+  });
+
+  it("answers 400 to tools or json_object on a model without tools or json", async () => {
+    const { chat } = mockGateway();
+    const tools = await chat({ model: "deepseek/deepseek-r1", ...forcedTool(zodSignup) });
+    expect(tools.status).toBe(400);
+    expect((await tools.json()).error).toMatchObject({ code: "unsupported_parameter", param: "tools", message: expect.stringContaining("tools capability") });
+    const json = await chat({ model: "deepseek/deepseek-r1", response_format: { type: "json_object" } });
+    expect((await json.json()).error).toMatchObject({ code: "unsupported_parameter", param: "response_format", message: expect.stringContaining("json capability") });
+    expect((await chat({ model: "deepseek/deepseek-r1" })).status).toBe(200);
   });
 });

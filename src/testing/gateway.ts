@@ -5,7 +5,7 @@ import { allowCrossOrigin, preflightResponse } from "./cors.ts";
 import { errorResponse, RequestRejected } from "./errors.ts";
 import { delay, FaultQueue, faultyJSONResponse, statusFaultResponse, type BodyFault, type MockFault } from "./faults.ts";
 import { planReply, type MockReply } from "./replies.ts";
-import { chooseModel, hasRouteFilters } from "./routing.ts";
+import { chooseModel, hasRouteFilters, unsupportedFeature } from "./routing.ts";
 import { eventStream } from "./sse.ts";
 import { validateChatRequest } from "./validate.ts";
 import { toChunks, toCompletion } from "./wire.ts";
@@ -147,6 +147,8 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       throw new RequestRejected(routed.error, hasRouteFilters(params) ? "route" : null, 400, routed.code);
     }
     const { model } = routed;
+    const unsupported = unsupportedFeature(params, model);
+    if (unsupported) throw new RequestRejected(unsupported.message, unsupported.param, 400, "unsupported_parameter");
     const plan = planReply(params, { id: `chatcmpl-mock${pad(number)}`, model: model.id, provider: model.provider, seed, reply: options.reply });
     if (!params.stream) return Response.json(toCompletion(plan));
     const chunks = toChunks(plan, params.stream_options?.include_usage === true, seed);
