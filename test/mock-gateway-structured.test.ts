@@ -1,19 +1,27 @@
 import { describe, expect, it } from "vitest";
+import type { ChatCompletion, ChatCompletionChunk } from "../src/index.ts";
 import { DEFAULT_CATALOGUE } from "../src/testing/index.ts";
 import { mulberry32 } from "../src/testing/random.ts";
 import { sampleSchema } from "../src/testing/schema-values.ts";
 import { LIBRARY_SCHEMAS, valibotProduct, zodCategoryTree, zodSignup } from "./fixtures/json-schemas.ts";
 import { validatorFor } from "./fixtures/json-schema-validator.ts";
-import { mockGateway } from "./fixtures/mock.ts";
+import { mockGateway, parseEventStream } from "./fixtures/mock.ts";
 
-// Structured outputs from the mock: values generated from JSON Schemas, checked by a real
-// validator, and the models that refuse them.
+// Structured outputs from the mock: values generated from JSON Schemas (checked by a real
+// validator), the replies that carry them (json_schema, json_object, a forced tool call),
+// and the models that refuse them.
 
 const SEEDS = Array.from({ length: 200 }, (_, index) => index * 7919 + 1);
+const CAPABLE = "openai/gpt-4.1-mini";
 
 function expectValid(schema: Record<string, unknown>, value: unknown, context = "") {
   const errors = validatorFor(schema)(value);
   expect(errors, `${context} ${JSON.stringify(value)} should follow the schema`).toEqual([]);
+}
+
+function depthOf(value: unknown): number {
+  if (typeof value !== "object" || value === null) return 0;
+  return 1 + Math.max(0, ...Object.values(value).map(depthOf));
 }
 
 const jsonSchemaFormat = (schema: Record<string, unknown>, name = "answer") => ({ type: "json_schema", json_schema: { name, schema, strict: true } });
@@ -22,9 +30,29 @@ function forcedTool(parameters: Record<string, unknown>) {
   return { tools: [{ type: "function", function: { name: "answer", parameters } }], tool_choice: { type: "function", function: { name: "answer" } } };
 }
 
-function depthOf(value: unknown): number {
-  if (typeof value !== "object" || value === null) return 0;
-  return 1 + Math.max(0, ...Object.values(value).map(depthOf));
+async function completion(response: Response): Promise<ChatCompletion> {
+  expect(response.status, await response.clone().text()).toBe(200);
+  return (await response.json()) as ChatCompletion;
+}
+
+/** Choice 0 of a streamed reply put together: its content, refusal, tool call arguments, finish reason and pieces. */
+async function joined(response: Response) {
+  expect(response.headers.get("content-type")).toBe("text/event-stream");
+  const { chunks, done } = parseEventStream(await response.text());
+  expect(done).toBe(true);
+  const deltas = chunks.flatMap((chunk: ChatCompletionChunk) => chunk.choices.filter((choice) => choice.index === 0));
+  const contentPieces = deltas.map((choice) => choice.delta.content).filter((piece): piece is string => typeof piece === "string" && piece !== "");
+  const argumentPieces = deltas.flatMap((choice) => choice.delta.tool_calls ?? []).map((call) => call.function?.arguments ?? "").filter(Boolean);
+  const refusalPieces = deltas.map((choice) => choice.delta.refusal).filter((piece): piece is string => typeof piece === "string" && piece !== "");
+  return {
+    content: contentPieces.join(""),
+    contentPieces,
+    arguments: argumentPieces.join(""),
+    argumentPieces,
+    refusal: refusalPieces.length > 0 ? refusalPieces.join("") : null,
+    toolNames: deltas.flatMap((choice) => choice.delta.tool_calls ?? []).map((call) => call.function?.name).filter(Boolean),
+    finishReason: deltas.at(-1)?.finish_reason,
+  };
 }
 
 describe("generated values (sampleSchema)", () => {
@@ -136,6 +164,100 @@ describe("generated values (sampleSchema)", () => {
   });
 });
 
+describe("mock gateway: structured replies", () => {
+  it("answers a json_schema response format with JSON content that follows the schema, finish_reason stop", async () => {
+    const reply = await completion(await mockGateway().chat({ model: CAPABLE, response_format: jsonSchemaFormat(zodSignup) }));
+    const choice = reply.choices[0]!;
+    expect(choice.finish_reason).toBe("stop");
+    expect(choice.message.tool_calls).toBeUndefined();
+    expectValid(zodSignup, JSON.parse(choice.message.content!));
+    // A mock token of JSON is four characters.
+    expect(reply.usage?.completion_tokens).toBe(Math.ceil(choice.message.content!.length / 4));
+  });
+
+  it("streams json_schema content in pieces of a few characters that join into the non-streamed JSON", async () => {
+    const { chat } = mockGateway();
+    const whole = await completion(await chat({ model: CAPABLE, response_format: jsonSchemaFormat(zodSignup) }));
+    const streamed = await joined(await chat({ model: CAPABLE, response_format: jsonSchemaFormat(zodSignup), stream: true }));
+    expect(streamed.content).toBe(whole.choices[0]!.message.content);
+    expect(streamed.finishReason).toBe("stop");
+    expect(streamed.contentPieces.length).toBeGreaterThan(20);
+    for (const piece of streamed.contentPieces) expect(piece.length).toBeLessThanOrEqual(6);
+  });
+
+  it("gives each of n choices its own value, and the same value for the same request", async () => {
+    const { chat } = mockGateway();
+    const request = { model: CAPABLE, n: 3, response_format: jsonSchemaFormat(valibotProduct) };
+    const first = await completion(await chat(request));
+    const again = await completion(await chat(request));
+    const contents = first.choices.map((choice) => choice.message.content);
+    expect(new Set(contents).size).toBe(3);
+    expect(again.choices.map((choice) => choice.message.content)).toEqual(contents);
+    for (const content of contents) expectValid(valibotProduct, JSON.parse(content!));
+  });
+
+  it("answers json_object with an object that follows the JSON Schema in the system message", async () => {
+    const system = `Answer in JSON. The reply must follow this JSON Schema:\n${JSON.stringify(valibotProduct, null, 2)}\nNo prose.`;
+    const messages = [
+      { role: "system", content: "You are a shop assistant. {Be brief.}" },
+      { role: "developer", content: system },
+      { role: "user", content: "Describe a product." },
+    ];
+    const reply = await completion(await mockGateway().chat({ model: "mistralai/mistral-small", messages, response_format: { type: "json_object" } }));
+    expectValid(valibotProduct, JSON.parse(reply.choices[0]!.message.content!));
+  });
+
+  it("answers json_object without a schema in the instructions with a small object", async () => {
+    const reply = await completion(await mockGateway().chat({ model: "auto", response_format: { type: "json_object" } }));
+    expect(JSON.parse(reply.choices[0]!.message.content!)).toEqual({ answer: expect.any(String) });
+  });
+
+  it("cuts the JSON at max_tokens (four characters a token) with finish_reason length", async () => {
+    const reply = await completion(await mockGateway().chat({ model: CAPABLE, max_tokens: 5, response_format: jsonSchemaFormat(zodSignup) }));
+    expect(reply.choices[0]).toMatchObject({ finish_reason: "length", message: { content: expect.stringMatching(/^\{/) } });
+    expect(reply.choices[0]!.message.content).toHaveLength(20);
+  });
+
+  it("leaves content to the `reply` option when one is given", async () => {
+    const reply = await completion(await mockGateway({ reply: '{"fixed":true}' }).chat({ model: CAPABLE, response_format: jsonSchemaFormat(zodSignup) }));
+    expect(reply.choices[0]!.message.content).toBe('{"fixed":true}');
+  });
+});
+
+describe("mock gateway: forced tool calls", () => {
+  it("calls the function named by tool_choice with arguments that follow its parameters, finish_reason tool_calls", async () => {
+    const reply = await completion(await mockGateway().chat({ model: "auto", ...forcedTool(zodSignup) }));
+    const choice = reply.choices[0]!;
+    expect(choice).toMatchObject({ finish_reason: "tool_calls", message: { content: null } });
+    expect(choice.message.tool_calls).toHaveLength(1);
+    expect(choice.message.tool_calls![0]).toMatchObject({ id: expect.stringMatching(/^call_/), type: "function", function: { name: "answer" } });
+    expectValid(zodSignup, JSON.parse(choice.message.tool_calls![0]!.function.arguments));
+  });
+
+  it("forces the only tool with tool_choice required", async () => {
+    const tools = [{ type: "function", function: { name: "save_product", parameters: valibotProduct } }];
+    const reply = await completion(await mockGateway().chat({ model: "auto", tools, tool_choice: "required" }));
+    const call = reply.choices[0]!.message.tool_calls![0]!;
+    expect(call.function.name).toBe("save_product");
+    expectValid(valibotProduct, JSON.parse(call.function.arguments));
+  });
+
+  it("streams the arguments as many fragments that join into the non-streamed ones", async () => {
+    const { chat } = mockGateway();
+    const whole = await completion(await chat({ model: "auto", ...forcedTool(zodSignup) }));
+    const streamed = await joined(await chat({ model: "auto", ...forcedTool(zodSignup), stream: true }));
+    expect(streamed.toolNames).toEqual(["answer"]);
+    expect(streamed.arguments).toBe(whole.choices[0]!.message.tool_calls![0]!.function.arguments);
+    expect(streamed.argumentPieces.length).toBeGreaterThan(20);
+    expect(streamed.finishReason).toBe("tool_calls");
+  });
+
+  it("passes `{}` for a function declared without parameters", async () => {
+    const reply = await completion(await mockGateway().chat({ model: "auto", tools: [{ type: "function", function: { name: "ping" } }], tool_choice: "required" }));
+    expect(reply.choices[0]!.message.tool_calls![0]!.function.arguments).toBe("{}");
+  });
+});
+
 describe("mock gateway: models that cannot answer in the format asked", () => {
   it("has models with and without structured_outputs, tools and json in the default catalogue", () => {
     const chat = DEFAULT_CATALOGUE.filter((model) => !model.capabilities.includes("image_generation"));
@@ -154,6 +276,16 @@ describe("mock gateway: models that cannot answer in the format asked", () => {
     expect(error.message).toContain('add "structured_outputs" to `route.capabilities`');
   });
 
+  it("routes model auto with route.capabilities structured_outputs to a model that has it", async () => {
+    const { chat } = mockGateway();
+    // Without the capability, auto picks the cheapest model, which lacks it.
+    expect((await chat({ model: "auto", response_format: jsonSchemaFormat(zodSignup) })).status).toBe(400);
+    const reply = await completion(await chat({ model: "auto", route: { capabilities: ["structured_outputs"] }, response_format: jsonSchemaFormat(zodSignup) }));
+    const model = DEFAULT_CATALOGUE.find((candidate) => candidate.id === reply.model)!;
+    expect(model.capabilities).toContain("structured_outputs");
+    expectValid(zodSignup, JSON.parse(reply.choices[0]!.message.content!));
+  });
+
   it("answers 400 to tools or json_object on a model without tools or json", async () => {
     const { chat } = mockGateway();
     const tools = await chat({ model: "deepseek/deepseek-r1", ...forcedTool(zodSignup) });
@@ -162,5 +294,16 @@ describe("mock gateway: models that cannot answer in the format asked", () => {
     const json = await chat({ model: "deepseek/deepseek-r1", response_format: { type: "json_object" } });
     expect((await json.json()).error).toMatchObject({ code: "unsupported_parameter", param: "response_format", message: expect.stringContaining("json capability") });
     expect((await chat({ model: "deepseek/deepseek-r1" })).status).toBe(200);
+  });
+
+  it.each([
+    ["without json_schema", { type: "json_schema" }, "response_format.json_schema"],
+    ["with a name of spaces", { type: "json_schema", json_schema: { name: "my answer", schema: {} } }, "response_format.json_schema.name"],
+    ["with a schema that is not an object", { type: "json_schema", json_schema: { name: "answer", schema: "object" } }, "response_format.json_schema.schema"],
+    ["with a strict that is not a boolean", { type: "json_schema", json_schema: { name: "answer", strict: "yes" } }, "response_format.json_schema.strict"],
+  ])("answers 400 to a json_schema response format %s, naming the field", async (_, response_format, param) => {
+    const response = await mockGateway().chat({ model: CAPABLE, response_format });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error).toMatchObject({ param, message: expect.stringContaining(`\`${param}\``) });
   });
 });
