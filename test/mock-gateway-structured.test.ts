@@ -9,7 +9,7 @@ import { mockGateway, parseEventStream } from "./fixtures/mock.ts";
 
 // Structured outputs from the mock: values generated from JSON Schemas (checked by a real
 // validator), the replies that carry them (json_schema, json_object, a forced tool call),
-// and the models that refuse them.
+// the models that refuse them, and the scripted ways a structured reply goes wrong.
 
 const SEEDS = Array.from({ length: 200 }, (_, index) => index * 7919 + 1);
 const CAPABLE = "openai/gpt-4.1-mini";
@@ -305,5 +305,90 @@ describe("mock gateway: models that cannot answer in the format asked", () => {
     const response = await mockGateway().chat({ model: CAPABLE, response_format });
     expect(response.status).toBe(400);
     expect((await response.json()).error).toMatchObject({ param, message: expect.stringContaining(`\`${param}\``) });
+  });
+});
+
+describe("mock gateway: scripted structured replies", () => {
+  const ways = [
+    ["json_schema content", { model: CAPABLE, response_format: jsonSchemaFormat(zodSignup) }],
+    ["a forced tool call", { model: CAPABLE, ...forcedTool(zodSignup) }],
+  ] as const;
+
+  /** What the reply carries its JSON in: the content, or the forced call's arguments. */
+  function jsonOf(reply: ChatCompletion): string {
+    const message = reply.choices[0]!.message;
+    return message.tool_calls?.[0]?.function.arguments ?? message.content!;
+  }
+
+  describe.each(ways)("in %s", (_, request) => {
+    it("invalid-json: JSON cut inside a string and followed by prose, finish_reason stop, streamed the same", async () => {
+      const { gateway, chat } = mockGateway();
+      const normal = jsonOf(await completion(await chat(request)));
+      gateway.inject({ type: "structured", as: "invalid-json" }, 2);
+      const reply = await completion(await chat(request));
+      const text = jsonOf(reply);
+      expect(reply.choices[0]!.finish_reason).toBe("stop");
+      expect(() => JSON.parse(text)).toThrow();
+      expect(text).toContain("Sorry, I lost my place");
+      expect(normal.startsWith(text.slice(0, text.indexOf("\n")))).toBe(true);
+      const streamed = await joined(await chat({ ...request, stream: true }));
+      expect(streamed.content + streamed.arguments).toBe(text);
+      expect(streamed.finishReason).toBe("stop");
+    });
+
+    it("schema-violation: valid JSON that the schema rejects, streamed the same", async () => {
+      const { gateway, chat } = mockGateway();
+      gateway.inject({ type: "structured", as: "schema-violation" }, 2);
+      const text = jsonOf(await completion(await chat(request)));
+      const value = JSON.parse(text);
+      expect(validatorFor(zodSignup)(value).join("\n")).toMatch(/must have required property 'name'/);
+      const streamed = await joined(await chat({ ...request, stream: true }));
+      expect(streamed.content + streamed.arguments).toBe(text);
+    });
+
+    it("refusal: message.refusal set, content null, no tool call; streamed as delta.refusal", async () => {
+      const { gateway, chat } = mockGateway();
+      gateway.inject({ type: "structured", as: "refusal" }, 2);
+      const reply = await completion(await chat(request));
+      expect(reply.choices[0]).toEqual({ index: 0, message: { role: "assistant", content: null, refusal: expect.stringMatching(/can't help/) }, finish_reason: "stop" });
+      const streamed = await joined(await chat({ ...request, stream: true }));
+      expect(streamed).toMatchObject({ content: "", arguments: "", toolNames: [], refusal: reply.choices[0]!.message.refusal, finishReason: "stop" });
+    });
+
+    it("length: the JSON cut partway with finish_reason length, streamed the same", async () => {
+      const { gateway, chat } = mockGateway();
+      const normal = jsonOf(await completion(await chat(request)));
+      gateway.inject({ type: "structured", as: "length" }, 2);
+      const reply = await completion(await chat(request));
+      const text = jsonOf(reply);
+      expect(reply.choices[0]!.finish_reason).toBe("length");
+      expect(normal.startsWith(text) && text.length < normal.length).toBe(true);
+      expect(() => JSON.parse(text)).toThrow();
+      const streamed = await joined(await chat({ ...request, stream: true }));
+      expect([streamed.content + streamed.arguments, streamed.finishReason]).toEqual([text, "length"]);
+    });
+  });
+
+  it("waits for a structured reply: plain chats, /v1/models and refused requests leave it queued", async () => {
+    const { gateway, chat, call } = mockGateway();
+    gateway.inject({ type: "structured", as: "refusal" });
+    expect((await completion(await chat({ model: "auto" }))).choices[0]!.message.refusal).toBeUndefined();
+    expect((await call("/v1/models")).status).toBe(200);
+    expect((await chat({ model: "mistralai/mistral-small", response_format: jsonSchemaFormat(zodSignup) })).status).toBe(400);
+    const scripted = await completion(await chat({ model: CAPABLE, response_format: jsonSchemaFormat(zodSignup) }));
+    expect(scripted.choices[0]!.message.refusal).toEqual(expect.any(String));
+    const next = await completion(await chat({ model: CAPABLE, response_format: jsonSchemaFormat(zodSignup) }));
+    expectValid(zodSignup, JSON.parse(next.choices[0]!.message.content!));
+  });
+
+  it("runs alongside the other faults, each in its own queue, and reset() forgets both", async () => {
+    const { gateway, chat } = mockGateway();
+    gateway.inject({ type: "status", status: 503 });
+    gateway.inject({ type: "structured", as: "length" }, Infinity);
+    const request = { model: CAPABLE, response_format: jsonSchemaFormat(zodSignup) };
+    expect((await chat(request)).status).toBe(503);
+    for (let i = 0; i < 2; i++) expect((await completion(await chat(request))).choices[0]!.finish_reason).toBe("length");
+    gateway.reset();
+    expect((await completion(await chat(request))).choices[0]!.finish_reason).toBe("stop");
   });
 });

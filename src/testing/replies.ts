@@ -9,7 +9,7 @@ import type {
 import { isRecord } from "../internal/values.ts";
 import { hash, mulberry32, pick } from "./random.ts";
 import { estimatePromptTokens } from "./routing.ts";
-import { JSON_CHARS_PER_TOKEN, planStructured, structuredTarget } from "./structured.ts";
+import { JSON_CHARS_PER_TOKEN, planStructured, structuredTarget, type StructuredScript } from "./structured.ts";
 
 /** A fixed reply text, or a function of the request that returns one. */
 export type MockReply = string | ((params: ChatCompletionCreateParamsBase) => string);
@@ -17,8 +17,10 @@ export type MockReply = string | ((params: ChatCompletionCreateParamsBase) => st
 /** What the mock will answer for one choice. */
 export interface PlannedChoice {
   index: number;
-  /** `null` when the choice calls a tool instead. */
+  /** `null` when the choice calls a tool or refuses instead. */
   text: string | null;
+  /** Why the model declined to answer (a scripted structured refusal). */
+  refusal?: string;
   toolCalls: ChatCompletionMessageToolCall[];
   finishReason: FinishReason;
   /** The text or the tool arguments are generated JSON: streamed a few characters at a time, counted four characters a token. */
@@ -42,6 +44,8 @@ export interface ReplyContext {
   provider: string;
   seed: number;
   reply?: MockReply;
+  /** The scripted way the reply goes wrong, asked for only when the reply is structured (so only such a reply uses a script up). */
+  takeScript?: () => StructuredScript | undefined;
 }
 
 /** A fixed `created` time: the mock's output must not change from one run to the next. */
@@ -80,13 +84,14 @@ export function planReply(params: ChatCompletionCreateParamsBase, context: Reply
   // A forced call is structured unless the conversation ends with a tool result (answered in
   // text, as before); a JSON response format is, unless a tool is called first or `reply` fixes the text.
   const structured = target?.kind === "tool" ? callsTool : target !== undefined && !callsTool && context.reply === undefined;
+  const script = structured ? context.takeScript?.() : undefined;
   const choices: PlannedChoice[] = [];
   for (let index = 0; index < (params.n ?? 1); index++) {
     const random = mulberry32(context.seed + index + hash(userText));
     if (structured && target) {
-      const { call, ...answer } = planStructured(target, random, limit);
+      const { call, refusal, ...answer } = planStructured(target, random, script, limit);
       const toolCalls: ChatCompletionMessageToolCall[] = call ? [{ id: callId(random, index), type: "function", function: call }] : [];
-      choices.push({ index, ...answer, toolCalls, json: true });
+      choices.push({ index, ...answer, ...(refusal === undefined ? {} : { refusal }), toolCalls, json: true });
       continue;
     }
     if (callsTool) {
@@ -121,11 +126,11 @@ function callId(random: () => number, index: number): string {
   return `call_${Math.floor(random() * 2 ** 32).toString(36).padStart(7, "0")}${index}`;
 }
 
-/** A mock token is a word of text, or four characters of a tool call or of generated JSON. */
+/** A mock token is a word of text (or of a refusal), or four characters of a tool call or of generated JSON. */
 function choiceTokens(choice: PlannedChoice): number {
   const text = choice.text ?? "";
   const words = (value: string) => value.split(/\s+/).filter(Boolean).length;
-  const textTokens = choice.json ? Math.ceil(text.length / JSON_CHARS_PER_TOKEN) : words(text);
+  const textTokens = (choice.json ? Math.ceil(text.length / JSON_CHARS_PER_TOKEN) : words(text)) + words(choice.refusal ?? "");
   const callTokens = choice.toolCalls.reduce((sum, call) => sum + Math.ceil((call.function.name.length + call.function.arguments.length) / 4), 0);
   return textTokens + callTokens;
 }

@@ -1,13 +1,19 @@
 import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam, ChatCompletionTool, FinishReason } from "../types/index.ts";
 import { isRecord } from "../internal/values.ts";
+import type { MockFault } from "./faults.ts";
 import { sampleSchema } from "./schema-values.ts";
+import { violateSchema } from "./schema-violations.ts";
+
+/** How the next structured reply goes wrong, as scripted with `gateway.inject({ type: "structured", as })`. */
+export type StructuredScript = Extract<MockFault, { type: "structured" }>["as"];
 
 /** What a structured request asks for: JSON content that follows `schema`, or a forced call of `tool`. */
 export type StructuredTarget = { kind: "content"; schema: unknown } | { kind: "tool"; tool: ChatCompletionTool };
 
-/** A structured answer for one choice: JSON content, or a call whose arguments are JSON. */
+/** A structured answer for one choice: JSON content, or a call whose arguments are JSON, or a refusal. */
 export interface StructuredAnswer {
   text: string | null;
+  refusal?: string;
   /** The forced call's name and arguments; the caller gives it an id. */
   call?: { name: string; arguments: string };
   finishReason: FinishReason;
@@ -19,6 +25,9 @@ const SMALL_OBJECT = { type: "object", properties: { answer: { type: "string" } 
 const NO_PARAMETERS = { type: "object", properties: {}, additionalProperties: false };
 /** A mock token of JSON is four characters: JSON has no spaces to count words by. */
 export const JSON_CHARS_PER_TOKEN = 4;
+const REFUSAL = "I'm sorry, but I can't help with that request.";
+/** What follows the cut of an `invalid-json` reply: a model that lost the thread and went on in prose. */
+const PROSE = "\n\nSorry, I lost my place in that JSON. In short: it depends on what you need.";
 /** How many `{` of an instruction are tried as the start of a schema before giving up. */
 const MAX_SCHEMA_STARTS = 32;
 
@@ -42,21 +51,42 @@ export function structuredTarget(params: ChatCompletionCreateParamsBase): Struct
 
 /**
  * The answer for `target`: JSON generated from its schema (see `sampleSchema`), as content
- * with finish reason `stop` or as the forced call's arguments with `tool_calls`. JSON longer
- * than `limit` mock tokens is cut there, with finish reason `length`, as a real token limit
- * cuts it.
+ * with finish reason `stop` or as the forced call's arguments with `tool_calls`, unless
+ * `script` says how it goes wrong (see `MockFault`). JSON longer than `limit` mock tokens is
+ * cut there, with finish reason `length`, as a real token limit cuts it.
  */
-export function planStructured(target: StructuredTarget, random: () => number, limit: number): StructuredAnswer {
+export function planStructured(target: StructuredTarget, random: () => number, script: StructuredScript | undefined, limit: number): StructuredAnswer {
+  if (script === "refusal") return { text: null, refusal: REFUSAL, finishReason: "stop" };
   const schema = target.kind === "tool" ? (target.tool.function.parameters ?? NO_PARAMETERS) : target.schema;
+  let value = sampleSchema(schema, random);
+  if (script === "schema-violation") value = violateSchema(schema, value);
   // `undefined` only for a value JSON cannot hold, which a schema cannot ask for; "null" keeps the type honest.
-  let json = JSON.stringify(sampleSchema(schema, random)) ?? "null";
+  let json = JSON.stringify(value) ?? "null";
   let finishReason: FinishReason = target.kind === "tool" ? "tool_calls" : "stop";
-  if (Math.ceil(json.length / JSON_CHARS_PER_TOKEN) > limit) {
+  if (script === "invalid-json") {
+    json = cutInString(json) + PROSE;
+    finishReason = "stop";
+  } else if (script === "length") {
+    json = json.slice(0, Math.max(1, Math.floor(json.length / 2)));
+    finishReason = "length";
+  } else if (Math.ceil(json.length / JSON_CHARS_PER_TOKEN) > limit) {
     json = json.slice(0, limit * JSON_CHARS_PER_TOKEN);
     finishReason = "length";
   }
   if (target.kind === "tool") return { text: null, call: { name: target.tool.function.name, arguments: json }, finishReason };
   return { text: json, finishReason };
+}
+
+/**
+ * `json` cut a few characters into its first string value (or its first string, or halfway
+ * when it has none), so that what follows can never close it into valid JSON.
+ */
+function cutInString(json: string): string {
+  const value = json.indexOf(':"');
+  const quote = value >= 0 ? value + 1 : json.indexOf('"');
+  if (quote < 0) return json.slice(0, Math.floor(json.length / 2));
+  const end = json.indexOf('"', quote + 1);
+  return json.slice(0, Math.min(quote + 4, end > 0 ? end : json.length));
 }
 
 /**

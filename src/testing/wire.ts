@@ -15,6 +15,7 @@ export function toCompletion(plan: ReplyPlan): ChatCompletion {
       message: {
         role: "assistant",
         content: choice.text,
+        ...(choice.refusal === undefined ? {} : { refusal: choice.refusal }),
         ...(choice.toolCalls.length > 0 ? { tool_calls: choice.toolCalls } : {}),
       },
       finish_reason: choice.finishReason,
@@ -31,9 +32,10 @@ type ChunkChoice = ChatCompletionChunk["choices"][number];
  * name, empty arguments) followed by its arguments in two to four pieces, then a chunk with
  * the finish reason. Generated JSON (text or arguments) comes in pieces of two to six
  * characters instead, so a client sees it partial across many chunks, as it would from a
- * model. With `n` > 1 the choices are interleaved, one chunk each in turn, as providers do.
- * A usage-only chunk (`choices: []`) ends the list when `includeUsage`. The split depends
- * only on `seed`, so one request always streams the same bytes.
+ * model; a refusal comes as `delta.refusal` pieces after a role chunk with `content: null`.
+ * With `n` > 1 the choices are interleaved, one chunk each in turn, as providers do. A
+ * usage-only chunk (`choices: []`) ends the list when `includeUsage`. The split depends only
+ * on `seed`, so one request always streams the same bytes.
  */
 export function toChunks(plan: ReplyPlan, includeUsage: boolean, seed: number): ChatCompletionChunk[] {
   const chunk = (choices: ChunkChoice[]): ChatCompletionChunk => ({
@@ -47,11 +49,12 @@ export function toChunks(plan: ReplyPlan, includeUsage: boolean, seed: number): 
   const perChoice = plan.choices.map((choice) => {
     const random = mulberry32(seed + choice.index);
     const { index } = choice;
-    const deltas: ChunkChoice[] = [{ index, delta: { role: "assistant", content: "" }, finish_reason: null }];
+    const deltas: ChunkChoice[] = [{ index, delta: { role: "assistant", content: choice.refusal === undefined ? "" : null }, finish_reason: null }];
     if (choice.text !== null) {
       const pieces = choice.json ? jsonPieces(choice.text, random) : wordPieces(choice.text, random);
       for (const piece of pieces) deltas.push({ index, delta: { content: piece }, finish_reason: null });
     }
+    if (choice.refusal !== undefined) for (const piece of wordPieces(choice.refusal, random)) deltas.push({ index, delta: { refusal: piece }, finish_reason: null });
     choice.toolCalls.forEach((call, callIndex) => {
       const opening = { index: callIndex, id: call.id, type: "function" as const, function: { name: call.function.name, arguments: "" } };
       deltas.push({ index, delta: { tool_calls: [opening] }, finish_reason: null });
