@@ -27,7 +27,7 @@ const EXPECTED: { block: RegExp; prints: RegExp }[] = [
   { block: /route: \{/, prints: /^routed to deepseek\/deepseek-chat\n$/ },
   { block: /stream\.tee\(\)/, prints: /You asked: "Name three rivers\."[\s\S]*\n\[mistralai\/mistral-small, \d+ tokens\]\n$/ },
   { block: /modelgate\/testing/, prints: /^Hello from the mock\.\n2\n$/ },
-  { block: /require\("modelgate"\)/, prints: /^10 models\n$/ },
+  { block: /require\("modelgate"\)/, prints: /^11 models\n$/ },
   { block: /no-such\/model/, prints: /^not found \(404\): .*'no-such\/model' does not exist\. \[request req_mock_\d+\]\n$/ },
   { block: /AbortController/, prints: /You asked: "Tell me a long story\."/ },
   { block: /Talk like a pirate/, prints: /Are semicolons optional in JavaScript\?[\s\S]*\n\S+ \d+\n$/ },

@@ -15,6 +15,19 @@ import { errorResponse } from "./errors.ts";
  * - `cut`: after `afterChunks` chunks the body errors, as a dropped connection does.
  * - `stall`: after `afterChunks` chunks only `: PROCESSING` comments follow, every
  *   `keepAliveMs` (default 50), until the reader cancels.
+ * - `structured`: the next structured reply — JSON asked for with a `json_schema` or
+ *   `json_object` response format, or a forced tool call's arguments — goes wrong `as` said,
+ *   streamed or not, in every choice of that reply:
+ *   - `invalid-json`: the JSON is cut inside a string and prose follows, with finish reason
+ *     `stop`, as a model that lost the thread writes it;
+ *   - `schema-violation`: valid JSON the schema rejects (its first required property left
+ *     out, else a property or the value of a type it does not allow);
+ *   - `refusal`: `message.refusal` is set (streamed as `delta.refusal`), `content` is null
+ *     and there is no tool call, finish reason `stop`;
+ *   - `length`: the JSON cut halfway, with finish reason `length`.
+ *
+ *   Unlike the other faults it waits for a structured reply: requests in between (a plain
+ *   chat, `/v1/models`, a refused request) leave it queued, in its own queue.
  *
  * `afterChunks` larger than the stream means "just before `[DONE]`". A body fault that meets
  * a non-streamed answer acts on its JSON: `cut` sends half of it and errors, `stall` sends
@@ -37,7 +50,11 @@ export type MockFault =
   | { type: "latency"; ms: number }
   | { type: "stream-error"; afterChunks: number; status?: number; message?: string; as?: "chunk" | "event" }
   | { type: "cut"; afterChunks: number }
-  | { type: "stall"; afterChunks: number; keepAliveMs?: number };
+  | { type: "stall"; afterChunks: number; keepAliveMs?: number }
+  | { type: "structured"; as: "invalid-json" | "schema-violation" | "refusal" | "length" };
+
+/** Scripts for the next structured reply, which wait in their own queue (see `MockFault`). */
+export type StructuredFault = Extract<MockFault, { type: "structured" }>;
 
 /** Faults that act on a response body rather than instead of one. */
 export type BodyFault = Extract<MockFault, { afterChunks: number }>;
@@ -46,16 +63,16 @@ export type BodyFault = Extract<MockFault, { afterChunks: number }>;
 export const DEFAULT_STREAM_ERROR = "The upstream provider failed mid-stream.";
 
 /** A first-in, first-out queue of faults, each for a number of requests. */
-export class FaultQueue {
-  #queue: { fault: MockFault; remaining: number }[] = [];
+export class FaultQueue<Fault extends MockFault = MockFault> {
+  #queue: { fault: Fault; remaining: number }[] = [];
 
   /** Queues `fault` for `times` requests; `Infinity` keeps it for every request. */
-  add(fault: MockFault, times: number): void {
+  add(fault: Fault, times: number): void {
     if (times > 0) this.#queue.push({ fault, remaining: times });
   }
 
   /** The fault for the next request, if any, counted as used. */
-  next(): MockFault | undefined {
+  next(): Fault | undefined {
     const head = this.#queue[0];
     if (!head) return undefined;
     if (--head.remaining <= 0) this.#queue.shift();

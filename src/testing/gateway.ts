@@ -3,9 +3,9 @@ import { isRecord } from "../internal/values.ts";
 import { DEFAULT_CATALOGUE, type MockModel } from "./catalogue.ts";
 import { allowCrossOrigin, preflightResponse } from "./cors.ts";
 import { errorResponse, RequestRejected } from "./errors.ts";
-import { delay, FaultQueue, faultyJSONResponse, statusFaultResponse, type BodyFault, type MockFault } from "./faults.ts";
+import { delay, FaultQueue, faultyJSONResponse, statusFaultResponse, type BodyFault, type MockFault, type StructuredFault } from "./faults.ts";
 import { planReply, type MockReply } from "./replies.ts";
-import { chooseModel, hasRouteFilters } from "./routing.ts";
+import { chooseModel, hasRouteFilters, unsupportedFeature } from "./routing.ts";
 import { eventStream } from "./sse.ts";
 import { validateChatRequest } from "./validate.ts";
 import { toChunks, toCompletion } from "./wire.ts";
@@ -51,7 +51,8 @@ export interface MockGateway {
   /**
    * Makes the next `times` requests to `/v1/...` (preflights aside) meet `fault`, before the
    * key check, as a proxy in front of the gateway would. Faults queue up in order; `times`
-   * may be `Infinity`.
+   * may be `Infinity`. A `structured` fault instead scripts the next `times` structured
+   * replies, in a queue of its own (see `MockFault`).
    */
   inject(fault: MockFault, times?: number): void;
   /** Every request received (preflights aside), oldest first. */
@@ -73,7 +74,8 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   const catalogue = options.models ?? DEFAULT_CATALOGUE;
   const seed = options.seed ?? 42;
   const cors = options.cors ?? true;
-  const faults = new FaultQueue();
+  const faults = new FaultQueue<Exclude<MockFault, StructuredFault>>();
+  const scripts = new FaultQueue<StructuredFault>();
   const requests: MockRequestRecord[] = [];
   let requestCount = 0;
   let imageCount = 0;
@@ -147,7 +149,16 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       throw new RequestRejected(routed.error, hasRouteFilters(params) ? "route" : null, 400, routed.code);
     }
     const { model } = routed;
-    const plan = planReply(params, { id: `chatcmpl-mock${pad(number)}`, model: model.id, provider: model.provider, seed, reply: options.reply });
+    const unsupported = unsupportedFeature(params, model);
+    if (unsupported) throw new RequestRejected(unsupported.message, unsupported.param, 400, "unsupported_parameter");
+    const plan = planReply(params, {
+      id: `chatcmpl-mock${pad(number)}`,
+      model: model.id,
+      provider: model.provider,
+      seed,
+      reply: options.reply,
+      takeScript: () => scripts.next()?.as,
+    });
     if (!params.stream) return Response.json(toCompletion(plan));
     const chunks = toChunks(plan, params.stream_options?.include_usage === true, seed);
     const stream = eventStream(chunks, {
@@ -183,12 +194,13 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   };
 
   return Object.defineProperties(gateway as MockGateway, {
-    inject: { value: (fault: MockFault, times = 1) => faults.add(fault, times) },
+    inject: { value: (fault: MockFault, times = 1) => (fault.type === "structured" ? scripts.add(fault, times) : faults.add(fault, times)) },
     requests: { value: requests },
     reset: {
       value: () => {
         requests.length = 0;
         faults.clear();
+        scripts.clear();
         requestCount = 0;
         imageCount = 0;
       },

@@ -9,6 +9,7 @@ import type {
 import { isRecord } from "../internal/values.ts";
 import { hash, mulberry32, pick } from "./random.ts";
 import { estimatePromptTokens } from "./routing.ts";
+import { JSON_CHARS_PER_TOKEN, planStructured, structuredTarget, type StructuredScript } from "./structured.ts";
 
 /** A fixed reply text, or a function of the request that returns one. */
 export type MockReply = string | ((params: ChatCompletionCreateParamsBase) => string);
@@ -16,10 +17,14 @@ export type MockReply = string | ((params: ChatCompletionCreateParamsBase) => st
 /** What the mock will answer for one choice. */
 export interface PlannedChoice {
   index: number;
-  /** `null` when the choice calls a tool instead. */
+  /** `null` when the choice calls a tool or refuses instead. */
   text: string | null;
+  /** Why the model declined to answer (a scripted structured refusal). */
+  refusal?: string;
   toolCalls: ChatCompletionMessageToolCall[];
   finishReason: FinishReason;
+  /** The text or the tool arguments are generated JSON: streamed a few characters at a time, counted four characters a token. */
+  json?: boolean;
 }
 
 /** The whole answer, before it is shaped as a completion or as chunks (see `wire.ts`). */
@@ -39,6 +44,8 @@ export interface ReplyContext {
   provider: string;
   seed: number;
   reply?: MockReply;
+  /** The scripted way the reply goes wrong, asked for only when the reply is structured (so only such a reply uses a script up). */
+  takeScript?: () => StructuredScript | undefined;
 }
 
 /** A fixed `created` time: the mock's output must not change from one run to the next. */
@@ -63,18 +70,33 @@ const SENTENCES = [
  * arguments follow the tool's JSON schema; a conversation ending with a tool result gets a
  * text that quotes it. `max_completion_tokens` / `max_tokens` cut the text (a mock token is
  * a word) with finish reason `length`.
+ *
+ * Structured requests (see `structuredTarget`) get JSON generated from their schema instead:
+ * a forced tool call's arguments, or the content for a `json_schema` or `json_object`
+ * response format unless the `reply` option fixes the text.
  */
 export function planReply(params: ChatCompletionCreateParamsBase, context: ReplyContext): ReplyPlan {
   const last = params.messages[params.messages.length - 1]!;
   const userText = lastUserText(params.messages);
   const callsTool = (params.tools?.length ?? 0) > 0 && params.tool_choice !== "none" && last.role !== "tool";
   const limit = params.max_completion_tokens ?? params.max_tokens ?? Infinity;
+  const target = structuredTarget(params);
+  // A forced call is structured unless the conversation ends with a tool result (answered in
+  // text, as before); a JSON response format is, unless a tool is called first or `reply` fixes the text.
+  const structured = target?.kind === "tool" ? callsTool : target !== undefined && !callsTool && context.reply === undefined;
+  const script = structured ? context.takeScript?.() : undefined;
   const choices: PlannedChoice[] = [];
   for (let index = 0; index < (params.n ?? 1); index++) {
     const random = mulberry32(context.seed + index + hash(userText));
+    if (structured && target) {
+      const { call, refusal, ...answer } = planStructured(target, random, script, limit);
+      const toolCalls: ChatCompletionMessageToolCall[] = call ? [{ id: callId(random, index), type: "function", function: call }] : [];
+      choices.push({ index, ...answer, ...(refusal === undefined ? {} : { refusal }), toolCalls, json: true });
+      continue;
+    }
     if (callsTool) {
       const tool = pickTool(params);
-      const id = `call_${Math.floor(random() * 2 ** 32).toString(36).padStart(7, "0")}${index}`;
+      const id = callId(random, index);
       const args = JSON.stringify(argumentsFor(tool));
       choices.push({ index, text: null, toolCalls: [{ id, type: "function", function: { name: tool.function.name, arguments: args } }], finishReason: "tool_calls" });
       continue;
@@ -99,9 +121,16 @@ export function planReply(params: ChatCompletionCreateParamsBase, context: Reply
   };
 }
 
-/** A mock token is a word of text, or four characters of a tool call. */
+/** A tool call id as providers write them: `call_` and a random-looking word, unique per choice. */
+function callId(random: () => number, index: number): string {
+  return `call_${Math.floor(random() * 2 ** 32).toString(36).padStart(7, "0")}${index}`;
+}
+
+/** A mock token is a word of text (or of a refusal), or four characters of a tool call or of generated JSON. */
 function choiceTokens(choice: PlannedChoice): number {
-  const textTokens = (choice.text ?? "").split(/\s+/).filter(Boolean).length;
+  const text = choice.text ?? "";
+  const words = (value: string) => value.split(/\s+/).filter(Boolean).length;
+  const textTokens = (choice.json ? Math.ceil(text.length / JSON_CHARS_PER_TOKEN) : words(text)) + words(choice.refusal ?? "");
   const callTokens = choice.toolCalls.reduce((sum, call) => sum + Math.ceil((call.function.name.length + call.function.arguments.length) / 4), 0);
   return textTokens + callTokens;
 }

@@ -91,6 +91,39 @@ export function requiredCapabilities(params: ChatCompletionCreateParamsBase): Mo
   return [...needed];
 }
 
+/** Why a model cannot serve a request: the message of the 400 and the field at fault. */
+export interface UnsupportedFeature {
+  message: string;
+  param: string;
+}
+
+/**
+ * What the request asks of `model` that the model lacks, as providers refuse a parameter
+ * their model does not support: tools need `tools`, a `json_object` response format `json`,
+ * and a `json_schema` one `structured_outputs`. Routing never infers `structured_outputs`
+ * (a gateway routes on what it is told), so `model: "auto"` may pick a model without it;
+ * the message says how to ask for one that has it.
+ */
+export function unsupportedFeature(params: ChatCompletionCreateParamsBase, model: MockModel): UnsupportedFeature | undefined {
+  const lacks = (capability: ModelCapability) => !model.capabilities.includes(capability);
+  const format = params.response_format?.type;
+  if (format === "json_schema" && lacks("structured_outputs")) {
+    return {
+      param: "response_format",
+      message:
+        `The model '${model.id}' does not support \`response_format\` json_schema: it lacks the structured_outputs capability. ` +
+        `Use a model that has it (with model "auto", add "structured_outputs" to \`route.capabilities\`), or ask for json_object or a forced tool call instead.`,
+    };
+  }
+  if (format === "json_object" && lacks("json")) {
+    return { param: "response_format", message: `The model '${model.id}' does not support \`response_format\` json_object: it lacks the json capability.` };
+  }
+  if ((params.tools?.length ?? 0) > 0 && lacks("tools")) {
+    return { param: "tools", message: `The model '${model.id}' does not support \`tools\`: it lacks the tools capability.` };
+  }
+  return undefined;
+}
+
 /** About four characters a token, the usual rule of thumb. */
 export function estimatePromptTokens(params: ChatCompletionCreateParamsBase): number {
   let characters = 0;

@@ -55,6 +55,7 @@ export function validateChatRequest(body: unknown): ChatCompletionCreateParamsBa
     if (typeof type !== "string" || !RESPONSE_FORMATS.includes(type)) {
       throw reject("response_format.type", `\`response_format.type\` must be one of ${RESPONSE_FORMATS.join(", ")}.`);
     }
+    if (type === "json_schema") checkJSONSchemaFormat((body.response_format as Record<string, unknown>).json_schema);
   }
   if (present(body.route)) checkRoute(body.route);
   return body as unknown as ChatCompletionCreateParamsBase;
@@ -153,6 +154,17 @@ function checkToolChoice(choice: unknown, toolNames: string[]): void {
   const name = isRecord(choice) && isRecord(choice.function) ? choice.function.name : undefined;
   if (typeof name !== "string") throw reject("tool_choice.function.name", "`tool_choice.function.name` must be a string.");
   if (!toolNames.includes(name)) throw reject("tool_choice.function.name", `\`tool_choice.function.name\` is '${name}', which is not a function in \`tools\`.`);
+}
+
+/** The `json_schema` of a response format, as OpenAI checks it: the mock reads `name` and `schema`. */
+function checkJSONSchemaFormat(format: unknown): void {
+  const path = "response_format.json_schema";
+  if (!isRecord(format)) throw reject(path, `\`${path}\` is required with type json_schema and must be an object.`);
+  if (typeof format.name !== "string" || !/^[\w-]{1,64}$/.test(format.name)) {
+    throw reject(`${path}.name`, `\`${path}.name\` must be 1 to 64 letters, digits, _ or -.`);
+  }
+  if (present(format.schema) && !isRecord(format.schema)) throw reject(`${path}.schema`, `\`${path}.schema\` must be a JSON schema object.`);
+  if (present(format.strict) && typeof format.strict !== "boolean") throw reject(`${path}.strict`, `\`${path}.strict\` must be a boolean.`);
 }
 
 function checkRoute(route: unknown): void {
