@@ -77,9 +77,9 @@ describe("ChatCompletionAccumulator: content", () => {
     expect(completion.choices[0]?.message).toEqual({ role: "assistant", content: "" });
   });
 
-  it("joins refusal fragments", () => {
+  it("joins refusal fragments, with content: null as in a non-streamed refusal", () => {
     const completion = assemble([chunk({ refusal: "I can't " }), chunk({ refusal: "help with that." }, { finish: "stop" })]);
-    expect(completion.choices[0]?.message).toEqual({ role: "assistant", content: "", refusal: "I can't help with that." });
+    expect(completion.choices[0]?.message).toEqual({ role: "assistant", content: null, refusal: "I can't help with that." });
   });
 
   it("joins logprobs tokens across chunks", () => {

@@ -1,5 +1,17 @@
 /** What a model can do; `route.capabilities` filters on these. */
-export type ModelCapability = "vision" | "tools" | "json" | "long_context" | "image_generation" | "audio" | (string & {});
+export type ModelCapability =
+  | "vision"
+  | "tools"
+  | "json"
+  | "structured_outputs"
+  | "audio"
+  | "long_context"
+  | "reasoning"
+  | "image_generation"
+  | "audio_generation"
+  | "video_generation"
+  | "embeddings"
+  | (string & {});
 
 /** A model of the gateway's catalogue. */
 export interface Model {

@@ -154,8 +154,8 @@ function toChoice(index: number, parts: ChoiceParts): ChatCompletionChoice {
   const text = parts.content.join("");
   const message: ChatCompletionMessage = {
     role: "assistant",
-    // As in a non-streamed reply: a reply made only of tool calls has `content: null`.
-    content: text === "" && toolCalls.length > 0 ? null : text,
+    // As in a non-streamed reply: a reply made only of tool calls, or only of a refusal, has `content: null`.
+    content: text === "" && (toolCalls.length > 0 || parts.refusal.length > 0) ? null : text,
   };
   if (parts.refusal.length > 0) message.refusal = parts.refusal.join("");
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
