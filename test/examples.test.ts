@@ -56,6 +56,18 @@ describe("examples run offline against the mock gateway", () => {
     expect(stdout).toMatch(/^not found \(404\): 404 The model 'no-such\/model' does not exist\. \[request req_mock_\d+\]/);
   });
 
+  it("structured.ts gets a typed, validated object, natively and through a forced tool call", async () => {
+    const { stdout } = await example("structured.ts");
+    expect(stdout).toMatch(/^openai\/gpt-4\.1-mini planned \d+ days in .+ \((spring|summer|autumn|winter)\): [0-3] highlights\n/);
+    expect(stdout).toMatch(/\nvia a tool call, mistralai\/mistral-small: .+\n$/);
+  });
+
+  it("structured-stream.ts renders partial objects, then the validated recipe", async () => {
+    const { stdout } = await example("structured-stream.ts");
+    expect(stdout).toMatch(/\n(\d+) partial objects, then: ".+", [2-4] steps, [\d.]+ minutes\n$/);
+    expect(Number(/\n(\d+) partial objects/.exec(stdout)?.[1])).toBeGreaterThan(3);
+  });
+
   it("stream-helpers.ts prints the text and the assembled completion's usage", async () => {
     const { stdout } = await example("stream-helpers.ts");
     expect(stdout).toMatch(/You asked: "Name three rivers\."[\s\S]*\n\[mistralai\/mistral-small, \d+ tokens\]/);

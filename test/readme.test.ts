@@ -1,6 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,6 +28,8 @@ const EXPECTED: { block: RegExp; prints: RegExp }[] = [
   { block: /modelgate\/testing/, prints: /^Hello from the mock\.\n2\n$/ },
   { block: /require\("modelgate"\)/, prints: /^11 models\n$/ },
   { block: /no-such\/model/, prints: /^not found \(404\): .*'no-such\/model' does not exist\. \[request req_mock_\d+\]\n$/ },
+  { block: /Weather in Lisbon/, prints: /^openai\/gpt-4\.1-mini: -?\d+(\.\d+)? °C\n$/ },
+  { block: /partialObjectStream/, prints: /^([4-9]|\d{2,}) updates, then [2-4] steps\n$/ },
   { block: /AbortController/, prints: /You asked: "Tell me a long story\."/ },
   { block: /Talk like a pirate/, prints: /Are semicolons optional in JavaScript\?[\s\S]*\n\S+ \d+\n$/ },
 ];
@@ -44,7 +45,10 @@ const saved = { baseURL: process.env.MODELGATE_BASE_URL, apiKey: process.env.MOD
 beforeAll(async () => {
   gateway = createMockGateway();
   server = await serveNode(gateway);
-  dir = mkdtempSync(join(tmpdir(), "modelgate-readme-"));
+  // Inside the repository (ignored by git), so that a block's `import { z } from "zod"` finds
+  // the dev dependency in node_modules as it would in an app that installed it.
+  mkdirSync(join(root, ".tmp"), { recursive: true });
+  dir = mkdtempSync(join(root, ".tmp", "readme-"));
   // As in an app's package: .ts files are ES modules, so top-level await works.
   writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
   // The route block builds its client when imported, from these two variables.
