@@ -25,6 +25,9 @@ const programs = readdirSync(folder)
  * `// differs` in both files; every other program must move over unchanged.
  */
 const KNOWN_DIFFERENCES: Record<string, string> = {
+  structured:
+    "openai wraps a Zod schema with its zodResponseFormat() helper (and a name); modelgate's parse() " +
+    "takes any Standard Schema as it is",
   tools:
     "openai assembles a streamed reply with its `.stream()` event-emitter helper; modelgate's plain " +
     "`create({ stream: true })` stream has `finalChatCompletion()` itself",
@@ -167,6 +170,13 @@ describe("openai migration: the modelgate programs run against the mock gateway"
     expect(gateway.requests).toHaveLength(2);
     const second = gateway.requests[1]!.body as { messages: { role: string }[] };
     expect(second.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool"]);
+  });
+
+  it("structured: parse() with a Zod schema gives the typed, validated object", async () => {
+    const lines = await runProgram("structured");
+    expect(lines).toEqual(["string true"]);
+    const body = gateway.requests[0]!.body as { response_format: { type: string; json_schema: { name: string } } };
+    expect(body.response_format.type).toBe("json_schema");
   });
 
   it("errors: instanceof on the statics and on named imports picks the right class", async () => {
