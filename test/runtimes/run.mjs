@@ -29,7 +29,16 @@ const tarball = join(work, packed.trim().split("\n").at(-1));
 
 const { createMockGateway, MOCK_API_KEY } = await import(join(root, "dist/testing/index.js"));
 const { serveNode } = await import(join(root, "dist/testing/node.js"));
-const gateway = await serveNode(createMockGateway({ reply: REPLY }));
+// One server, two mocks: every reply is REPLY, except under /structured, where a mock without
+// a fixed reply answers parse()'s schema (the consumers call it with baseURL + "/structured").
+const replying = createMockGateway({ reply: REPLY });
+const structured = createMockGateway();
+const gateway = await serveNode((request) => {
+  const url = new URL(request.url);
+  if (!url.pathname.startsWith("/structured/")) return replying(request);
+  url.pathname = url.pathname.slice("/structured".length);
+  return structured(new Request(url, request));
+});
 cleanups.push(() => gateway.close());
 
 async function consumer(name, type) {
@@ -55,6 +64,12 @@ function expectReply(stdout) {
   const result = JSON.parse(stdout.trim().split("\n").at(-1));
   if (result.plain !== REPLY) throw new Error(`plain call returned ${JSON.stringify(result.plain)}`);
   if (result.streamed !== REPLY) throw new Error(`stream returned ${JSON.stringify(result.streamed)}`);
+  // Consumers that also call parse() (its code loads lazily, from a file of its own when built).
+  if ("parsed" in result) {
+    const isWeather = (value) => typeof value?.city === "string" && typeof value?.celsius === "number";
+    if (!isWeather(result.parsed) || !isWeather(result.parsedStream)) throw new Error(`parse() gave ${JSON.stringify(result)}`);
+    if (!(result.partials > 1)) throw new Error(`parse({ stream: true }) gave ${result.partials} partial objects`);
+  }
 }
 
 async function nodeCheck(script, dir) {
