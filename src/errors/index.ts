@@ -18,5 +18,5 @@ export {
   APIUserAbortError,
   abortError,
 } from "./connection-errors.ts";
-export { describeBody, errorFromBody, errorFromStreamEvent, isErrorDocument, type ErrorContext } from "./from-body.ts";
+export { errorFromBody, errorFromStreamEvent, isErrorDocument, notAStreamError, parseBody, type ErrorContext } from "./from-body.ts";
 export { createRedactor, redactNothing, type Redact } from "./redact.ts";

@@ -1,4 +1,4 @@
-import { APIConnectionError, APIUserAbortError, ModelGateError, describeBody, errorFromBody, isErrorDocument, type APIError, type Redact } from "../errors/index.ts";
+import { APIConnectionError, APIUserAbortError, ModelGateError, errorFromBody, isErrorDocument, notAStreamError, parseBody, type Redact } from "../errors/index.ts";
 import { headersForLog, type Logger } from "../internal/logger.ts";
 import { invalidArgument } from "../internal/checks.ts";
 import { isRecord } from "../internal/values.ts";
@@ -123,7 +123,7 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcom
     if (config.debug) {
       config.log.debug(`modelgate: ${response.status} from ${spec.method} ${url}`, { requestID: response.headers.get("x-request-id") });
     }
-    if (response.ok) return decodeSuccess<T>(exchange, config, spec);
+    if (response.ok) return await decodeSuccess<T>(exchange, config, spec);
     if (response.status === 401 && typeof keySource !== "string" && !askedAgainAfter401) {
       askedAgainAfter401 = true;
       keyForNextAttempt = await keyFrom(keySource, config.rememberSecret, options.signal, timeoutMs);
@@ -137,7 +137,7 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcom
     const delay = retryable ? retryDelayMs(retryIndex, response.headers) : null;
     if (delay === null) {
       const note = retryable ? refusedWaitNote(response.headers) : undefined;
-      throw errorFromBody(response.status, parseBody(exchange.text), { headers: response.headers, redact: config.redact, note });
+      throw await errorFromBody(response.status, parseBody(exchange.text), { headers: response.headers, redact: config.redact, note });
     }
     if (config.debug) config.log.debug(`modelgate: retrying in ${Math.round(delay)} ms after status ${response.status}`);
     await waitBeforeRetry(delay, options.signal);
@@ -169,18 +169,18 @@ async function waitBeforeRetry(ms: number, signal: AbortSignal | null | undefine
   if (!(await sleep(ms, signal))) throw new APIUserAbortError(undefined, { cause: signal?.reason });
 }
 
-function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spec: RequestSpec): Outcome<T> {
+async function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spec: RequestSpec): Promise<Outcome<T>> {
   const { response, text } = exchange;
   const errorContext = { headers: response.headers, redact: config.redact };
   if (text === undefined) return streamOutcome<T>(exchange, config, spec);
-  if (spec.stream === true) throw notAStream(response, text, config.redact);
+  if (spec.stream === true) throw await notAStreamError(response, text, config.redact);
   let data: unknown;
   try {
     data = text === "" ? undefined : JSON.parse(text);
   } catch {
-    throw errorFromBody(response.status, text, errorContext);
+    throw await errorFromBody(response.status, text, errorContext);
   }
-  if (isErrorDocument(data)) throw errorFromBody(undefined, data, errorContext);
+  if (isErrorDocument(data)) throw await errorFromBody(undefined, data, errorContext);
   const readable = () => new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
   return { data: data as T, response: readable, asResponse: readable };
 }
@@ -212,34 +212,11 @@ function asksForUsage(body: unknown): boolean {
   return isRecord(body) && isRecord(body.stream_options) && body.stream_options.include_usage === true;
 }
 
-/**
- * A stream request answered with a whole document (see `attempt`): an error object sent with
- * status 200, or a page from a proxy, reported with its own words.
- */
-function notAStream(response: Response, text: string, redact: Redact): APIError {
-  const body = parseBody(redact(text));
-  const context = { headers: response.headers, redact };
-  if (isErrorDocument(body)) return errorFromBody(undefined, body, context);
-  const received = response.headers.get("content-type") ?? "no content type";
-  const hint = received.includes("html") ? " (an HTML page: is baseURL the gateway's address?)" : "";
-  return errorFromBody(response.status, { message: `Expected an event stream but got ${received}: ${describeBody(redact(text))}${hint}` }, context);
-}
-
 function toJSON(body: unknown): string {
   try {
     return JSON.stringify(body);
   } catch (error) {
     throw new ModelGateError(`The request body cannot be sent as JSON: ${(error as Error).message}`, { cause: error });
-  }
-}
-
-/** Error bodies are JSON when the gateway answered, anything at all when a proxy did. */
-function parseBody(text: string | undefined): unknown {
-  if (!text) return text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
   }
 }
 

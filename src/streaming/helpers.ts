@@ -6,8 +6,8 @@ import { excerpt, isRecord } from "../internal/values.ts";
 
 /**
  * What the lazily loaded helpers (`./lazy/`: the chunk accumulator, the stream bridge, `tee()`,
- * a stream's raw body) use from the rest of the SDK, handed to them when they load instead of
- * imported. A static import from the lazy files would make every code-splitting bundler
+ * a stream's raw body; and the error reader, `errors/read-body.ts`) use from the rest of the
+ * SDK, handed to them when they load instead of imported. A static import from the lazy files would make every code-splitting bundler
  * (esbuild, Rollup) move these modules into a third, shared file of the chat app's first
  * load, which measured 600 B gzip more than keeping them in the main file.
  */
@@ -19,10 +19,19 @@ export type Shared = typeof shared;
 type Helpers = typeof import("./lazy/index.ts");
 let loading: Promise<Helpers> | undefined;
 
-/** The lazy helpers, loaded on first use (one dynamic import for all of them). */
+/**
+ * The lazy helpers, loaded on first use (one dynamic import for all of them). A failed load
+ * (a network blip in a browser) is tried again on the next use.
+ */
 export function loadHelpers(): Promise<Helpers> {
-  return (loading ??= import("./lazy/index.ts").then((helpers) => {
-    helpers.install(shared);
-    return helpers;
-  }));
+  return (loading ??= import("./lazy/index.ts").then(
+    (helpers) => {
+      helpers.install(shared);
+      return helpers;
+    },
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  ));
 }

@@ -5,3 +5,4 @@ export { ChatCompletionAccumulator } from "./accumulate.ts";
 export { bridgeSource, decodeBridge } from "./bridge.ts";
 export { teeIterator } from "./tee.ts";
 export { rawResponse } from "./raw-response.ts";
+export { buildErrorFromBody, buildErrorFromStreamEvent, buildNotAStreamError } from "../../errors/read-body.ts";
