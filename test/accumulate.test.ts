@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { gatewayInfo } from "../src/gateway/info.ts";
 import { ModelGateError, type ChatCompletionChunk, type ChatCompletionTokenLogprob } from "../src/index.ts";
 import { loadHelpers } from "../src/streaming/helpers.ts";
 import { ChunkEvents } from "../src/streaming/chunk-events.ts";
@@ -12,7 +13,7 @@ import { chunk, textChunks, toolFragment, usageChunk } from "./fixtures/chunks.t
  * tool-call `index` that some providers leave out.
  */
 function assemble(chunks: ChatCompletionChunk[]) {
-  const events = new ChunkEvents<ChatCompletionChunk>({});
+  const events = new ChunkEvents<ChatCompletionChunk>({}, gatewayInfo(undefined, undefined, 1));
   for (const piece of chunks) events.add({ event: undefined, data: JSON.stringify(piece), id: undefined, retry: undefined }, false);
   const accumulator = new ChatCompletionAccumulator();
   for (const piece of events.queue) accumulator.add(piece);

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { gatewayInfo } from "../src/gateway/info.ts";
 import { BodyReader } from "../src/streaming/body-reader.ts";
 import { describe, expect, it } from "vitest";
 import { ModelGateError } from "../src/index.ts";
@@ -117,7 +118,7 @@ describe("Stream over arbitrary bytes", () => {
         const response = sseResponse(reads);
         const controller = new AbortController();
         const reader = new BodyReader(response.body!, { controller, idleTimeoutMs: 1_000 });
-        const stream = Stream.fromSSEResponse(response, reader, controller, { maxLineLength: 1_024 });
+        const stream = Stream.fromSSEResponse(response, reader, controller, gatewayInfo(undefined, undefined, 1), { maxLineLength: 1_024 });
         try {
           for await (const _ of stream) {
             // consume

@@ -1,3 +1,4 @@
+import { gatewayInfo, type GatewayInfo } from "../gateway/info.ts";
 import { ModelGateError } from "./modelgate-error.ts";
 
 /**
@@ -44,6 +45,12 @@ export class APIError extends ModelGateError {
   readonly param: string | null;
   /** The `x-request-id` response header: quote it when reporting a problem. */
   readonly requestID: string | null;
+  /**
+   * What the gateway had done when the call failed: the model asked for, the attempts made
+   * (retries included), the request and generation ids; for a stream that failed part-way,
+   * also the model that was answering and the usage so far.
+   */
+  readonly gateway: GatewayInfo;
 
   constructor(status: number | undefined, init: APIErrorInit) {
     super(status === undefined ? init.message : `${status} ${init.message}`, { cause: init.cause });
@@ -54,5 +61,6 @@ export class APIError extends ModelGateError {
     this.type = init.type ?? null;
     this.param = init.param ?? null;
     this.requestID = init.requestID ?? null;
+    this.gateway = gatewayInfo(undefined, init.headers, 0);
   }
 }

@@ -1,4 +1,5 @@
-import { APIConnectionError, APIUserAbortError, ModelGateError, errorFromBody, isErrorDocument, notAStreamError, parseBody, type Redact } from "../errors/index.ts";
+import { APIConnectionError, APIError, APIUserAbortError, ModelGateError, errorFromBody, isErrorDocument, notAStreamError, parseBody, type Redact } from "../errors/index.ts";
+import { gatewayInfo, learnFrom, type GatewayInfo } from "../gateway/info.ts";
 import { headersForLog, type Logger } from "../internal/logger.ts";
 import { invalidArgument } from "../internal/checks.ts";
 import { isRecord } from "../internal/values.ts";
@@ -67,7 +68,24 @@ export function request<T>(config: PipelineConfig, spec: RequestSpec): APIPromis
   return createAPIPromise(run<T>(config, spec));
 }
 
+/** What a call has done so far, for the `GatewayInfo` of its result or of its error. */
+interface Progress {
+  attempts: number;
+}
+
 async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcome<T>> {
+  const progress: Progress = { attempts: 0 };
+  try {
+    return await send<T>(config, spec, progress);
+  } catch (error) {
+    // Every APIError says what was known when the call failed (errors a stream throws later
+    // get theirs from the stream, see `iterateSSEChunks`).
+    if (error instanceof APIError) (error as { gateway: GatewayInfo }).gateway = gatewayInfo(spec.body, error.headers, progress.attempts);
+    throw error;
+  }
+}
+
+async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Progress): Promise<Outcome<T>> {
   const options: unknown = spec.options === undefined ? {} : spec.options;
   assertCallOptions(options);
   spec.validate?.();
@@ -101,6 +119,7 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcom
     if (retryIndex > 0) headers.set("x-modelgate-retry-count", String(retryIndex));
     if (config.debug) config.log.debug(`modelgate: ${spec.method} ${url}`, { attempt: retryIndex + 1, headers: headersForLog(headers) });
     let exchange: Exchange;
+    progress.attempts++;
     try {
       exchange = await attempt({
         fetch: config.fetch,
@@ -123,7 +142,7 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcom
     if (config.debug) {
       config.log.debug(`modelgate: ${response.status} from ${spec.method} ${url}`, { requestID: response.headers.get("x-request-id") });
     }
-    if (response.ok) return await decodeSuccess<T>(exchange, config, spec);
+    if (response.ok) return await decodeSuccess<T>(exchange, config, spec, progress.attempts);
     if (response.status === 401 && typeof keySource !== "string" && !askedAgainAfter401) {
       askedAgainAfter401 = true;
       keyForNextAttempt = await keyFrom(keySource, config.rememberSecret, options.signal, timeoutMs);
@@ -169,10 +188,11 @@ async function waitBeforeRetry(ms: number, signal: AbortSignal | null | undefine
   if (!(await sleep(ms, signal))) throw new APIUserAbortError(undefined, { cause: signal?.reason });
 }
 
-async function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spec: RequestSpec): Promise<Outcome<T>> {
+async function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spec: RequestSpec, attempts: number): Promise<Outcome<T>> {
   const { response, text } = exchange;
   const errorContext = { headers: response.headers, redact: config.redact };
-  if (text === undefined) return streamOutcome<T>(exchange, config, spec);
+  const gateway = gatewayInfo(spec.body, response.headers, attempts);
+  if (text === undefined) return streamOutcome<T>(exchange, config, spec, gateway);
   if (spec.stream === true) throw await notAStreamError(response, text, config.redact);
   let data: unknown;
   try {
@@ -182,10 +202,16 @@ async function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spec
   }
   if (isErrorDocument(data)) throw await errorFromBody(undefined, data, errorContext);
   const readable = () => new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+  // A model's answer says which model and provider served it and what it cost: kept beside
+  // the data, not in it, so the data serialises as it was sent.
+  if (isRecord(data) && gateway.requestedModel !== null) {
+    learnFrom(gateway, data);
+    Object.defineProperty(data, "gateway", { value: gateway, configurable: true });
+  }
   return { data: data as T, response: readable, asResponse: readable };
 }
 
-function streamOutcome<T>(exchange: Exchange, config: PipelineConfig, spec: RequestSpec): Outcome<T> {
+function streamOutcome<T>(exchange: Exchange, config: PipelineConfig, spec: RequestSpec, gateway: GatewayInfo): Outcome<T> {
   const { response, controller, stopTimeout, release } = exchange;
   // One reader for the body, started now: its first read ends the timeout when the first byte
   // arrives, and an abort cancels the body, whether the caller reads the Stream, reads the
@@ -196,7 +222,7 @@ function streamOutcome<T>(exchange: Exchange, config: PipelineConfig, spec: Requ
     onFirstRead: stopTimeout,
     onEnd: release,
   });
-  const stream = Stream.fromSSEResponse(response, reader, controller, {
+  const stream = Stream.fromSSEResponse(response, reader, controller, gateway, {
     maxLineLength: config.maxSSELineLength,
     requireUsage: asksForUsage(spec.body),
     errorContext: { redact: config.redact },

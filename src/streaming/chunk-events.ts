@@ -1,4 +1,5 @@
 import { APIConnectionError, ModelGateError, errorFromBody, errorFromStreamEvent, type ErrorContext } from "../errors/index.ts";
+import { learnFrom, type GatewayInfo } from "../gateway/info.ts";
 import { excerpt, isRecord } from "../internal/values.ts";
 import type { ServerSentEvent } from "./sse-decoder.ts";
 
@@ -28,6 +29,7 @@ export class ChunkEvents<T> {
   sawDone = false;
   readonly #context: ErrorContext;
   readonly #rules: EndRules;
+  readonly #gateway: GatewayInfo;
   readonly #unfinished = new Set<number>();
   readonly #finished = new Set<number>();
   /** The index of the last choice seen without a finish_reason: skips the set work for the run of chunks that follows. */
@@ -35,8 +37,9 @@ export class ChunkEvents<T> {
   #sawUsage = false;
   #toolCalls: ToolCallIndexes | undefined;
 
-  constructor(context: ErrorContext, rules: EndRules = {}) {
+  constructor(context: ErrorContext, gateway: GatewayInfo, rules: EndRules = {}) {
     this.#context = context;
+    this.#gateway = gateway;
     this.#rules = rules;
   }
 
@@ -72,7 +75,11 @@ export class ChunkEvents<T> {
       this.failure = errorFromBody(undefined, chunk, this.#context);
       return;
     }
+    // The stream's GatewayInfo: the served model from the first chunks, usage and cost from the
+    // usage chunk; nothing to do for the chunks in between.
+    const gateway = this.#gateway;
     if (chunk.usage != null) this.#sawUsage = true;
+    if (gateway.model === null || gateway.generationID === null || chunk.usage != null) learnFrom(gateway, chunk);
     const { choices } = chunk;
     if (Array.isArray(choices)) for (const choice of choices) if (isRecord(choice)) this.#see(choice);
     this.queue.push(chunk as T);

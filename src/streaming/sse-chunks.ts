@@ -1,4 +1,5 @@
-import { APIConnectionError, ModelGateError, errorFromBody, isErrorDocument, type ErrorContext } from "../errors/index.ts";
+import { APIConnectionError, APIError, ModelGateError, errorFromBody, isErrorDocument, type ErrorContext } from "../errors/index.ts";
+import type { GatewayInfo } from "../gateway/info.ts";
 import type { BodyReader } from "./body-reader.ts";
 import { ChunkEvents, type EndRules } from "./chunk-events.ts";
 import { SSEDecoder } from "./sse-decoder.ts";
@@ -23,8 +24,8 @@ export interface SSEChunkOptions extends EndRules {
  * read into a queue before handing chunks out one by one: the per-chunk path is then one
  * `JSON.parse` and a queue step, which keeps the SDK close to a hand-written fetch loop.
  */
-export function iterateSSEChunks<T>(response: Response, reader: BodyReader, options: SSEChunkOptions): AsyncIterator<T> {
-  const events = new ChunkEvents<T>({ ...options.errorContext, headers: response.headers }, options);
+export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gateway: GatewayInfo, options: SSEChunkOptions): AsyncIterator<T> {
+  const events = new ChunkEvents<T>({ ...options.errorContext, headers: response.headers }, gateway, options);
   const { queue } = events;
   let head = 0;
   let bodyEnded = false;
@@ -52,6 +53,8 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, opti
   };
   const fail = (error: Error): never => {
     stop();
+    // What the stream had learned when it failed (a copy: the stream's own keeps no later changes anyway).
+    if (error instanceof APIError) (error as { gateway: GatewayInfo }).gateway = { ...gateway };
     throw error;
   };
   const take = (): IteratorResult<T> => {

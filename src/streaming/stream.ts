@@ -1,5 +1,6 @@
 import { ModelGateError } from "../errors/index.ts";
 import type { ChatCompletion, ChatCompletionChunk } from "../types/index.ts";
+import type { GatewayInfo } from "../gateway/info.ts";
 import { isRecord } from "../internal/values.ts";
 import { BodyReader } from "./body-reader.ts";
 import { loadHelpers } from "./helpers.ts";
@@ -31,6 +32,12 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
   readonly response: R;
   /** The `x-request-id` response header: quote it when reporting a problem. */
   readonly requestID: string | null;
+  /**
+   * What the gateway did: filled from the response headers when the stream is returned, then
+   * from the chunks as they arrive (the served model and generation id from the first chunk,
+   * `usage` and `cost` from the usage chunk). A stream rebuilt by `fromReadableStream()` has none.
+   */
+  readonly gateway: R extends Response ? GatewayInfo : undefined;
   readonly #makeIterator: () => AsyncIterator<T>;
   #consumed = false;
 
@@ -38,16 +45,17 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
    * Low-level: most code gets a `Stream` from `create({ stream: true })` or
    * `Stream.fromReadableStream()`.
    */
-  constructor(makeIterator: () => AsyncIterator<T>, controller: AbortController, response: R) {
+  constructor(makeIterator: () => AsyncIterator<T>, controller: AbortController, response: R, gateway?: GatewayInfo) {
     this.#makeIterator = makeIterator;
     this.controller = controller;
     this.response = response;
+    this.gateway = gateway as R extends Response ? GatewayInfo : undefined;
     this.requestID = response?.headers.get("x-request-id") ?? null;
   }
 
   /** A stream of the JSON chunks carried by a Server-Sent Events response. */
-  static fromSSEResponse<T>(response: Response, reader: BodyReader, controller: AbortController, options: SSEChunkOptions): Stream<T, Response> {
-    return new Stream(() => iterateSSEChunks<T>(response, reader, options), controller, response);
+  static fromSSEResponse<T>(response: Response, reader: BodyReader, controller: AbortController, gateway: GatewayInfo, options: SSEChunkOptions): Stream<T, Response> {
+    return new Stream(() => iterateSSEChunks<T>(response, reader, gateway, options), controller, response, gateway);
   }
 
   /**
@@ -80,7 +88,7 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
     let sides: Promise<[AsyncIterator<T>, AsyncIterator<T>]> | undefined;
     const side = (index: 0 | 1) => () =>
       lazyIterator(async () => (await (sides ??= loadHelpers().then(({ teeIterator }) => teeIterator(source))))[index]);
-    return [new Stream(side(0), this.controller, this.response), new Stream(side(1), this.controller, this.response)];
+    return [new Stream(side(0), this.controller, this.response, this.gateway), new Stream(side(1), this.controller, this.response, this.gateway)];
   }
 
   /**

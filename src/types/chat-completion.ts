@@ -1,3 +1,4 @@
+import type { GatewayInfo } from "../gateway/info.ts";
 /**
  * Why generation stopped: `stop` (natural end or a stop sequence), `length` (token limit),
  * `tool_calls`, `content_filter`, `function_call` (deprecated form of `tool_calls`), `error`
@@ -80,6 +81,8 @@ export interface CompletionUsage {
   completion_tokens: number;
   /** Prompt plus completion. */
   total_tokens: number;
+  /** What the call was charged, in USD (ModelGate extension). */
+  cost?: number;
   prompt_tokens_details?: {
     /** Prompt tokens read from the provider's prompt cache (usually billed lower). */
     cached_tokens?: number;
@@ -117,6 +120,12 @@ export interface ChatCompletion {
   usage?: CompletionUsage;
   system_fingerprint?: string | null;
   service_tier?: string | null;
+  /**
+   * What the gateway did: the model and provider that answered, the attempts made, the cost.
+   * Set on every completion from `create()` and `parse()`; not enumerable, so
+   * `JSON.stringify(completion)` shows the reply as it was sent.
+   */
+  readonly gateway?: GatewayInfo;
 }
 
 /** A fragment of a tool call in a stream; fragments with the same `index` form one call. */

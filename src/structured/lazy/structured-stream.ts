@@ -14,7 +14,7 @@ import { pieces } from "./pieces.ts";
  */
 export function structuredStream(source: Stream<ChatCompletionChunk>, plan: RequestPlan): StructuredStream<unknown> {
   const recorder = new Recorder(source, plan);
-  const stream = new pieces.Stream(() => recorder.chunks(), source.controller, source.response) as StructuredStream<unknown>;
+  const stream = new pieces.Stream(() => recorder.chunks(), source.controller, source.response, source.gateway) as StructuredStream<unknown>;
   Object.defineProperty(stream, "partialObjectStream", { get: () => recorder.partials() });
   Object.defineProperty(stream, "finalChatCompletion", { value: () => recorder.final() });
   return stream;

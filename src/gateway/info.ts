@@ -1,0 +1,61 @@
+import { isRecord } from "../internal/values.ts";
+import type { CompletionUsage } from "../types/chat-completion.ts";
+
+/**
+ * What the gateway did for one call: on a completion (`completion.gateway`, not enumerable, so
+ * `JSON.stringify(completion)` is unchanged), on a stream (`stream.gateway`, filled in as
+ * chunks arrive) and on every `APIError` the SDK throws (`error.gateway`, what was known when
+ * the call failed).
+ */
+export interface GatewayInfo {
+  /** The model the call asked for, e.g. `"auto"`. */
+  requestedModel: string | null;
+  /** The model that answered (for a stream, from its first chunk). */
+  model: string | null;
+  /** The provider that served it, e.g. `"openai"`. */
+  provider: string | null;
+  /** The generation's id: an `x-generation-id` header, else the completion's `id`. */
+  generationID: string | null;
+  /** The `x-request-id` response header. */
+  requestID: string | null;
+  /** HTTP attempts made: retries of every kind included. */
+  attempts: number;
+  /** What the call cost in USD (`usage.cost`, or an `x-modelgate-cost` header); `null` when the gateway said nothing. */
+  cost: number | null;
+  /** Token counts, when the gateway reported them (for a stream, from its usage chunk). */
+  usage: CompletionUsage | null;
+}
+
+/** The info known before any body is read: the request's model and the response's headers. */
+export function gatewayInfo(requestBody: unknown, headers: Headers | undefined, attempts: number): GatewayInfo {
+  const cost = Number(headers?.get("x-modelgate-cost") ?? NaN);
+  return {
+    requestedModel: isRecord(requestBody) && typeof requestBody.model === "string" ? requestBody.model : null,
+    model: null,
+    provider: null,
+    generationID: headers?.get("x-generation-id") ?? null,
+    requestID: headers?.get("x-request-id") ?? null,
+    attempts,
+    cost: Number.isFinite(cost) ? cost : null,
+    usage: null,
+  };
+}
+
+/**
+ * Fills in what a completion or a chunk says. The first value seen for each field stays (a
+ * header's generation id wins over the body's `id`); usage and its cost come whenever sent.
+ */
+export function learnFrom(info: GatewayInfo, data: Record<string, unknown>): void {
+  info.model ??= textOr(data.model);
+  info.provider ??= textOr(data.provider);
+  info.generationID ??= textOr(data.id);
+  const usage = data.usage;
+  if (isRecord(usage)) {
+    info.usage = usage as unknown as CompletionUsage;
+    if (typeof usage.cost === "number") info.cost = usage.cost;
+  }
+}
+
+function textOr(value: unknown): string | null {
+  return typeof value === "string" && value !== "" ? value : null;
+}
