@@ -172,6 +172,7 @@ export class ModelGate implements Requester {
       timeout: this.timeout,
       streamIdleTimeout: this.streamIdleTimeout,
       maxRetries: this.maxRetries,
+      shrinkToAffordable: trueOrFalse("shrinkToAffordable", options.shrinkToAffordable),
       maxSSELineLength: nonNegative("maxSSELineLength", options.maxSSELineLength, DEFAULT_MAX_LINE_LENGTH),
       headers: [identificationHeaders(), options.defaultHeaders],
       defaultQuery: options.defaultQuery,
@@ -369,6 +370,11 @@ function requiredSetting(label: string, option: string, value: string | undefine
     );
   }
   return resolved;
+}
+
+function trueOrFalse(name: string, value: unknown): boolean {
+  if (value !== undefined && typeof value !== "boolean") throw invalidArgument(name, "true or false", value);
+  return value === true;
 }
 
 function nonNegative(name: string, value: number | undefined, fallback: number): number {

@@ -66,6 +66,15 @@ export interface ClientOptions {
    */
   maxSSELineLength?: number | undefined;
   /**
+   * After a 402 whose body says how many tokens the account can afford
+   * (`error.metadata.affordable_tokens`, also `PaymentRequiredError.affordableTokens`), retry
+   * the call once with `max_tokens` (or `max_completion_tokens`, whichever was sent; both
+   * when both were) lowered to that number. Never more than once per call; not counted
+   * against `maxRetries`. The reply is then shorter than asked for: check `finish_reason`.
+   * @default false
+   */
+  shrinkToAffordable?: boolean | undefined;
+  /**
    * How much to log. `"debug"` logs every request, response and retry, with credentials
    * redacted; `"warn"` only warns (e.g. about sending the key over plain http).
    * @default process.env.MODELGATE_LOG (or Deno.env), else "warn"

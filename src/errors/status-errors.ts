@@ -14,6 +14,16 @@ export class AuthenticationError extends APIError {
 export class PaymentRequiredError extends APIError {
   declare readonly status: 402;
   override name = "PaymentRequiredError";
+
+  /**
+   * The largest `max_tokens` the account could have paid for, when the gateway said
+   * (`error.metadata.affordable_tokens`); `null` when it did not. The client or call option
+   * `shrinkToAffordable: true` retries once with it.
+   */
+  get affordableTokens(): number | null {
+    const tokens = (this.error as { metadata?: { affordable_tokens?: unknown } } | null | undefined)?.metadata?.affordable_tokens;
+    return Number.isInteger(tokens) && (tokens as number) >= 0 ? (tokens as number) : null;
+  }
 }
 /** 403: the key may not use this model or endpoint. */
 export class PermissionDeniedError extends APIError {

@@ -37,4 +37,9 @@ export interface RequestOptions {
   idempotencyKey?: string | undefined;
   /** Extra `RequestInit` fields for this call, merged over the client's `fetchOptions`. */
   fetchOptions?: RequestInit | undefined;
+  /**
+   * Overrides the client's `shrinkToAffordable` for this call: after a 402 that says how many
+   * tokens the account can afford, retry once with `max_tokens` lowered to that.
+   */
+  shrinkToAffordable?: boolean | undefined;
 }

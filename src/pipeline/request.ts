@@ -1,4 +1,4 @@
-import { APIConnectionError, APIError, APIUserAbortError, ModelGateError, errorFromBody, isErrorDocument, notAStreamError, parseBody, type Redact } from "../errors/index.ts";
+import { APIConnectionError, APIError, APIUserAbortError, ModelGateError, PaymentRequiredError, errorFromBody, isErrorDocument, notAStreamError, parseBody, type Redact } from "../errors/index.ts";
 import { gatewayInfo, learnFrom, type GatewayInfo } from "../gateway/info.ts";
 import { headersForLog, type Logger } from "../internal/logger.ts";
 import { invalidArgument } from "../internal/checks.ts";
@@ -28,6 +28,8 @@ export interface PipelineConfig {
   timeout: number;
   streamIdleTimeout: number;
   maxRetries: number;
+  /** See `ClientOptions.shrinkToAffordable`. */
+  shrinkToAffordable: boolean;
   maxSSELineLength: number;
   /** SDK identification headers, then the client's `defaultHeaders`. */
   headers: (HeadersInput | undefined)[];
@@ -93,7 +95,9 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
   const stream = spec.stream === true;
   const maxRetries = options.maxRetries ?? config.maxRetries;
   const timeoutMs = options.timeout ?? config.timeout;
-  const body = spec.body === undefined ? undefined : toJSON(spec.body);
+  let body = spec.body === undefined ? undefined : toJSON(spec.body);
+  /** A 402 that names what the account can afford is retried once with that many tokens. */
+  let shrink = options.shrinkToAffordable ?? config.shrinkToAffordable;
   const sdkHeaders = {
     accept: stream ? "text/event-stream" : "application/json",
     "content-type": body === undefined ? undefined : "application/json",
@@ -156,7 +160,16 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
     const delay = retryable ? retryDelayMs(retryIndex, response.headers) : null;
     if (delay === null) {
       const note = retryable ? refusedWaitNote(response.headers) : undefined;
-      throw await errorFromBody(response.status, parseBody(exchange.text), { headers: response.headers, redact: config.redact, note });
+      const error = await errorFromBody(response.status, parseBody(exchange.text), { headers: response.headers, redact: config.redact, note });
+      const affordable = shrink && error instanceof PaymentRequiredError ? error.affordableTokens : null;
+      if (affordable && isRecord(spec.body)) {
+        shrink = false;
+        body = toJSON(withMaxTokens(spec.body, affordable));
+        if (config.debug) config.log.debug(`modelgate: retrying with max_tokens ${affordable}, what the account can afford`);
+        retryIndex--; // not one of the maxRetries
+        continue;
+      }
+      throw error;
     }
     if (config.debug) config.log.debug(`modelgate: retrying in ${Math.round(delay)} ms after status ${response.status}`);
     await waitBeforeRetry(delay, options.signal);
@@ -166,7 +179,8 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
 /** Per-call overrides come from plain JavaScript too: a bad one is named before anything is sent. */
 function assertCallOptions(options: unknown): asserts options is RequestOptions {
   if (!isRecord(options)) throw invalidArgument("options", "an object such as { signal, timeout }", options);
-  const { timeout, maxRetries, signal, headers, query } = options;
+  const { timeout, maxRetries, signal, headers, query, shrinkToAffordable } = options;
+  if (shrinkToAffordable !== undefined && typeof shrinkToAffordable !== "boolean") throw invalidArgument("shrinkToAffordable", "true or false", shrinkToAffordable);
   if (signal != null && typeof (signal as AbortSignal).addEventListener !== "function") throw invalidArgument("signal", "an AbortSignal", signal);
   if (headers != null && typeof headers !== "object") throw invalidArgument("headers", "a Headers, [name, value] pairs or a record", headers);
   if (query != null && !isRecord(query)) throw invalidArgument("query", "a record of parameters", query);
@@ -236,6 +250,12 @@ function streamOutcome<T>(exchange: Exchange, config: PipelineConfig, spec: Requ
 
 function asksForUsage(body: unknown): boolean {
   return isRecord(body) && isRecord(body.stream_options) && body.stream_options.include_usage === true;
+}
+
+/** `body` asking for at most `tokens`: in `max_tokens` or `max_completion_tokens`, whichever it used (`max_tokens` when neither). */
+function withMaxTokens(body: Record<string, unknown>, tokens: number): Record<string, unknown> {
+  const named = ["max_tokens", "max_completion_tokens"].filter((name) => body[name] != null);
+  return { ...body, ...Object.fromEntries((named.length ? named : ["max_tokens"]).map((name) => [name, tokens])) };
 }
 
 function toJSON(body: unknown): string {

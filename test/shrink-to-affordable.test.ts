@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { ModelGate, ModelGateError, PaymentRequiredError } from "../src/index.ts";
+import { sseResponse } from "./fixtures/body.ts";
+import { chunk, completionBody, DONE, sseData } from "./fixtures/chunks.ts";
+
+// A 402 that says how many tokens the account can afford, and the one retry that
+// `shrinkToAffordable` makes with that many.
+
+const messages = [{ role: "user" as const, content: "Write a long story." }];
+const unaffordable = (tokens?: number) => () =>
+  new Response(
+    JSON.stringify({
+      error: {
+        code: 402,
+        message: `This request requires more credits, or fewer max_tokens. You requested up to 4000 tokens, but can only afford ${tokens ?? 0}.`,
+        ...(tokens === undefined ? {} : { metadata: { affordable_tokens: tokens } }),
+      },
+    }),
+    { status: 402, headers: { "content-type": "application/json" } },
+  );
+const ok = () => Response.json(completionBody("Once upon a time"));
+
+function recording(answers: (() => Response)[], options: { shrinkToAffordable?: boolean } = {}) {
+  const sent: Record<string, unknown>[] = [];
+  const client = new ModelGate({
+    apiKey: "sk-test-key-1234",
+    baseURL: "https://gateway.test",
+    maxRetries: 2,
+    ...options,
+    fetch: async (_url, init) => {
+      sent.push(JSON.parse(String(init?.body)));
+      return answers[Math.min(sent.length - 1, answers.length - 1)]!();
+    },
+  });
+  return { client, sent };
+}
+
+describe("PaymentRequiredError.affordableTokens", () => {
+  it("reads error.metadata.affordable_tokens, and is null when the gateway does not say", async () => {
+    const { client } = recording([unaffordable(212)]);
+    const error = (await client.chat.completions.create({ model: "m", messages }).catch((caught: unknown) => caught)) as PaymentRequiredError;
+    expect(error).toBeInstanceOf(PaymentRequiredError);
+    expect(error.affordableTokens).toBe(212);
+    expect(error.message).toContain("can only afford 212");
+    const silent = recording([unaffordable()]);
+    const other = (await silent.client.chat.completions.create({ model: "m", messages }).catch((caught: unknown) => caught)) as PaymentRequiredError;
+    expect(other.affordableTokens).toBeNull();
+    expect(new PaymentRequiredError(402, { message: "x", error: { metadata: { affordable_tokens: "12" } } }).affordableTokens).toBeNull();
+  });
+});
+
+describe("shrinkToAffordable", () => {
+  it("retries a 402 once with max_tokens lowered to what the account can afford", async () => {
+    const { client, sent } = recording([unaffordable(212), ok], { shrinkToAffordable: true });
+    const completion = await client.chat.completions.create({ model: "m", messages, max_tokens: 4000 });
+    expect(completion.choices[0]!.message.content).toBe("Once upon a time");
+    expect(sent.map((body) => body.max_tokens)).toEqual([4000, 212]);
+    expect(completion.gateway?.attempts).toBe(2);
+  });
+
+  it("lowers max_completion_tokens when that was sent, and sets max_tokens when neither was", async () => {
+    const completionTokens = recording([unaffordable(99), ok]);
+    await completionTokens.client.chat.completions.create({ model: "m", messages, max_completion_tokens: 500 }, { shrinkToAffordable: true });
+    expect(completionTokens.sent[1]).toMatchObject({ max_completion_tokens: 99 });
+    expect(completionTokens.sent[1]).not.toHaveProperty("max_tokens");
+    const neither = recording([unaffordable(7), ok]);
+    await neither.client.chat.completions.create({ model: "m", messages }, { shrinkToAffordable: true });
+    expect(neither.sent[1]).toMatchObject({ max_tokens: 7 });
+  });
+
+  it("retries never more than once, and not at all without affordable_tokens, for 0, or when off", async () => {
+    for (const [answers, options, requests] of [
+      [[unaffordable(212), unaffordable(100), ok], { shrinkToAffordable: true }, 2],
+      [[unaffordable(), ok], { shrinkToAffordable: true }, 1],
+      [[unaffordable(0), ok], { shrinkToAffordable: true }, 1],
+      [[unaffordable(212), ok], {}, 1],
+    ] as const) {
+      const { client, sent } = recording([...answers], options);
+      await expect(client.chat.completions.create({ model: "m", messages, max_tokens: 4000 })).rejects.toBeInstanceOf(PaymentRequiredError);
+      expect(sent).toHaveLength(requests);
+    }
+  });
+
+  it("lets the call option override the client's", async () => {
+    const { client, sent } = recording([unaffordable(212), ok], { shrinkToAffordable: true });
+    await expect(client.chat.completions.create({ model: "m", messages }, { shrinkToAffordable: false })).rejects.toBeInstanceOf(PaymentRequiredError);
+    expect(sent).toHaveLength(1);
+  });
+
+  it("retries a stream's 402, which comes before its first byte", async () => {
+    const { client, sent } = recording([unaffordable(50), () => sseResponse([sseData(chunk({ content: "Hi" }, { finish: "stop" })), DONE])], { shrinkToAffordable: true });
+    const stream = await client.chat.completions.create({ model: "m", messages, stream: true, max_tokens: 1000 });
+    expect(await stream.text()).toBe("Hi");
+    expect(sent.map((body) => body.max_tokens)).toEqual([1000, 50]);
+  });
+
+  it("names a value that is not a boolean", async () => {
+    expect(() => new ModelGate({ apiKey: "sk-test-key-1234", baseURL: "https://g.test", shrinkToAffordable: "yes" as never })).toThrow(
+      '`shrinkToAffordable` must be true or false; got "yes".',
+    );
+    const { client } = recording([ok]);
+    await expect(client.chat.completions.create({ model: "m", messages }, { shrinkToAffordable: 1 as never })).rejects.toThrow(ModelGateError);
+  });
+});
