@@ -35,6 +35,8 @@ export {
   APIUserAbortError,
 } from "./errors/index.ts";
 export { StructuredOutputError } from "./errors/structured-output-error.ts";
+export { BudgetExceededError } from "./errors/budget-exceeded-error.ts";
+export type { GatewayInfo } from "./gateway/info.ts";
 export { jsonSchema, type JSONSchemaFormat, type JSONSchemaOptions } from "./structured/json-schema.ts";
 export type { SchemaIssue } from "./structured/schema-source.ts";
 export type { StandardSchemaV1, StandardSchemaIssue, StandardSchemaResult, StandardJSONSchemaConverter, StructuredSchema, SchemaOutput } from "./structured/standard-schema.ts";

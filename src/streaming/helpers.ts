@@ -1,4 +1,5 @@
 import { APIError } from "../errors/api-error.ts";
+import { BudgetExceededError } from "../errors/budget-exceeded-error.ts";
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "../errors/connection-errors.ts";
 import { ModelGateError } from "../errors/modelgate-error.ts";
 import { apiErrorForStatus } from "../errors/status-errors.ts";
@@ -11,7 +12,7 @@ import { excerpt, isRecord } from "../internal/values.ts";
  * (esbuild, Rollup) move these modules into a third, shared file of the chat app's first
  * load, which measured 600 B gzip more than keeping them in the main file.
  */
-const shared = { ModelGateError, APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, apiErrorForStatus, excerpt, isRecord };
+const shared = { ModelGateError, APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, BudgetExceededError, apiErrorForStatus, excerpt, isRecord };
 
 /** The SDK pieces the lazy helpers use; see `loadHelpers()`. */
 export type Shared = typeof shared;

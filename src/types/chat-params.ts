@@ -186,6 +186,11 @@ export interface RouteFilters {
   capabilities?: ModelCapability[] | undefined;
   /** What to prefer among the models that pass. @default "price" */
   sort?: "price" | "quality" | "latency" | undefined;
+  /**
+   * The most the call may cost, in USD: only models whose worst case (the prompt plus
+   * `max_tokens` at their prices) fits are chosen. The `maxCost` option sets it for `model: "auto"`.
+   */
+  max_cost?: number | undefined;
 }
 
 /**

@@ -53,6 +53,7 @@ export type {
 export type { Model, ModelCapability, ModelList } from "./models.ts";
 
 export type {
+  ChatRequestOptions,
   ChatCompletionParseParams,
   DeepPartial,
   ParsedChatCompletion,

@@ -26,6 +26,8 @@ export interface Model {
   provider?: string;
   /** Largest prompt plus reply, in tokens. */
   context_length?: number;
+  /** Longest reply the model writes, in tokens. */
+  max_output_tokens?: number;
   /** USD per million tokens. */
   pricing?: { prompt: number; completion: number };
   /** Quality score from 0 to 1, as used by `route.min_quality`. */

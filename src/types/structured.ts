@@ -19,8 +19,21 @@ import type { ChatCompletionCreateParamsBase, ChatCompletionTool, ResponseFormat
  */
 export type StructuredOutputMode = "json_schema" | "tool" | "json_object";
 
-/** Options of `parse()`: those of every call, and how the schema reaches the model. */
-export interface ParseOptions extends RequestOptions {
+/** Options of `chat.completions.create()`: those of every call, and a budget. */
+export interface ChatRequestOptions extends RequestOptions {
+  /**
+   * The most this call may cost, in USD. With a model id, the SDK reads the model's prices
+   * from the catalogue (`models.list()`, cached per client, revalidated after 5 minutes) and
+   * lowers `max_tokens` until the worst case (the prompt, estimated from above, plus the
+   * reply) fits, or throws `BudgetExceededError` without sending when even the prompt may
+   * not fit or the model has no price. With `model: "auto"` it sends `route.max_cost` and the
+   * gateway picks a model that fits.
+   */
+  maxCost?: number | undefined;
+}
+
+/** Options of `parse()`: those of `create()`, and how the schema reaches the model. */
+export interface ParseOptions extends ChatRequestOptions {
   /** @default "json_schema" */
   structuredOutput?: StructuredOutputMode | undefined;
 }

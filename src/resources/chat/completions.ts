@@ -1,6 +1,7 @@
 import type { RequestOptions } from "../../pipeline/options.ts";
 import { createAPIPromise, type APIPromise } from "../../pipeline/api-promise.ts";
 import { loadStructured } from "../../structured/load.ts";
+import { loadHelpers } from "../../streaming/helpers.ts";
 import type { Stream } from "../../streaming/stream.ts";
 import type {
   ChatCompletion,
@@ -11,6 +12,7 @@ import type {
   ChatCompletionTool,
 } from "../../types/index.ts";
 import type {
+  ChatRequestOptions,
   ChatCompletionParseParams,
   ParsedChatCompletion,
   ParsedInput,
@@ -41,25 +43,31 @@ export class Completions {
    *   `APIError` subclasses for error answers (after retries), `APIConnectionError`,
    *   `APIConnectionTimeoutError`, `APIUserAbortError`.
    */
-  create(params: ChatCompletionCreateParamsNonStreaming, options?: RequestOptions): APIPromise<ChatCompletion>;
-  create(params: ChatCompletionCreateParamsStreaming, options?: RequestOptions): APIPromise<Stream<ChatCompletionChunk>>;
+  create(params: ChatCompletionCreateParamsNonStreaming, options?: ChatRequestOptions): APIPromise<ChatCompletion>;
+  create(params: ChatCompletionCreateParamsStreaming, options?: ChatRequestOptions): APIPromise<Stream<ChatCompletionChunk>>;
   create(
     params: ChatCompletionCreateParamsBase,
-    options?: RequestOptions,
+    options?: ChatRequestOptions,
   ): APIPromise<Stream<ChatCompletionChunk> | ChatCompletion>;
   create(
     params: ChatCompletionCreateParamsBase,
-    options?: RequestOptions,
+    options?: ChatRequestOptions,
   ): APIPromise<Stream<ChatCompletionChunk> | ChatCompletion> {
-    return this.#client.request({
-      method: "POST",
-      path: "/v1/chat/completions",
-      body: params,
-      // `params` may be anything from plain JavaScript; `validate` names the mistake.
-      stream: (params as { stream?: unknown } | null | undefined)?.stream === true,
-      options,
-      validate: () => assertChatParams(params),
-    });
+    const send = (body: unknown, callOptions: unknown) =>
+      this.#client.request<Stream<ChatCompletionChunk> | ChatCompletion>({
+        method: "POST",
+        path: "/v1/chat/completions",
+        body,
+        // `body` may be anything from plain JavaScript; `validate` names the mistake.
+        stream: (body as { stream?: unknown } | null | undefined)?.stream === true,
+        options: callOptions as RequestOptions,
+        validate: () => assertChatParams(body),
+      });
+    // A budget is kept by code loaded when a call first asks for one.
+    if ((options as ChatRequestOptions | null | undefined)?.maxCost === undefined) return send(params, options);
+    return createAPIPromise(loadHelpers().then(({ withinBudget }) => withinBudget(this.#client, params, options as Record<string, unknown>, send))) as APIPromise<
+      Stream<ChatCompletionChunk> | ChatCompletion
+    >;
   }
 
   /**

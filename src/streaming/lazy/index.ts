@@ -6,3 +6,6 @@ export { bridgeSource, decodeBridge } from "./bridge.ts";
 export { teeIterator } from "./tee.ts";
 export { rawResponse } from "./raw-response.ts";
 export { buildErrorFromBody, buildErrorFromStreamEvent, buildNotAStreamError } from "../../errors/read-body.ts";
+export { withinBudget, fitToBudget } from "../../budget/within-budget.ts";
+export { estimatePromptTokens } from "../../budget/estimate.ts";
+export { catalogueOf } from "../../budget/catalogue.ts";

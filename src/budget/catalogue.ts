@@ -1,0 +1,57 @@
+// The model catalogue as the budget code reads it: fetched once per client, shared by the
+// calls that need it at the same time, and revalidated with its ETag when it is more than
+// five minutes old. Loaded lazily with the budget code.
+import type { Requester } from "../resources/requester.ts";
+import { sdk } from "../streaming/lazy/shared.ts";
+import type { Model, ModelList } from "../types/index.ts";
+
+/** How long a fetched catalogue is used without asking the gateway again. */
+export const CATALOGUE_MAX_AGE_MS = 5 * 60_000;
+
+interface Catalogue {
+  models: Map<string, Model>;
+  etag: string | null;
+  fetchedAt: number;
+}
+
+interface CacheEntry {
+  current?: Catalogue | undefined;
+  /** The fetch in flight: calls at the same time share it. */
+  pending?: Promise<Catalogue> | undefined;
+}
+
+/** One cache per client (its request pipeline), gone with the client. */
+const caches = new WeakMap<Requester, CacheEntry>();
+
+/** The catalogue of `client`'s gateway, from the cache when it is fresh enough. */
+export function catalogueOf(client: Requester, now = Date.now()): Promise<Catalogue> {
+  let entry = caches.get(client);
+  if (!entry) caches.set(client, (entry = {}));
+  const { current } = entry;
+  if (current && now - current.fetchedAt < CATALOGUE_MAX_AGE_MS) return Promise.resolve(current);
+  const cache = entry;
+  return (cache.pending ??= fetchCatalogue(client, current).then(
+    (fresh) => {
+      cache.current = fresh;
+      cache.pending = undefined;
+      return fresh;
+    },
+    (error: unknown) => {
+      cache.pending = undefined;
+      throw error;
+    },
+  ));
+}
+
+async function fetchCatalogue(client: Requester, previous: Catalogue | undefined): Promise<Catalogue> {
+  const headers = previous?.etag ? { "if-none-match": previous.etag } : undefined;
+  try {
+    const { data, response } = await client.request<ModelList>({ method: "GET", path: "/v1/models", options: { headers } }).withResponse();
+    const list = sdk.isRecord(data) && Array.isArray(data.data) ? data.data : [];
+    return { models: new Map(list.map((model) => [model.id, model])), etag: response.headers.get("etag"), fetchedAt: Date.now() };
+  } catch (error) {
+    // 304 Not Modified: what we have is still the catalogue.
+    if (previous && error instanceof sdk.APIError && error.status === 304) return { ...previous, fetchedAt: Date.now() };
+    throw error;
+  }
+}
