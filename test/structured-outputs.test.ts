@@ -138,8 +138,10 @@ describe("parse(): the request", () => {
     );
     const completion = await client.chat.completions.parse({ model: "m", messages, response_format: z.array(z.string()) }, { structuredOutput: "tool" });
     expect(completion.choices[0].message.parsed).toEqual(["a", "b"]);
-    const parameters = (sent[0].tools as { function: { parameters: { properties: { value: unknown } } } }[])[0].function.parameters;
-    expect(parameters.properties.value).toEqual(z.array(z.string())["~standard"].jsonSchema.input({ target: "draft-07" }));
+    const parameters = (sent[0].tools as { function: { parameters: { $schema?: string; properties: { value: unknown } } } }[])[0].function.parameters;
+    const { $schema, ...arraySchema } = z.array(z.string())["~standard"].jsonSchema.input({ target: "draft-07" });
+    expect(parameters.properties.value).toEqual(arraySchema);
+    expect(parameters.$schema).toBe($schema);
   });
 
   it('"json_object" mode asks for a JSON object and puts the schema in a system message', async () => {
@@ -375,8 +377,9 @@ describe("parse({ stream: true })", () => {
     expect(() => stream[Symbol.asyncIterator]()).toThrow(/already been consumed/);
   });
 
-  it("throws StructuredOutputError from both on malformed JSON, and stops downloading the rest", async () => {
-    const { client, state } = streaming(['{"city":', "Paris}", "...and more text", " that nobody will pay for"]);
+  it("throws StructuredOutputError from both on malformed JSON, with the whole reply, which is read to its end", async () => {
+    const pieces = ['{"city":', "Paris}", "...and more text"];
+    const { client, state } = streaming(pieces);
     const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
     const seen: unknown[] = [];
     const error = await rejection(
@@ -386,9 +389,20 @@ describe("parse({ stream: true })", () => {
     );
     expect(error).toBeInstanceOf(StructuredOutputError);
     expect((error as Error).message).toMatch(/^The answer is not valid JSON/);
+    expect((error as StructuredOutputError).content).toBe(pieces.join(""));
     expect(seen).toEqual([{}]);
-    expect(state.cancelled).toBe(true);
+    expect(state.cancelled).toBe(false);
     expect(await rejection(stream.finalChatCompletion())).toBe(error);
+  });
+
+  it("treats a refusal that follows prose as a refusal, as a non-streamed reply is", async () => {
+    const events = [sseData(chunk({ content: "I am sorry, " })), sseData(chunk({ refusal: "I can't help with that." })), sseData(chunk({}, { finish: "stop" })), DONE];
+    const { client } = recordingClient(() => sseResponse(events));
+    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
+    const seen: unknown[] = [];
+    for await (const partial of stream.partialObjectStream) seen.push(partial);
+    expect(seen).toEqual([]);
+    expect((await stream.finalChatCompletion()).choices[0].message.parsed).toBeNull();
   });
 
   it("throws a schema failure and a length cut at the end, after the partials", async () => {

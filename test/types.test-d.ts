@@ -101,3 +101,14 @@ if (call.function.name === "get_weather") expectTypeOf(call.function.parsed_argu
 else expectTypeOf(call.function.parsed_arguments).toEqualTypeOf<{ zone: string }>();
 // A tool() definition is a tool for create() as well.
 void client.chat.completions.create({ model: "auto", messages: userMessage, tools: [getWeather] });
+
+// Found by review: no tools in "tool" mode still types the calls; tuples stay tuples when partial;
+// a `stream` known only at run time gives the union; the new error classes are statics.
+const toolMode = await client.chat.completions.parse({ model: "auto", messages: userMessage, response_format: WeatherSchema }, { structuredOutput: "tool" });
+expectTypeOf(toolMode.choices[0].message.tool_calls).toEqualTypeOf<import("../src/index.ts").ParsedFunctionToolCall[] | undefined>();
+expectTypeOf<DeepPartial<[string, number]>>().toEqualTypeOf<[string?, number?]>();
+expectTypeOf<DeepPartial<{ list: { a: number }[] }>>().toEqualTypeOf<{ list?: { a?: number }[] }>();
+const either = await client.chat.completions.parse({ model: "auto", messages: userMessage, response_format: WeatherSchema, stream: maybeStream });
+expectTypeOf(either).toEqualTypeOf<ParsedChatCompletion<Weather> | StructuredStream<Weather, import("../src/index.ts").ParsedFunctionToolCall, Weather>>();
+expectTypeOf(ModelGate.StructuredOutputError).toEqualTypeOf<typeof import("../src/index.ts").StructuredOutputError>();
+expectTypeOf(ModelGate.BudgetExceededError).toEqualTypeOf<typeof import("../src/index.ts").BudgetExceededError>();

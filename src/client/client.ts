@@ -15,6 +15,8 @@ import {
   RateLimitError,
   UnprocessableEntityError,
 } from "../errors/index.ts";
+import { BudgetExceededError } from "../errors/budget-exceeded-error.ts";
+import { StructuredOutputError } from "../errors/structured-output-error.ts";
 import type { APIPromise, WithResponse } from "../pipeline/api-promise.ts";
 import type { APIErrorInit } from "../errors/index.ts";
 import { request, type PipelineConfig, type RequestSpec } from "../pipeline/request.ts";
@@ -71,8 +73,17 @@ import type {
   ModelList,
   ResponseFormat,
   RouteFilters,
+  ChatRequestOptions,
+  ParseOptions,
+  ParsedChatCompletion,
+  ParsedChatCompletionMessage,
+  ParsedChoice,
+  ParsedFunctionToolCall,
+  StructuredStream,
+  StructuredOutputMode,
+  DeepPartial,
 } from "../types/index.ts";
-import type { Requester } from "../resources/requester.ts";
+import type { GatewayInfo } from "../gateway/info.ts";
 import { VERSION } from "../version.ts";
 import { invalidArgument } from "../internal/checks.ts";
 import { readEnv } from "../internal/env.ts";
@@ -104,7 +115,7 @@ export interface BodyRequestOptions extends RequestOptions {
  * @throws ModelGateError when the API key or base URL is missing or malformed, or when
  *   constructed in a browser without `dangerouslyAllowBrowser`.
  */
-export class ModelGate implements Requester {
+export class ModelGate {
   // The error classes, reachable from the client class as openai-node users write them:
   // `err instanceof ModelGate.RateLimitError`. The same classes as the named exports.
   static ModelGateError = ModelGateError;
@@ -121,6 +132,8 @@ export class ModelGate implements Requester {
   static APIConnectionError = APIConnectionError;
   static APIConnectionTimeoutError = APIConnectionTimeoutError;
   static APIUserAbortError = APIUserAbortError;
+  static StructuredOutputError = StructuredOutputError;
+  static BudgetExceededError = BudgetExceededError;
 
   /** The service root requests go to (`baseURL` without a trailing `/v1`). */
   readonly baseURL: string;
@@ -182,8 +195,10 @@ export class ModelGate implements Requester {
       log,
       debug: logLevel === "debug",
     };
-    this.chat = new Chat(this);
-    this.models = new Models(this);
+    // Resources get the pipeline and the redactor, not the client.
+    const requester = { request: <T>(spec: RequestSpec) => request<T>(this.#config, spec), redact: redactor.redact };
+    this.chat = new Chat(requester);
+    this.models = new Models(requester);
   }
 
   /** A new client with some options changed; the rest (API key included) carried over. */
@@ -321,6 +336,16 @@ export declare namespace ModelGate {
     type ModelList,
     type ResponseFormat,
     type RouteFilters,
+    type GatewayInfo,
+    type ChatRequestOptions,
+    type ParseOptions,
+    type ParsedChatCompletion,
+    type ParsedChatCompletionMessage,
+    type ParsedChoice,
+    type ParsedFunctionToolCall,
+    type StructuredStream,
+    type StructuredOutputMode,
+    type DeepPartial,
   };
 }
 

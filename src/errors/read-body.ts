@@ -180,7 +180,7 @@ export function buildNotAStreamError(response: Response, text: string, redact: R
  * included. Walked rather than serialised: in JSON text a secret holding `"` or `\\` is
  * escaped, so searching the text would miss it.
  */
-function redactValue(value: unknown, redact: Redact): unknown {
+export function redactValue(value: unknown, redact: Redact): unknown {
   if (typeof value === "string") return redact(value);
   if (Array.isArray(value)) return value.map((item) => redactValue(item, redact));
   if (typeof value === "object" && value !== null) {

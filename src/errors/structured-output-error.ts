@@ -17,8 +17,8 @@ export class StructuredOutputError extends ModelGateError {
   /** The whole reply (for a stream: assembled from the chunks that arrived). */
   readonly completion: ChatCompletion;
 
-  constructor(message: string, details: { issues: SchemaIssue[]; content: string | null; completion: ChatCompletion }) {
-    super(message);
+  constructor(message: string, details: { issues: SchemaIssue[]; content: string | null; completion: ChatCompletion; cause?: unknown }) {
+    super(message, { cause: details.cause });
     this.issues = details.issues;
     this.content = details.content;
     this.completion = details.completion;

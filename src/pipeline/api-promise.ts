@@ -26,7 +26,11 @@ export interface APIPromise<T> extends Promise<T> {
 
 /** What the pipeline produces for one call. */
 export interface Outcome<T> {
-  data: T;
+  /**
+   * The result; a promise when it is worked out after the response (parse() validating an
+   * answer), so that a failure there does not keep `asResponse()` from the raw response.
+   */
+  data: T | Promise<T>;
   /** The response for `withResponse()`. */
   response(): Response;
   /** The response for `asResponse()`, its body readable (loaded on first use for a stream). */
@@ -40,9 +44,9 @@ export function createAPIPromise<T>(outcome: Promise<Outcome<T>>): APIPromise<T>
   // its rejection would surface as an unhandled rejection and crash Node.
   promise.catch(() => {});
   promise.withResponse = () =>
-    outcome.then((result) => {
+    outcome.then(async (result) => {
       const response = result.response();
-      return { data: result.data, response, requestID: response.headers.get("x-request-id") };
+      return { data: await result.data, response, requestID: response.headers.get("x-request-id") };
     });
   promise.asResponse = () => outcome.then((result) => result.asResponse());
   return promise;

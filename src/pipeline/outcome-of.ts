@@ -9,9 +9,11 @@ import type { APIPromise, Outcome } from "./api-promise.ts";
  * the live one its `Stream` reads.
  */
 export async function outcomeOf<T>(call: APIPromise<T>, streamed: boolean, transform: (data: T) => unknown = (data) => data): Promise<Outcome<unknown>> {
+  // `data` stays a promise: a transform that fails (an answer that does not validate) rejects
+  // the call's own promise, while `asResponse()` still gives the raw response.
   const { data, response } = await call.withResponse();
   return {
-    data: await transform(data),
+    data: Promise.resolve(data).then(transform),
     response: () => (streamed ? response : response.clone()),
     asResponse: () => call.asResponse(),
   };

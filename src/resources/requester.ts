@@ -1,7 +1,10 @@
 import type { APIPromise } from "../pipeline/api-promise.ts";
 import type { RequestSpec } from "../pipeline/request.ts";
+import type { Redact } from "../errors/redact.ts";
 
-/** What a resource needs from the client: the one request pipeline. */
+/** What a resource needs from the client: the one request pipeline, and its redaction. */
 export interface Requester {
   request<T>(spec: RequestSpec): APIPromise<T>;
+  /** Cuts the client's API key out of text that goes into an error (for errors built outside the pipeline). */
+  redact: Redact;
 }

@@ -43,7 +43,8 @@ export interface JSONSchemaOptions<T> {
  */
 export function jsonSchema<T = unknown>(schema: Record<string, unknown>, options: JSONSchemaOptions<T> = {}): JSONSchemaFormat<T> {
   if (!isRecord(schema)) throw new ModelGateError(`jsonSchema(): \`schema\` must be a JSON Schema object; got ${describeValue(schema)}.`);
-  const { name, validate } = isRecord(options) ? options : ({} as JSONSchemaOptions<T>);
+  if (!isRecord(options)) throw new ModelGateError(`jsonSchema(): \`options\` must be an object such as { name, validate }; got ${describeValue(options)}.`);
+  const { name, validate } = options;
   if (name !== undefined && !(typeof name === "string" && NAME_PATTERN.test(name))) {
     throw new ModelGateError(`jsonSchema(): \`name\` must be 1–64 letters, digits, _ or -; got ${describeValue(name)}.`);
   }

@@ -1,5 +1,6 @@
 import { StructuredOutputError } from "../errors/structured-output-error.ts";
 import { invalidArgument } from "../internal/checks.ts";
+import { assertChatParams } from "../resources/chat/validate.ts";
 import { loadHelpers } from "../streaming/helpers.ts";
 import { Stream } from "../streaming/stream.ts";
 
@@ -8,7 +9,7 @@ import { Stream } from "../streaming/stream.ts";
  * stream helpers' pieces, handed over when it loads: see `streaming/helpers.ts` for why it is
  * not imported.
  */
-const pieces = { Stream, StructuredOutputError, invalidArgument };
+const pieces = { Stream, StructuredOutputError, invalidArgument, assertChatParams };
 
 /** The pieces `./lazy/` is given when it loads. */
 export type StructuredPieces = typeof pieces;

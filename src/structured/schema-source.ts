@@ -70,8 +70,10 @@ export function resolveSchema(schema: unknown): ResolvedSchema | string {
     jsonSchema: converted as Record<string, unknown>,
     name,
     validate: async (value) => {
-      const result = await check.call(standard, value);
-      return result.issues ? { issues: result.issues.map(toSchemaIssue) } : { value: result.value };
+      const result: unknown = await check.call(standard, value);
+      if (typeof result !== "object" || result === null) throw new TypeError(`~standard.validate() returned ${String(result)}, not a result`);
+      const { issues } = result as StandardSchemaResult<unknown>;
+      return issues ? { issues: Array.from(issues, toSchemaIssue) } : { value: (result as { value: unknown }).value };
     },
   };
 }
@@ -107,9 +109,22 @@ export function isStrictShaped(schema: unknown): boolean {
   return visit(schema);
 }
 
-const SCHEMA_KEYWORDS = ["items", "additionalProperties", "not", "if", "then", "else", "contains"];
+const SCHEMA_KEYWORDS = [
+  "items",
+  "additionalItems",
+  "unevaluatedItems",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "propertyNames",
+  "contains",
+  "not",
+  "if",
+  "then",
+  "else",
+];
 const SCHEMA_LIST_KEYWORDS = ["anyOf", "oneOf", "allOf", "prefixItems", "items"];
-const SCHEMA_MAP_KEYWORDS = ["$defs", "definitions", "patternProperties"];
+// `dependencies` maps to a schema or to a list of names (skipped as data, being strings).
+const SCHEMA_MAP_KEYWORDS = ["$defs", "definitions", "patternProperties", "dependentSchemas", "dependencies"];
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -69,15 +69,24 @@ export interface ToolDefinition<Name extends string, Parameters extends Structur
 export function tool<const Name extends string, Parameters extends StructuredSchema, Result = unknown>(
   definition: ToolDefinition<Name, Parameters, Result>,
 ): Tool<Name, SchemaOutput<Parameters>, Awaited<Result>> {
-  const { name, description, parameters, run, strict } = (definition ?? {}) as Partial<ToolDefinition<Name, Parameters, Result>>;
+  if (typeof definition !== "object" || definition === null) {
+    throw new ModelGateError(`tool() takes { name, description, parameters, run }; got ${describeValue(definition)}.`);
+  }
+  const { name, description, parameters, run, strict } = definition as Partial<ToolDefinition<Name, Parameters, Result>>;
   if (typeof name !== "string" || !NAME_PATTERN.test(name)) {
     throw new ModelGateError(`tool(): \`name\` must be 1–64 letters, digits, _ or -; got ${describeValue(name)}.`);
   }
-  if (run !== undefined && typeof run !== "function") {
-    throw new ModelGateError(`tool() "${name}": \`run\` must be a function; got ${describeValue(run)}.`);
-  }
+  const mistake = (field: string, expected: string, value: unknown) => new ModelGateError(`tool() "${name}": \`${field}\` must be ${expected}; got ${describeValue(value)}.`);
+  if (run !== undefined && typeof run !== "function") throw mistake("run", "a function", run);
+  if (description !== undefined && typeof description !== "string") throw mistake("description", "a string", description);
+  if (strict !== undefined && typeof strict !== "boolean") throw mistake("strict", "true or false", strict);
   const schema = resolveSchema(parameters);
   if (typeof schema === "string") throw new ModelGateError(`tool() "${name}": \`parameters\` ${schema}.`);
+  // Arguments are named: a function's parameters are an object (ArkType roots a recursive one in a $ref).
+  const rootType = schema.jsonSchema.type;
+  if (rootType !== undefined && rootType !== "object") {
+    throw new ModelGateError(`tool() "${name}": \`parameters\` must describe an object (arguments are passed by name); got a schema of type ${JSON.stringify(rootType)}.`);
+  }
   const definitionOnWire: ChatCompletionTool = {
     type: "function",
     function: {

@@ -79,7 +79,9 @@ export interface ParsedFunctionToolCall<Name extends string = string, Args = unk
 }
 
 /** The tool calls `parse()` can return for a list of tools: one variant per `tool()` tool. */
-export type ParsedToolCallOf<Tools extends readonly unknown[]> = ToolCallFor<Tools[number]>;
+export type ParsedToolCallOf<Tools extends readonly unknown[]> = [Tools[number]] extends [never]
+  ? ParsedFunctionToolCall // no tools given: a call may still come (the answer function of the "tool" mode)
+  : ToolCallFor<Tools[number]>;
 
 type ToolCallFor<T> = T extends Tool<infer Name, infer Args> ? ParsedFunctionToolCall<Name, Args> & { function: { parsed_arguments: Args } } : ParsedFunctionToolCall;
 
@@ -101,8 +103,10 @@ export interface ParsedChatCompletion<T, Call extends ChatCompletionMessageToolC
 }
 
 /** Every property optional, all the way down: a value still being written. */
-export type DeepPartial<T> = T extends readonly (infer Item)[]
-  ? DeepPartial<Item>[]
+export type DeepPartial<T> = T extends readonly unknown[]
+  ? number extends T["length"]
+    ? DeepPartial<T[number]>[]
+    : { [Index in keyof T]?: DeepPartial<T[Index]> } // a tuple keeps its positions
   : T extends object
     ? { [Key in keyof T]?: DeepPartial<T[Key]> }
     : T;

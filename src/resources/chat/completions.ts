@@ -90,8 +90,15 @@ export class Completions {
     params: ChatCompletionParseParams<Format, Tools> & { stream: true },
     options?: ParseOptions,
   ): APIPromise<StructuredStream<ParsedOutput<Format>, ParsedToolCallOf<Tools>, ParsedInput<Format>>>;
+  parse<Format extends ParseResponseFormat | undefined = undefined, const Tools extends readonly ChatCompletionTool[] = []>(
+    params: ChatCompletionParseParams<Format, Tools>,
+    options?: ParseOptions,
+  ): APIPromise<
+    | ParsedChatCompletion<ParsedOutput<Format>, ParsedToolCallOf<Tools>>
+    | StructuredStream<ParsedOutput<Format>, ParsedToolCallOf<Tools>, ParsedInput<Format>>
+  >;
   parse(params: ChatCompletionParseParams, options?: ParseOptions): APIPromise<unknown> {
     // Delegates to code loaded on first use: an app that never parses never downloads it.
-    return createAPIPromise(loadStructured().then(({ parseOutcome }) => parseOutcome(this, params, options)));
+    return createAPIPromise(loadStructured().then(({ parseOutcome }) => parseOutcome(this.#client, this, params, options)));
   }
 }

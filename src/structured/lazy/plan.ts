@@ -2,6 +2,7 @@ import { sdk } from "../../streaming/lazy/shared.ts";
 import { isStrictShaped, resolveSchema, TOOL_INTERNALS, type ResolvedSchema } from "../schema-source.ts";
 import type { ToolInternals } from "../../tools/tool.ts";
 import type { StructuredOutputMode } from "../../types/structured.ts";
+import type { Redact } from "../../errors/redact.ts";
 import { pieces } from "./pieces.ts";
 
 /** Where the answer is, and how to check it. */
@@ -22,6 +23,8 @@ export interface RequestPlan {
   answer: AnswerPlan | undefined;
   /** The `tool()` tools offered, by name: their calls get `parsed_arguments`. */
   tools: Map<string, ResolvedSchema>;
+  /** Cuts the API key out of an error's text (a model may echo anything, the key included). */
+  redact: Redact;
 }
 
 const MODES: readonly StructuredOutputMode[] = ["json_schema", "tool", "json_object"];
@@ -35,13 +38,16 @@ const DEFAULT_NAME = "response";
  * Turns `parse()`'s params into `create()`'s for the chosen mode. Params that are not even an
  * object go to `create()` as they are, which names the mistake.
  */
-export function planRequest(params: unknown, mode: unknown = "json_schema"): RequestPlan {
+export function planRequest(params: unknown, mode: unknown = "json_schema", redact: Redact = (text) => text): RequestPlan {
   if (!MODES.includes(mode as StructuredOutputMode)) throw pieces.invalidArgument("structuredOutput", `one of ${MODES.map((name) => `"${name}"`).join(", ")}`, mode);
-  if (!sdk.isRecord(params)) return { body: params, stream: false, answer: undefined, tools: new Map() };
+  // The caller's params are checked as the caller wrote them, before a mode adds to them.
+  pieces.assertChatParams(params);
+  if (!sdk.isRecord(params)) return { body: params, stream: false, answer: undefined, tools: new Map(), redact };
+  if (params.tools != null && !Array.isArray(params.tools)) throw pieces.invalidArgument("tools", "an array of tools", params.tools);
   const tools = toolSchemas(params.tools);
   const stream = params.stream === true;
   const format = params.response_format;
-  if (format === undefined || format === null) return { body: params, stream, answer: undefined, tools };
+  if (format === undefined || format === null) return { body: params, stream, answer: undefined, tools, redact };
 
   const given = readFormat(format);
   const body: Record<string, unknown> = { ...params };
@@ -65,7 +71,7 @@ export function planRequest(params: unknown, mode: unknown = "json_schema"): Req
     }
     // Function arguments are always an object: any other answer travels as `{ value }`.
     const wrapped = schema.type !== "object";
-    const parameters = wrapped ? { type: "object", properties: { value: schema }, required: ["value"], additionalProperties: false } : schema;
+    const parameters = wrapped ? wrapInObject(schema) : schema;
     body.tools = [
       ...offered,
       { type: "function", function: { name, description: "Give the answer: call this function with the answer as its arguments.", parameters, strict: isStrictShaped(parameters) } },
@@ -75,7 +81,34 @@ export function planRequest(params: unknown, mode: unknown = "json_schema"): Req
   }
 
   if (params.model === "auto") addCapability(body, params.route, CAPABILITY[mode as StructuredOutputMode]);
-  return { body, stream, answer, tools };
+  return { body, stream, answer, tools, redact };
+}
+
+/**
+ * `{ value: schema }` as a JSON Schema. The schema's definitions move up to the new root and
+ * its references follow, so that `#/$defs/...` still resolves and `#` (a recursive root)
+ * points at `value`.
+ */
+function wrapInObject(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema, $defs, definitions, ...inner } = schema;
+  const moved = (reference: string) =>
+    reference === "#" || (reference.startsWith("#/") && !reference.startsWith("#/$defs/") && !reference.startsWith("#/definitions/"))
+      ? `#/properties/value${reference.slice(1)}`
+      : reference;
+  const rewrite = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rewrite);
+    if (!sdk.isRecord(node)) return node;
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, key === "$ref" && typeof value === "string" ? moved(value) : rewrite(value)]));
+  };
+  return {
+    ...($schema === undefined ? {} : { $schema }),
+    type: "object",
+    properties: { value: rewrite(inner) },
+    required: ["value"],
+    additionalProperties: false,
+    ...($defs === undefined ? {} : { $defs: rewrite($defs) }),
+    ...(definitions === undefined ? {} : { definitions: rewrite(definitions) }),
+  };
 }
 
 /** The schema behind a `response_format`, and whether it is sent as the caller wrote it. */
@@ -108,8 +141,10 @@ function schemaInstruction(schema: Record<string, unknown>): string {
 }
 
 function addCapability(body: Record<string, unknown>, route: unknown, capability: string): void {
-  if (route !== undefined && route !== null && !sdk.isRecord(route)) return; // sent as given; the gateway names the mistake
-  const capabilities = sdk.isRecord(route) && Array.isArray(route.capabilities) ? route.capabilities : [];
+  if (route !== undefined && route !== null && !sdk.isRecord(route)) throw pieces.invalidArgument("route", "an object of routing filters", route);
+  const given = sdk.isRecord(route) ? route.capabilities : undefined;
+  if (given != null && !Array.isArray(given)) throw pieces.invalidArgument("route.capabilities", 'an array of capability names such as ["vision"]', given);
+  const capabilities = given ?? [];
   if (!capabilities.includes(capability)) body.route = { ...route, capabilities: [...capabilities, capability] };
 }
 

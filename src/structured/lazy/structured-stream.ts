@@ -21,6 +21,15 @@ export function structuredStream(source: Stream<ChatCompletionChunk>, plan: Requ
 }
 
 /**
+ * Below this many characters of answer, every change is shown; past it, a partial is shown once
+ * the answer has grown by a thirty-second since the last one. A partial copies the containers
+ * still open (so that old partials never change), which for a wide object or array is the
+ * cost of its whole width: showing one per chunk would make a long answer quadratic.
+ */
+const EVERY_CHANGE_BELOW = 16_384;
+const GROWTH_BETWEEN_PARTIALS = 1 / 32;
+
+/**
  * Reads the source stream once for every way of consuming it, keeping what each needs: the
  * chunks for the accumulator, the answer's text for the incremental parser.
  *
@@ -39,13 +48,19 @@ class Recorder {
   /** Counts the changes of the partial answer; a reader shows a new partial when it moved. */
   #version = 0;
   #partial: { version: number; value: unknown } = { version: 0, value: undefined };
-  /** Once the answer's text can no longer be JSON, the parser is left alone. */
+  /** Characters of answer text parsed so far. */
+  #parsedLength = 0;
+  /** Once the answer's text can no longer be JSON, the parser is left alone (the reply is still read to its end). */
   #malformed = false;
   #ended = false;
+  /** The source was stopped before its end: a loop over it ended early. */
+  #stopped = false;
   #failure: { error: unknown } | undefined;
   #reading: Promise<IteratorResult<ChatCompletionChunk>> | undefined;
   #owned = false;
   #started = false;
+  /** Partial readers that have not finished. */
+  #partialReaders = 0;
   #waiting: (() => void)[] = [];
   #final: Promise<ParsedChatCompletion<unknown>> | undefined;
 
@@ -67,38 +82,52 @@ class Recorder {
       next: () => this.#pull(),
       return: async () => {
         this.#owned = false;
-        await this.#cancel();
+        await this.#stop();
         return { done: true, value: undefined };
       },
     };
   }
 
-  /** `partialObjectStream`: the parsed-so-far answer, each time it changes, then the verdict. */
+  /** `partialObjectStream`: the parsed-so-far answer as it grows, then the verdict. */
   partials(): AsyncIterable<unknown> {
     return {
       [Symbol.asyncIterator]: () => {
         let shown = 0;
+        let shownAtLength = 0;
         let finished = false;
+        this.#partialReaders++;
+        const finish = () => {
+          if (!finished) this.#partialReaders--;
+          finished = true;
+        };
         return {
           next: async (): Promise<IteratorResult<unknown>> => {
-            while (!finished) {
-              if (this.#version !== shown) {
-                shown = this.#version;
-                const value = this.#current();
-                if (value !== undefined) return { value, done: false };
-              } else if (this.#ended || this.#malformed) {
-                finished = true;
-                await this.final(); // the same error finalChatCompletion() gives, if any
-              } else {
-                await this.#advance();
+            try {
+              while (!finished) {
+                const over = this.#ended || this.#malformed;
+                if (this.#version !== shown && !this.#malformed && (over || this.#worthShowing(shownAtLength))) {
+                  shown = this.#version;
+                  shownAtLength = this.#parsedLength;
+                  const value = this.#current();
+                  if (value !== undefined) return { value, done: false };
+                } else if (over) {
+                  finish();
+                  // The same verdict as finalChatCompletion(), which reads the reply to its end.
+                  await this.final();
+                } else {
+                  await this.#advance();
+                }
               }
+            } catch (error) {
+              finish();
+              throw error;
             }
             return { value: undefined, done: true };
           },
           return: async () => {
-            finished = true;
-            // Like breaking out of the chunks: nobody wants the rest, so it is not downloaded.
-            if (!this.#owned) await this.#cancel();
+            finish();
+            // Like breaking out of the chunks: when nobody else wants the rest, it is not downloaded.
+            if (!this.#owned && !this.#final && this.#partialReaders === 0) await this.#stop();
             return { value: undefined, done: true };
           },
         };
@@ -114,7 +143,17 @@ class Recorder {
   async #finish(): Promise<ParsedChatCompletion<unknown>> {
     while (!this.#ended) await this.#advance();
     if (this.#failure) throw this.#failure.error;
+    if (this.#stopped) {
+      throw new sdk.ModelGateError(
+        "The stream was stopped before its end (a loop over it ended early), so there is no whole reply to parse: call finalChatCompletion() before breaking out, or read to the end.",
+      );
+    }
     return parseCompletion(this.#accumulator.result(), this.#plan);
+  }
+
+  /** Whether the answer has grown enough since the partial shown at `shownAtLength` to show another. */
+  #worthShowing(shownAtLength: number): boolean {
+    return this.#parsedLength < EVERY_CHANGE_BELOW || this.#parsedLength - shownAtLength >= this.#parsedLength * GROWTH_BETWEEN_PARTIALS;
   }
 
   /** Waits for the next change: reads one chunk, or lets the owner of the chunks read it. */
@@ -143,6 +182,7 @@ class Recorder {
     } catch (error) {
       this.#failure = { error };
       this.#end();
+      this.#notify();
       throw error;
     }
     if (result.done) this.#end();
@@ -155,19 +195,19 @@ class Recorder {
     this.#accumulator.add(chunk);
     const text = this.#answer?.of(chunk);
     if (!text || this.#malformed) return;
+    this.#parsedLength += text.length;
     try {
       if (this.#parser.push(text)) this.#version++;
     } catch {
-      // The answer cannot be JSON any more: the rest is not worth paying for, unless somebody
-      // reads the chunks themselves. finalChatCompletion() reports the error with its position.
+      // The answer cannot be JSON any more. The rest is still read: a refusal may follow, and
+      // finalChatCompletion() reports the error with the whole reply.
       this.#malformed = true;
-      if (!this.#owned) void this.#cancel();
     }
   }
 
   #end(): void {
     this.#ended = true;
-    if (this.#malformed || !this.#answer?.started) return;
+    if (this.#malformed || !this.#answer?.started || this.#failure) return;
     // A number or literal at the very end of the answer is complete only now.
     try {
       const before = this.#partial.version === this.#version ? this.#partial.value : this.#parser.snapshot();
@@ -180,12 +220,14 @@ class Recorder {
     }
   }
 
-  /** Stops reading the source (cancelling its body) and wakes everyone who waits. */
-  async #cancel(): Promise<void> {
+  /** Stops reading the source before its end (cancelling its body) and wakes everyone who waits. */
+  async #stop(): Promise<void> {
     if (this.#ended) return;
     this.#ended = true;
+    this.#stopped = true;
     this.#notify();
-    await this.#source?.return?.();
+    // Made if nothing was read yet: its return() is what cancels the body.
+    await (this.#source ??= this.#stream[Symbol.asyncIterator]()).return?.();
   }
 
   #notify(): void {
