@@ -7,7 +7,7 @@ import { BodyReader } from "../streaming/body-reader.ts";
 import { loadHelpers } from "../streaming/helpers.ts";
 import { Stream } from "../streaming/stream.ts";
 import { attempt, type Exchange } from "./attempt.ts";
-import { keyFrom, type APIKeySource } from "./auth.ts";
+import type { APIKeyFunction, APIKeySource } from "./auth.ts";
 import { createAPIPromise, type APIPromise, type Outcome } from "./api-promise.ts";
 import { mergeHeaders } from "./headers.ts";
 import type { Fetch, HeadersInput, QueryInput, RequestOptions } from "./options.ts";
@@ -117,7 +117,8 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
   let askedAgainAfter401 = false;
 
   for (let retryIndex = 0; ; retryIndex++) {
-    const nextKey = typeof keySource === "string" ? keySource : (keyForNextAttempt ?? (await keyFrom(keySource, config.rememberSecret, options.signal, timeoutMs)));
+    const askForKey = async () => (await loadHelpers()).keyFrom(keySource as APIKeyFunction, config.rememberSecret, options.signal, timeoutMs);
+    const nextKey = typeof keySource === "string" ? keySource : (keyForNextAttempt ?? (await askForKey()));
     keyForNextAttempt = undefined;
     if (nextKey !== key) headers = headersFor((key = nextKey));
     if (retryIndex > 0) headers.set("x-modelgate-retry-count", String(retryIndex));
@@ -149,7 +150,7 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
     if (response.ok) return await decodeSuccess<T>(exchange, config, spec, progress.attempts);
     if (response.status === 401 && typeof keySource !== "string" && !askedAgainAfter401) {
       askedAgainAfter401 = true;
-      keyForNextAttempt = await keyFrom(keySource, config.rememberSecret, options.signal, timeoutMs);
+      keyForNextAttempt = await askForKey();
       if (keyForNextAttempt !== key) {
         retryIndex--; // a repeat with a new key is not one of the maxRetries
         continue;
@@ -159,12 +160,12 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
     const retryable = retryIndex < maxRetries && isRetryableResponse(response);
     const delay = retryable ? retryDelayMs(retryIndex, response.headers) : null;
     if (delay === null) {
-      const note = retryable ? refusedWaitNote(response.headers) : undefined;
+      const note = retryable ? (await loadHelpers()).refusedWaitNote(response.headers, MAX_RETRY_AFTER_MS) : undefined;
       const error = await errorFromBody(response.status, parseBody(exchange.text), { headers: response.headers, redact: config.redact, note });
       const affordable = shrink && error instanceof PaymentRequiredError ? error.affordableTokens : null;
       if (affordable && isRecord(spec.body)) {
         shrink = false;
-        body = toJSON(withMaxTokens(spec.body, affordable));
+        body = toJSON((await loadHelpers()).withMaxTokens(spec.body, affordable));
         if (config.debug) config.log.debug(`modelgate: retrying with max_tokens ${affordable}, what the account can afford`);
         retryIndex--; // not one of the maxRetries
         continue;
@@ -190,12 +191,6 @@ function assertCallOptions(options: unknown): asserts options is RequestOptions 
   if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && (maxRetries as number) >= 0)) {
     throw invalidArgument("maxRetries", "a whole number from 0", maxRetries);
   }
-}
-
-/** Why a retryable error was thrown at once: the server asked for a wait past the cap. */
-function refusedWaitNote(headers: Headers): string {
-  const asked = headers.get("retry-after-ms") ? `${headers.get("retry-after-ms")} ms` : `"${headers.get("retry-after")}"`;
-  return `(Not retried: the server asked to wait ${asked} (retry-after), longer than the ${MAX_RETRY_AFTER_MS / 1000} s the SDK waits.)`;
 }
 
 async function waitBeforeRetry(ms: number, signal: AbortSignal | null | undefined): Promise<void> {
@@ -250,12 +245,6 @@ function streamOutcome<T>(exchange: Exchange, config: PipelineConfig, spec: Requ
 
 function asksForUsage(body: unknown): boolean {
   return isRecord(body) && isRecord(body.stream_options) && body.stream_options.include_usage === true;
-}
-
-/** `body` asking for at most `tokens`: in `max_tokens` or `max_completion_tokens`, whichever it used (`max_tokens` when neither). */
-function withMaxTokens(body: Record<string, unknown>, tokens: number): Record<string, unknown> {
-  const named = ["max_tokens", "max_completion_tokens"].filter((name) => body[name] != null);
-  return { ...body, ...Object.fromEntries((named.length ? named : ["max_tokens"]).map((name) => [name, tokens])) };
 }
 
 function toJSON(body: unknown): string {

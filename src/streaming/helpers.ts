@@ -1,9 +1,11 @@
 import { APIError } from "../errors/api-error.ts";
 import { BudgetExceededError } from "../errors/budget-exceeded-error.ts";
-import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "../errors/connection-errors.ts";
+import { abortError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "../errors/connection-errors.ts";
 import { ModelGateError } from "../errors/modelgate-error.ts";
 import { apiErrorForStatus } from "../errors/status-errors.ts";
-import { excerpt, isRecord } from "../internal/values.ts";
+import { untilAborted } from "../internal/until-aborted.ts";
+import { excerpt, isRecord, MAX_TIMER_MS } from "../internal/values.ts";
+import { assertAPIKey } from "../pipeline/auth.ts";
 
 /**
  * What the lazily loaded helpers (`./lazy/`: the chunk accumulator, the stream bridge, `tee()`,
@@ -12,7 +14,21 @@ import { excerpt, isRecord } from "../internal/values.ts";
  * (esbuild, Rollup) move these modules into a third, shared file of the chat app's first
  * load, which measured 600 B gzip more than keeping them in the main file.
  */
-const shared = { ModelGateError, APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, BudgetExceededError, apiErrorForStatus, excerpt, isRecord };
+const shared = {
+  ModelGateError,
+  APIError,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  BudgetExceededError,
+  apiErrorForStatus,
+  abortError,
+  assertAPIKey,
+  untilAborted,
+  excerpt,
+  isRecord,
+  MAX_TIMER_MS,
+};
 
 /** The SDK pieces the lazy helpers use; see `loadHelpers()`. */
 export type Shared = typeof shared;
@@ -32,7 +48,7 @@ export function loadHelpers(): Promise<Helpers> {
     },
     (error: unknown) => {
       loading = undefined;
-      throw error;
+      throw new APIConnectionError("A part of the SDK that loads on first use could not be loaded (is the network down?).", { cause: error });
     },
   ));
 }

@@ -9,3 +9,5 @@ export { buildErrorFromBody, buildErrorFromStreamEvent, buildNotAStreamError } f
 export { withinBudget, fitToBudget } from "../../budget/within-budget.ts";
 export { estimatePromptTokens } from "../../budget/estimate.ts";
 export { catalogueOf } from "../../budget/catalogue.ts";
+export { keyFrom } from "../../pipeline/key-function.ts";
+export { refusedWaitNote, withMaxTokens } from "../../pipeline/after-refusal.ts";
