@@ -24,7 +24,8 @@ const shared: Options = {
 
 /**
  * `parse()`'s lazily loaded code (src/structured/lazy/) becomes a file of its own,
- * dist/structured.js, bundled whole instead of split. Split, it would share a chunk with
+ * dist/structured.js, bundled whole instead of split; so does the tool runner's
+ * (src/tools/lazy/, dist/tools.js), for the same reason. Split, it would share a chunk with
  * dist/index.js (both use src/structured/schema-source.ts, for `tool()` and for `parse()`), and
  * an app's bundler puts a chunk that its entry imports into the first load even when the
  * app never calls `tool()` (esbuild assigns whole files to chunks): measured, 2.3 KB more in
@@ -32,21 +33,23 @@ const shared: Options = {
  * the main bundle; that code holds no state and no class (the SDK's classes reach it when it
  * loads, see src/structured/load.ts), so two copies behave as one.
  */
-const STRUCTURED_FILE = "./structured.js";
-const structuredApart: Plugin = {
-  name: "structured-apart",
+const APART: Record<string, string> = { "src/structured/load.ts": "./structured.js", "src/tools/load.ts": "./tools.js" };
+const lazyFilesApart: Plugin = {
+  name: "lazy-files-apart",
   setup(build) {
-    build.onResolve({ filter: /^\.\/lazy\/index\.ts$/ }, (args) =>
-      args.importer.replaceAll("\\", "/").endsWith("src/structured/load.ts") ? { path: STRUCTURED_FILE, external: true } : undefined,
-    );
+    build.onResolve({ filter: /^\.\/lazy\/index\.ts$/ }, (args) => {
+      const importer = args.importer.replaceAll("\\", "/");
+      const file = Object.entries(APART).find(([loader]) => importer.endsWith(loader))?.[1];
+      return file ? { path: file, external: true } : undefined;
+    });
   },
 };
 
 rmSync("dist", { recursive: true, force: true });
 
 export default defineConfig([
-  { ...shared, entry: entries, format: ["esm"], dts: true, esbuildPlugins: [structuredApart] },
-  { ...shared, entry: { structured: "src/structured/lazy/index.ts" }, format: ["esm"], splitting: false, dts: false },
+  { ...shared, entry: entries, format: ["esm"], dts: true, esbuildPlugins: [lazyFilesApart] },
+  { ...shared, entry: { structured: "src/structured/lazy/index.ts", tools: "src/tools/lazy/index.ts" }, format: ["esm"], splitting: false, dts: false },
   {
     ...shared,
     // `require("modelgate")` is the client class itself (see src/commonjs.ts); its types are

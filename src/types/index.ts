@@ -68,3 +68,5 @@ export type {
   StructuredOutputMode,
   StructuredStream,
 } from "./structured.ts";
+
+export type { ToolRun, ToolRunCall, ToolRunEvent, ToolRunOptions, ToolRunParams, ToolRunResult, ToolRunStep, ToolRunStopReason } from "./tool-runner.ts";

@@ -1,6 +1,8 @@
 import type { RequestOptions } from "../../pipeline/options.ts";
 import { createAPIPromise, type APIPromise } from "../../pipeline/api-promise.ts";
 import { loadStructured } from "../../structured/load.ts";
+import { toolRun } from "../../tools/load.ts";
+import type { ToolRun, ToolRunOptions, ToolRunParams } from "../../types/tool-runner.ts";
 import { loadHelpers } from "../../streaming/helpers.ts";
 import type { Stream } from "../../streaming/stream.ts";
 import type {
@@ -100,5 +102,24 @@ export class Completions {
   parse(params: ChatCompletionParseParams, options?: ParseOptions): APIPromise<unknown> {
     // Delegates to code loaded on first use: an app that never parses never downloads it.
     return createAPIPromise(loadStructured().then(({ parseOutcome }) => parseOutcome(this.#client, this, params, options)));
+  }
+
+  /**
+   * Runs a tool loop: asks the model, runs every tool it calls (at the same time), sends the
+   * results back, and repeats until it answers without calling a tool (`"done"`), or a stop
+   * condition ends the run with a result: `maxSteps` (default 10), `maxCost` (USD, checked
+   * before each step from its worst case and after it from the reported cost), or the same
+   * call three steps in a row (`"repeated_call"`). A tool's mistakes (bad arguments, an
+   * unknown name, a throw) go back to the model as that call's result.
+   *
+   * Await the returned object for the result, or iterate it for the events (`step.start`,
+   * `chunk` with `stream: true`, `tool_call`, `tool_result`, `step.end`).
+   *
+   * @throws APIUserAbortError when `signal` aborts (it also reaches every running tool);
+   *   an `APIError` of a step, its message naming the step; ModelGateError for bad params.
+   */
+  runTools(params: ToolRunParams, options?: ToolRunOptions): ToolRun {
+    // Delegates to code loaded on first use: an app that never runs tools never downloads it.
+    return toolRun(({ startRun }) => startRun(this.#client, this, params, options));
   }
 }

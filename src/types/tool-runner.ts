@@ -1,0 +1,75 @@
+import type { GatewayInfo } from "../gateway/info.ts";
+import type { RequestOptions } from "../pipeline/options.ts";
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageToolCall, CompletionUsage } from "./chat-completion.ts";
+import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam, ChatCompletionTool } from "./chat-params.ts";
+
+/** Why a tool run ended: `"done"` when the model answered without calling a tool. */
+export type ToolRunStopReason = "done" | "max_steps" | "max_cost" | "repeated_call";
+
+/** Params of `runTools()`: those of `create()`, with `tool()` tools (their `run` is called). */
+export interface ToolRunParams extends Omit<ChatCompletionCreateParamsBase, "tools"> {
+  tools: ChatCompletionTool[];
+}
+
+/** Options of `runTools()`: those of every call (`signal` reaches the running tools too), and the stop conditions. */
+export interface ToolRunOptions extends RequestOptions {
+  /** The most chat completions the run makes. @default 10 */
+  maxSteps?: number | undefined;
+  /**
+   * The most the run may cost, in USD. The run stops (`"max_cost"`) before a step whose worst
+   * case (the prompt, estimated from above, plus `max_tokens` at the model's catalogue prices)
+   * would pass what is left, and once the reported cost reaches it. With `model: "auto"` each
+   * step sends what is left as `route.max_cost`.
+   */
+  maxCost?: number | undefined;
+}
+
+/** One call a step made, and what came of it. */
+export interface ToolRunCall {
+  call: ChatCompletionMessageToolCall;
+  /** What the tool returned (as sent to the model: a string as is, anything else as JSON). */
+  result?: unknown;
+  /** Why the call failed (sent to the model as the call's result, so it can correct itself). */
+  error?: string;
+  /** How long the tool ran, in milliseconds. */
+  ms: number;
+}
+
+/** One step of a run: one chat completion and the calls it asked for. */
+export interface ToolRunStep {
+  completion: ChatCompletion;
+  /** The model that answered. */
+  model: string;
+  /** What the step cost in USD, as the gateway reported it; `null` when it did not. */
+  cost: number | null;
+  gateway: GatewayInfo | undefined;
+  toolCalls: ToolRunCall[];
+}
+
+/** What a run ends with. */
+export interface ToolRunResult {
+  stopReason: ToolRunStopReason;
+  /** The last assistant message; `null` when the run stopped before its first step. */
+  message: ChatCompletionMessage | null;
+  /** The whole conversation, ready to continue (every tool call has its `tool` message). */
+  messages: ChatCompletionMessageParam[];
+  steps: ToolRunStep[];
+  /** Token counts summed over the steps. */
+  usage: CompletionUsage;
+  /** The cost summed over the steps, in USD; `null` when the gateway reported none. */
+  cost: number | null;
+}
+
+/** The progress of a run, for a UI: iterate the object `runTools()` returns. */
+export type ToolRunEvent =
+  | { type: "step.start"; step: number }
+  | { type: "chunk"; step: number; chunk: ChatCompletionChunk }
+  | { type: "tool_call"; step: number; call: ChatCompletionMessageToolCall }
+  | ({ type: "tool_result"; step: number } & ToolRunCall)
+  | { type: "step.end"; step: number; completion: ChatCompletion; cost: number | null };
+
+/**
+ * What `runTools()` returns: await it for the result, or iterate it for the events as they
+ * happen (then await it for the same result, nothing run twice).
+ */
+export interface ToolRun extends Promise<ToolRunResult>, AsyncIterable<ToolRunEvent> {}

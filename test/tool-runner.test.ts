@@ -1,0 +1,242 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { APIUserAbortError, BadRequestError, ModelGate, ModelGateError, tool, type ChatCompletion, type ToolRunEvent } from "../src/index.ts";
+import { sseResponse } from "./fixtures/body.ts";
+import { chunk, DONE, sseData, toolFragment, usageChunk } from "./fixtures/chunks.ts";
+
+// runTools() against scripted replies: the step rules, the stop conditions, the events.
+
+type Call = { name: string; arguments: string; id?: string };
+const messages = [{ role: "user" as const, content: "What is the weather in Paris and Rome?" }];
+
+function completion(reply: { calls?: Call[]; content?: string; cost?: number; model?: string }): ChatCompletion {
+  const tool_calls = reply.calls?.map((call, index) => ({ id: call.id ?? `call_${index}`, type: "function" as const, function: { name: call.name, arguments: call.arguments } }));
+  return {
+    id: "chatcmpl-1",
+    object: "chat.completion",
+    created: 1,
+    model: reply.model ?? "cheap/model",
+    choices: [{ index: 0, message: { role: "assistant", content: reply.content ?? null, ...(tool_calls ? { tool_calls } : {}) }, finish_reason: tool_calls ? "tool_calls" : "stop" }],
+    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, ...(reply.cost === undefined ? {} : { cost: reply.cost }) },
+  };
+}
+
+/** A client whose gateway answers each chat request with the next scripted reply (the last one repeats). */
+function scripted(replies: ((body: Record<string, unknown>) => Response)[], models: unknown[] = []) {
+  const bodies: Record<string, unknown>[] = [];
+  const client = new ModelGate({
+    apiKey: "sk-test-key-1234",
+    baseURL: "https://gateway.test",
+    maxRetries: 0,
+    fetch: async (url, init) => {
+      if (String(url).endsWith("/v1/models")) return Response.json({ object: "list", data: models });
+      const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
+      bodies.push(body);
+      return replies[Math.min(bodies.length - 1, replies.length - 1)]!(body);
+    },
+  });
+  return { client, bodies };
+}
+const reply = (value: Parameters<typeof completion>[0]) => () => Response.json(completion(value));
+
+const getWeather = tool({
+  name: "get_weather",
+  description: "Current weather in a city",
+  parameters: z.object({ city: z.string() }),
+  run: async ({ city }) => ({ city, celsius: city.length }),
+});
+
+describe("runTools(): steps", () => {
+  it("runs the calls of a reply, sends their results in call order, and ends with the answer", async () => {
+    const { client, bodies } = scripted([
+      reply({ calls: [{ name: "get_weather", arguments: '{"city":"Paris"}' }, { name: "get_weather", arguments: '{"city":"Rome"}' }], cost: 0.001 }),
+      reply({ content: "Paris 5, Rome 4.", cost: 0.002 }),
+    ]);
+    const result = await client.chat.completions.runTools({ model: "cheap/model", messages, tools: [getWeather] });
+    expect(result.stopReason).toBe("done");
+    expect(result.message?.content).toBe("Paris 5, Rome 4.");
+    expect(result.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "tool", "assistant"]);
+    expect(result.messages[2]).toEqual({ role: "tool", tool_call_id: "call_0", content: '{"city":"Paris","celsius":5}' });
+    expect(result.messages[3]).toEqual({ role: "tool", tool_call_id: "call_1", content: '{"city":"Rome","celsius":4}' });
+    expect(result.steps).toHaveLength(2);
+    expect(result.steps[0]!.toolCalls.map((outcome) => outcome.result)).toEqual([{ city: "Paris", celsius: 5 }, { city: "Rome", celsius: 4 }]);
+    expect(result.usage).toEqual({ prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 });
+    expect(result.cost).toBeCloseTo(0.003);
+    expect(bodies[1]!.messages).toEqual(result.messages.slice(0, 4));
+    expect(JSON.stringify(bodies[0]!.tools)).toBe(JSON.stringify([getWeather]));
+  });
+
+  it("runs the calls of one step at the same time", async () => {
+    let running = 0;
+    let mostAtOnce = 0;
+    const slow = tool({
+      name: "slow",
+      parameters: z.object({ n: z.number() }),
+      run: async ({ n }) => {
+        running++;
+        mostAtOnce = Math.max(mostAtOnce, running);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        running--;
+        return n;
+      },
+    });
+    const { client } = scripted([reply({ calls: [0, 1, 2].map((n) => ({ name: "slow", arguments: `{"n":${n}}` })) }), reply({ content: "done" })]);
+    const result = await client.chat.completions.runTools({ model: "m", messages, tools: [slow] });
+    expect(mostAtOnce).toBe(3);
+    expect(result.messages.filter((message) => message.role === "tool").map((message) => message.content)).toEqual(["0", "1", "2"]);
+  });
+
+  it("sends the model what went wrong instead of ending the run: bad JSON, bad arguments, unknown tool, a throw", async () => {
+    const failing = tool({ name: "failing", parameters: z.object({}), run: () => { throw new Error("the database is down"); } });
+    const { client } = scripted([
+      reply({
+        calls: [
+          { name: "get_weather", arguments: '{"city": Paris}' },
+          { name: "get_weather", arguments: '{"town":"Paris"}' },
+          { name: "teleport", arguments: "{}" },
+          { name: "failing", arguments: "{}" },
+        ],
+      }),
+      reply({ content: "Sorry." }),
+    ]);
+    const result = await client.chat.completions.runTools({ model: "m", messages, tools: [getWeather, failing] });
+    expect(result.stopReason).toBe("done");
+    const errors = result.messages.filter((message) => message.role === "tool").map((message) => String(message.content));
+    expect(errors[0]).toMatch(/^Error: The arguments are not valid JSON \(/);
+    expect(errors[1]).toMatch(/^Error: The arguments do not match the tool's schema: city: /);
+    expect(errors[2]).toBe('Error: There is no tool named "teleport". The tools are: get_weather, failing.');
+    expect(errors[3]).toBe("Error: The tool failed: the database is down");
+    expect(result.steps[0]!.toolCalls.map((outcome) => outcome.error !== undefined)).toEqual([true, true, true, true]);
+  });
+
+  it("sends a string result as it is, and gives run its step, call and signal", async () => {
+    let seen: { step: number; id: string; signal: boolean } | undefined;
+    const echo = tool({
+      name: "echo",
+      parameters: z.object({ text: z.string() }),
+      run: ({ text }, { step, call, signal }) => {
+        seen = { step, id: call.id, signal: signal instanceof AbortSignal };
+        return text;
+      },
+    });
+    const { client } = scripted([reply({ calls: [{ name: "echo", arguments: '{"text":"plain words"}', id: "c7" }] }), reply({ content: "ok" })]);
+    const result = await client.chat.completions.runTools({ model: "m", messages, tools: [echo] });
+    expect(result.messages[2]).toEqual({ role: "tool", tool_call_id: "c7", content: "plain words" });
+    expect(seen).toEqual({ step: 1, id: "c7", signal: true });
+  });
+});
+
+describe("runTools(): stop conditions", () => {
+  it('stops with "max_steps" after maxSteps completions, the last calls answered', async () => {
+    let n = 0;
+    const { client, bodies } = scripted([() => Response.json(completion({ calls: [{ name: "get_weather", arguments: `{"city":"C${n++}"}` }] }))]);
+    const result = await client.chat.completions.runTools({ model: "m", messages, tools: [getWeather] }, { maxSteps: 3 });
+    expect(result.stopReason).toBe("max_steps");
+    expect(bodies).toHaveLength(3);
+    expect(result.messages.at(-1)!.role).toBe("tool");
+  });
+
+  it('ends "done", not "max_steps", when the last allowed step answers', async () => {
+    const { client } = scripted([reply({ calls: [{ name: "get_weather", arguments: '{"city":"A"}' }] }), reply({ content: "fine" })]);
+    expect((await client.chat.completions.runTools({ model: "m", messages, tools: [getWeather] }, { maxSteps: 2 })).stopReason).toBe("done");
+  });
+
+  it('stops with "repeated_call" when a call repeats with the same arguments in three steps in a row, whatever their key order', async () => {
+    const args = ['{"city":"Paris"}', '{ "city": "Paris" }', '{"city":"Paris"}'];
+    let n = 0;
+    const { client, bodies } = scripted([() => Response.json(completion({ calls: [{ name: "get_weather", arguments: args[n++ % 3]! }] }))]);
+    let ran = 0;
+    const counting = tool({ name: "get_weather", parameters: z.object({ city: z.string() }), run: () => ++ran });
+    const result = await client.chat.completions.runTools({ model: "m", messages, tools: [counting] });
+    expect(result.stopReason).toBe("repeated_call");
+    expect(bodies).toHaveLength(3);
+    expect(ran).toBe(2);
+    expect(String(result.messages.at(-1)!.content)).toMatch(/^Not run: /);
+  });
+
+  it('stops with "max_cost" once the reported cost reaches the budget', async () => {
+    const { client, bodies } = scripted([reply({ calls: [{ name: "get_weather", arguments: '{"city":"A"}' }], cost: 0.03, model: "auto-picked" })]);
+    const result = await client.chat.completions.runTools({ model: "auto", messages, tools: [getWeather] }, { maxCost: 0.05 });
+    expect(result.stopReason).toBe("max_cost");
+    expect(bodies.map((body) => (body.route as { max_cost: number }).max_cost)).toEqual([0.05, expect.closeTo(0.02, 10)]);
+    expect(result.cost).toBeCloseTo(0.06);
+  });
+
+  it('stops before a step whose worst case would pass what is left, and runs one that fits exactly', async () => {
+    const models = [{ id: "priced/model", object: "model", created: 0, owned_by: "x", pricing: { prompt: 0, completion: 1_000 }, max_output_tokens: 10 }];
+    // Each step's worst case: 10 tokens at $1,000 per million = $0.01; each step reports $0.01.
+    const { client, bodies } = scripted([reply({ calls: [{ name: "get_weather", arguments: '{"city":"A"}' }], cost: 0.01 })], models);
+    const exact = await client.chat.completions.runTools({ model: "priced/model", messages, tools: [getWeather], max_tokens: 10 }, { maxCost: 0.02, maxSteps: 5 });
+    expect(exact.stopReason).toBe("max_cost");
+    expect(bodies).toHaveLength(2);
+    const before = scripted([reply({ content: "never sent" })], models);
+    const result = await before.client.chat.completions.runTools({ model: "priced/model", messages, tools: [getWeather], max_tokens: 10 }, { maxCost: 0.009 });
+    expect(result.stopReason).toBe("max_cost");
+    expect(result.steps).toHaveLength(0);
+    expect(result.message).toBeNull();
+    expect(before.bodies).toHaveLength(0);
+  });
+});
+
+describe("runTools(): events, streaming, abort and errors", () => {
+  it("is iterable for its events, and awaiting it afterwards gives the same result without running again", async () => {
+    const { client, bodies } = scripted([reply({ calls: [{ name: "get_weather", arguments: '{"city":"Paris"}' }] }), reply({ content: "Sunny." })]);
+    const run = client.chat.completions.runTools({ model: "m", messages, tools: [getWeather] });
+    const types: string[] = [];
+    for await (const event of run) types.push(event.type);
+    expect(types).toEqual(["step.start", "tool_call", "tool_result", "step.end", "step.start", "step.end"]);
+    expect((await run).stopReason).toBe("done");
+    expect(bodies).toHaveLength(2);
+  });
+
+  it("streams each step with stream: true, a chunk event per chunk, and asks for the usage chunk", async () => {
+    const stepOne = [sseData(chunk(toolFragment({ index: 0, id: "c1", name: "get_weather", arguments: '{"city":"Oslo"}' }))), sseData(chunk({}, { finish: "tool_calls" })), sseData(usageChunk({ prompt_tokens: 1, completion_tokens: 1, total_tokens: 2, cost: 0.5 })), DONE];
+    const stepTwo = [sseData(chunk({ content: "Cold." }, { finish: "stop" })), sseData(usageChunk({ prompt_tokens: 1, completion_tokens: 1, total_tokens: 2, cost: 0.25 })), DONE];
+    const { client, bodies } = scripted([() => sseResponse(stepOne), () => sseResponse(stepTwo)]);
+    const events: ToolRunEvent[] = [];
+    const run = client.chat.completions.runTools({ model: "m", messages, tools: [getWeather], stream: true });
+    for await (const event of run) events.push(event);
+    const result = await run;
+    expect(events.filter((event) => event.type === "chunk")).toHaveLength(5);
+    expect(result.message?.content).toBe("Cold.");
+    expect(result.cost).toBe(0.75);
+    expect(bodies[0]!.stream_options).toEqual({ include_usage: true });
+  });
+
+  it("aborts the request in flight and every running tool, and rejects with APIUserAbortError", async () => {
+    const controller = new AbortController();
+    let toolSawAbort = false;
+    const hanging = tool({
+      name: "hanging",
+      parameters: z.object({}),
+      run: (_args, { signal }) =>
+        new Promise((_resolve, reject) => {
+          signal.addEventListener("abort", () => {
+            toolSawAbort = true;
+            reject(new Error("stopped"));
+          });
+          setTimeout(() => controller.abort(), 10);
+        }),
+    });
+    const { client } = scripted([reply({ calls: [{ name: "hanging", arguments: "{}" }] })]);
+    const error = await client.chat.completions.runTools({ model: "m", messages, tools: [hanging] }, { signal: controller.signal }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(toolSawAbort).toBe(true);
+  });
+
+  it("rejects with an API error of a step, its message naming the step", async () => {
+    const { client } = scripted([reply({ calls: [{ name: "get_weather", arguments: '{"city":"A"}' }] }), () => Response.json({ error: { message: "bad" } }, { status: 400 })]);
+    const error = (await client.chat.completions.runTools({ model: "m", messages, tools: [getWeather] }).catch((caught: unknown) => caught)) as Error;
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error.message).toMatch(/^Step 2 of the tool run failed: 400 bad/);
+  });
+
+  it("names what it cannot run before sending anything", async () => {
+    const { client, bodies } = scripted([reply({ content: "x" })]);
+    const plain = { type: "function" as const, function: { name: "plain", parameters: {} } };
+    await expect(client.chat.completions.runTools({ model: "m", messages, tools: [plain] })).rejects.toThrow(/each needs a `run` function: define "plain" with tool/);
+    await expect(client.chat.completions.runTools({ model: "m", messages, tools: [getWeather] }, { maxSteps: 0 })).rejects.toThrow(ModelGateError);
+    await expect(client.chat.completions.runTools({ model: "m", messages, tools: [] })).rejects.toThrow(/`tools` must be a non-empty array/);
+    expect(bodies).toHaveLength(0);
+  });
+});
