@@ -1,9 +1,9 @@
-import type { Model } from "../types/index.ts";
 import { isRecord } from "../internal/values.ts";
 import { DEFAULT_CATALOGUE, type MockModel } from "./catalogue.ts";
 import { allowCrossOrigin, preflightResponse } from "./cors.ts";
 import { errorResponse, RequestRejected } from "./errors.ts";
 import { delay, FaultQueue, faultyJSONResponse, statusFaultResponse, type BodyFault, type MockFault, type StructuredFault } from "./faults.ts";
+import { modelListing, publicModel } from "./models.ts";
 import { planReply, type MockReply } from "./replies.ts";
 import { chooseModel, hasRouteFilters, unsupportedFeature } from "./routing.ts";
 import { eventStream } from "./sse.ts";
@@ -74,6 +74,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   const catalogue = options.models ?? DEFAULT_CATALOGUE;
   const seed = options.seed ?? 42;
   const cors = options.cors ?? true;
+  const listModels = modelListing(catalogue);
   const faults = new FaultQueue<Exclude<MockFault, StructuredFault>>();
   const scripts = new FaultQueue<StructuredFault>();
   const requests: MockRequestRecord[] = [];
@@ -114,7 +115,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
 
     const path = pathname.replace(/\/+$/, "");
     const { method } = request;
-    if (method === "GET" && path === "/v1/models") return Response.json({ object: "list", data: catalogue.map(publicModel) });
+    if (method === "GET" && path === "/v1/models") return listModels(request.headers.get("if-none-match"));
     if (method === "GET" && path.startsWith("/v1/models/")) return retrieveModel(path.slice("/v1/models/".length));
     if (method === "POST" && path === "/v1/chat/completions") return chatCompletion(body, request.signal, number, fault);
     if (method === "POST" && path === "/v1/images/generations") return generateImages(body);
@@ -188,7 +189,8 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     const number = ++requestCount;
     const response = await handle(request, number);
     response.headers.set("x-request-id", `req_mock_${pad(number)}`);
-    if (!response.headers.has("content-type")) response.headers.set("content-type", "text/plain; charset=utf-8");
+    // A 304 has no body, so nothing to describe.
+    if (response.body !== null && !response.headers.has("content-type")) response.headers.set("content-type", "text/plain; charset=utf-8");
     if (cors) allowCrossOrigin(response.headers);
     return response;
   };
@@ -242,9 +244,4 @@ async function readJSON(request: Request): Promise<ParsedBody> {
 /** Request numbers padded so ids sort in order. */
 function pad(number: number): string {
   return String(number).padStart(6, "0");
-}
-
-/** The catalogue entry as `/v1/models` shows it (without the mock's routing-only latency). */
-function publicModel({ latency_ms: _latency, ...model }: MockModel): Model {
-  return model;
 }

@@ -26,6 +26,12 @@ export interface Model {
   provider?: string;
   /** Largest prompt plus reply, in tokens. */
   context_length?: number;
+  /**
+   * Most tokens one reply may hold (the provider's cap on `max_tokens`), in tokens. Also the
+   * reply a gateway budgets for when a request sets no `max_tokens`, so it bounds the worst
+   * case of a call's cost.
+   */
+  max_output_tokens?: number;
   /** USD per million tokens. */
   pricing?: { prompt: number; completion: number };
   /** Quality score from 0 to 1, as used by `route.min_quality`. */
