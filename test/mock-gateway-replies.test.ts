@@ -65,7 +65,9 @@ describe("mock gateway: replies", () => {
     expect(reply).toMatchObject({ id: expect.stringMatching(/^chatcmpl-/), object: "chat.completion", created: expect.any(Number), model: "mistralai/mistral-small", provider: "mistralai" });
     expect(reply.choices).toEqual([{ index: 0, message: { role: "assistant", content: expect.any(String) }, finish_reason: "stop" }]);
     const words = reply.choices[0]!.message.content!.split(/\s+/).length;
-    expect(reply.usage).toEqual({ prompt_tokens: Math.ceil("Hello there".length / 4), completion_tokens: words, total_tokens: Math.ceil("Hello there".length / 4) + words });
+    const prompt = Math.ceil("Hello there".length / 4);
+    // Mistral Small's prices: 0.1 and 0.3 USD per million tokens.
+    expect(reply.usage).toEqual({ prompt_tokens: prompt, completion_tokens: words, total_tokens: prompt + words, cost: (prompt * 0.1 + words * 0.3) / 1e6 });
   });
 
   it("uses the `reply` option verbatim, as a string or a function of the request", async () => {

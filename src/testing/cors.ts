@@ -19,10 +19,10 @@ export function preflightResponse(request: Request): Response {
 }
 
 /**
- * Lets a page read every answer, and the headers the SDK reads: the request id, retry hints,
- * and the catalogue's `etag` (none of them is CORS-safelisted).
+ * Lets a page read every answer, and the headers the SDK reads: request and generation ids,
+ * retry hints, and the catalogue's `etag` (none of them is CORS-safelisted).
  */
 export function allowCrossOrigin(headers: Headers): void {
   headers.set("access-control-allow-origin", "*");
-  headers.set("access-control-expose-headers", "x-request-id, retry-after, retry-after-ms, etag");
+  headers.set("access-control-expose-headers", "x-request-id, x-generation-id, retry-after, retry-after-ms, etag");
 }

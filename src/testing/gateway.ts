@@ -4,6 +4,7 @@ import { allowCrossOrigin, preflightResponse } from "./cors.ts";
 import { errorResponse, RequestRejected } from "./errors.ts";
 import { delay, FaultQueue, faultyJSONResponse, statusFaultResponse, type BodyFault, type MockFault, type StructuredFault } from "./faults.ts";
 import { modelListing, publicModel } from "./models.ts";
+import { hash, mulberry32 } from "./random.ts";
 import { planReply, type MockReply } from "./replies.ts";
 import { chooseModel, hasRouteFilters, unsupportedFeature } from "./routing.ts";
 import { eventStream } from "./sse.ts";
@@ -156,11 +157,14 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       id: `chatcmpl-mock${pad(number)}`,
       model: model.id,
       provider: model.provider,
+      pricing: model.pricing,
       seed,
       reply: options.reply,
       takeScript: () => scripts.next()?.as,
     });
-    if (!params.stream) return Response.json(toCompletion(plan));
+    // Distinct from the body's `id`, so a test can tell which of the two a client reported.
+    const headers = { "x-generation-id": generationID(seed, number) };
+    if (!params.stream) return Response.json(toCompletion(plan), { headers });
     const chunks = toChunks(plan, params.stream_options?.include_usage === true, seed);
     const stream = eventStream(chunks, {
       chunkDelayMs: options.chunkDelayMs ?? 0,
@@ -169,7 +173,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       signal,
       onActive: (change) => (activeStreams += change),
     });
-    return new Response(stream, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
+    return new Response(stream, { headers: { ...headers, "content-type": "text/event-stream", "cache-control": "no-cache" } });
   };
 
   const generateImages = (body: ParsedBody): Response => {
@@ -244,4 +248,11 @@ async function readJSON(request: Request): Promise<ParsedBody> {
 /** Request numbers padded so ids sort in order. */
 function pad(number: number): string {
   return String(number).padStart(6, "0");
+}
+
+/** A generation id as ModelGate writes it: `gen-` and 16 hex digits, from the seed and the request number. */
+function generationID(seed: number, number: number): string {
+  const random = mulberry32(hash(`generation ${seed} ${number}`));
+  const word = () => Math.floor(random() * 2 ** 32).toString(16).padStart(8, "0");
+  return `gen-${word()}${word()}`;
 }

@@ -7,6 +7,8 @@ import type {
   FinishReason,
 } from "../types/index.ts";
 import { isRecord } from "../internal/values.ts";
+import type { MockModel } from "./catalogue.ts";
+import { tokenCost } from "./costs.ts";
 import { hash, mulberry32, pick } from "./random.ts";
 import { estimatePromptTokens } from "./routing.ts";
 import { JSON_CHARS_PER_TOKEN, planStructured, structuredTarget, type StructuredScript } from "./structured.ts";
@@ -27,6 +29,9 @@ export interface PlannedChoice {
   json?: boolean;
 }
 
+/** Token counts with ModelGate's `cost`: the charge in USD. */
+export type MockUsage = CompletionUsage & { cost: number };
+
 /** The whole answer, before it is shaped as a completion or as chunks (see `wire.ts`). */
 export interface ReplyPlan {
   id: string;
@@ -34,7 +39,7 @@ export interface ReplyPlan {
   model: string;
   provider: string;
   choices: PlannedChoice[];
-  usage: CompletionUsage;
+  usage: MockUsage;
 }
 
 /** Where the answer comes from besides the request. */
@@ -42,6 +47,8 @@ export interface ReplyContext {
   id: string;
   model: string;
   provider: string;
+  /** The served model's prices, for `usage.cost`. */
+  pricing: MockModel["pricing"];
   seed: number;
   reply?: MockReply;
   /** The scripted way the reply goes wrong, asked for only when the reply is structured (so only such a reply uses a script up). */
@@ -117,7 +124,12 @@ export function planReply(params: ChatCompletionCreateParamsBase, context: Reply
     model: context.model,
     provider: context.provider,
     choices,
-    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+      cost: tokenCost(context.pricing, promptTokens, completionTokens),
+    },
   };
 }
 
