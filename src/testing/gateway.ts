@@ -1,12 +1,13 @@
 import { isRecord } from "../internal/values.ts";
 import { DEFAULT_CATALOGUE, type MockModel } from "./catalogue.ts";
 import { allowCrossOrigin, preflightResponse } from "./cors.ts";
+import { CreditAccount } from "./credits.ts";
 import { errorResponse, RequestRejected } from "./errors.ts";
 import { delay, FaultQueue, faultyJSONResponse, statusFaultResponse, type BodyFault, type MockFault, type StructuredFault } from "./faults.ts";
+import { planReply, type MockReply } from "./replies.ts";
 import { modelListing, publicModel } from "./models.ts";
 import { hash, mulberry32 } from "./random.ts";
-import { planReply, type MockReply } from "./replies.ts";
-import { chooseModel, hasRouteFilters, unsupportedFeature } from "./routing.ts";
+import { chooseModel, estimatePromptTokens, hasRouteFilters, unsupportedFeature } from "./routing.ts";
 import { eventStream } from "./sse.ts";
 import { validateChatRequest } from "./validate.ts";
 import { toChunks, toCompletion } from "./wire.ts";
@@ -30,6 +31,16 @@ export interface MockGatewayOptions {
   keepAliveEvery?: number;
   /** Answer CORS preflights and let any origin read the answers, so browser pages can call the mock. @default true */
   cors?: boolean;
+  /**
+   * The account's balance in USD. Each served chat completion takes its `usage.cost` off it
+   * (`gateway.credits` shows what is left), and a request whose worst case — the estimated
+   * prompt plus `max_completion_tokens`, else `max_tokens`, else the model's
+   * `max_output_tokens`, for each of its `n` choices, at the model's prices — is more than
+   * is left gets a 402 `insufficient_credits`, with `error.metadata.affordable_tokens` when a
+   * smaller limit would fit. `reset()` restores it.
+   * @default Infinity (no limit)
+   */
+  credits?: number;
 }
 
 /** A request the mock received, for tests to inspect (e.g. its `idempotency-key`). */
@@ -58,12 +69,14 @@ export interface MockGateway {
   inject(fault: MockFault, times?: number): void;
   /** Every request received (preflights aside), oldest first. */
   readonly requests: MockRequestRecord[];
-  /** Forgets the requests and the queued faults, and restarts the request ids. */
+  /** Forgets the requests and the queued faults, restarts the request ids, and restores the `credits`. */
   reset(): void;
   /** The models served. */
   readonly catalogue: readonly MockModel[];
   /** Streamed bodies still producing: 0 once every stream has ended or been cancelled. */
   readonly activeStreams: number;
+  /** The account's balance in USD: the `credits` option less what served calls cost; `Infinity` when unlimited. */
+  readonly credits: number;
 }
 
 /** Methods each path serves, for a 405 that says which one to use. */
@@ -75,6 +88,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   const catalogue = options.models ?? DEFAULT_CATALOGUE;
   const seed = options.seed ?? 42;
   const cors = options.cors ?? true;
+  const account = new CreditAccount(options.credits ?? Infinity);
   const listModels = modelListing(catalogue);
   const faults = new FaultQueue<Exclude<MockFault, StructuredFault>>();
   const scripts = new FaultQueue<StructuredFault>();
@@ -153,6 +167,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     const { model } = routed;
     const unsupported = unsupportedFeature(params, model);
     if (unsupported) throw new RequestRejected(unsupported.message, unsupported.param, 400, "unsupported_parameter");
+    account.authorize(params, model, estimatePromptTokens(params));
     const plan = planReply(params, {
       id: `chatcmpl-mock${pad(number)}`,
       model: model.id,
@@ -162,6 +177,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       reply: options.reply,
       takeScript: () => scripts.next()?.as,
     });
+    account.charge(plan.usage.cost);
     // Distinct from the body's `id`, so a test can tell which of the two a client reported.
     const headers = { "x-generation-id": generationID(seed, number) };
     if (!params.stream) return Response.json(toCompletion(plan), { headers });
@@ -209,10 +225,12 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
         scripts.clear();
         requestCount = 0;
         imageCount = 0;
+        account.reset();
       },
     },
     catalogue: { value: catalogue },
     activeStreams: { get: () => activeStreams },
+    credits: { get: () => account.balance },
   });
 }
 
