@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
+import type { ChatCompletionCreateParamsBase } from "../src/index.ts";
+import { chooseModel, DEFAULT_CATALOGUE } from "../src/testing/index.ts";
 import { mockGateway, parseEventStream } from "./fixtures/mock.ts";
 
 // Budgets as the gateway enforces them: the account's credits (402 with affordable_tokens
-// before a call that could cost more than is left).
+// before a call that could cost more than is left) and `route.max_cost` for `model: "auto"`.
 // The prompt "Hello there" is 3 mock tokens; GPT-4.1 costs 2 and 8 USD per million tokens.
 
+const hello = [{ role: "user" as const, content: "Hello there" }];
 const GPT_41 = "openai/gpt-4.1";
 
 async function errorOf(response: Response, status: number) {
@@ -119,5 +122,48 @@ describe("mock gateway credits: the balance", () => {
     expect(gateway.credits).toBeLessThan(1);
     gateway.reset();
     expect(gateway.credits).toBe(1);
+  });
+});
+
+describe("mock gateway: route.max_cost", () => {
+  function chosen(extra: Partial<ChatCompletionCreateParamsBase> & { route?: Record<string, unknown> }) {
+    const result = chooseModel({ model: "auto", messages: hello, ...extra } as ChatCompletionCreateParamsBase, DEFAULT_CATALOGUE);
+    return "model" in result ? result.model.id : result;
+  }
+
+  it("keeps only models whose worst case (prompt plus max_tokens at their prices) is within max_cost", () => {
+    // With 1,000 tokens of reply: Sonnet 4.5 could cost 0.015009, Gemini 2.5 Pro 0.01000375, GPT-4.1 0.008006 USD.
+    expect(chosen({ max_tokens: 1000, route: { sort: "quality" } })).toBe("anthropic/claude-sonnet-4.5");
+    expect(chosen({ max_tokens: 1000, route: { sort: "quality", max_cost: 0.015 } })).toBe("google/gemini-2.5-pro");
+    expect(chosen({ max_tokens: 1000, route: { sort: "quality", max_cost: 0.01 } })).toBe(GPT_41);
+    expect(chosen({ max_tokens: 1000, route: { sort: "quality", max_cost: 0.008006 } })).toBe(GPT_41);
+  });
+
+  it("counts the model's max_output_tokens when the request sets no limit", () => {
+    // GPT-4.1 writes up to 32,768 tokens (0.262 USD at most); Claude Haiku 4.5 up to 64,000 (0.32 USD).
+    expect(chosen({ route: { sort: "quality", min_quality: 0.8, max_price: { prompt: 2 }, max_cost: 0.3 } })).toBe(GPT_41);
+  });
+
+  it("answers 400 no_route_available naming max_cost and the reply limit it counted, when no model fits", async () => {
+    const { gateway, chat } = mockGateway();
+    const error = await errorOf(await chat({ model: "auto", max_tokens: 100, route: { max_cost: 0.00001 } }), 400);
+    expect(error).toMatchObject({ type: "invalid_request_error", code: "no_route_available", param: "route" });
+    expect(error.message).toBe("No model satisfies the route filters (excluded by: max_cost 0.00001 (the prompt plus max_tokens at each model's prices)).");
+    const unlimited = await errorOf(await chat({ model: "auto", route: { max_cost: 0.001 } }), 400);
+    expect(unlimited.message).toContain("the prompt plus max_output_tokens at each model's prices");
+    expect(gateway.credits).toBe(Infinity);
+  });
+
+  it("serves the chosen model through the gateway, and ignores max_cost for a named model", async () => {
+    const { chat } = mockGateway();
+    const routed = await (await chat({ model: "auto", max_tokens: 1000, route: { sort: "quality", max_cost: 0.01 } })).json();
+    expect(routed.model).toBe(GPT_41);
+    expect((await chat({ model: "anthropic/claude-sonnet-4.5", route: { max_cost: 0.00001 } })).status).toBe(200);
+  });
+
+  it.each(["-1", '"cheap"', "1e999"])("answers 400 naming route.max_cost for %s", async (value) => {
+    const body = `{"model":"auto","messages":[{"role":"user","content":"Hi"}],"route":{"max_cost":${value}}}`;
+    const error = await errorOf(await mockGateway().call("/v1/chat/completions", { body }), 400);
+    expect(error).toMatchObject({ param: "route.max_cost", message: expect.stringContaining("`route.max_cost`") });
   });
 });

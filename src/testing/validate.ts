@@ -182,6 +182,9 @@ function checkRoute(route: unknown): void {
       }
     }
   }
+  if (present(route.max_cost) && !(typeof route.max_cost === "number" && route.max_cost >= 0 && Number.isFinite(route.max_cost))) {
+    throw reject("route.max_cost", "`route.max_cost` must be a number of USD, 0 or more.");
+  }
   if (present(route.capabilities) && !(Array.isArray(route.capabilities) && route.capabilities.every((item) => typeof item === "string"))) {
     throw reject("route.capabilities", "`route.capabilities` must be an array of capability names.");
   }
