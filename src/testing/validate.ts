@@ -49,6 +49,9 @@ export function validateChatRequest(body: unknown): ChatCompletionCreateParamsBa
     }
   }
   const toolNames = checkTools(body.tools);
+  if (present(body.parallel_tool_calls) && typeof body.parallel_tool_calls !== "boolean") {
+    throw reject("parallel_tool_calls", "`parallel_tool_calls` must be a boolean.");
+  }
   checkToolChoice(body.tool_choice, toolNames);
   if (present(body.response_format)) {
     const type = isRecord(body.response_format) ? body.response_format.type : undefined;
