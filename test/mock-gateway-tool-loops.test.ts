@@ -5,7 +5,7 @@ import { mockGateway, parseEventStream } from "./fixtures/mock.ts";
 
 // What a client's tool loop meets at the mock: calls the model makes on its own, with
 // arguments that follow each tool's schema, two at once when several tools are offered, a
-// text that uses the results sent back.
+// text that uses the results sent back, and replies scripted step by step.
 
 const weather = {
   type: "function",
@@ -140,6 +140,120 @@ describe("mock gateway tool loops: replies to tool results", () => {
     const messages = [{ role: "user", content: "Hi" }, { role: "tool", tool_call_id: "call_unknown", content: "42" }];
     const answer = await completion(await mockGateway().chat({ model: "auto", messages }));
     expect(answer.choices[0]?.message.content).toContain("the tool returned 42");
+  });
+});
+
+describe("mock gateway tool loops: scripted replies", () => {
+  it("answers exactly the scripted tool calls, arguments as the raw string given (broken JSON too)", async () => {
+    const { gateway, chat } = mockGateway();
+    gateway.inject({ type: "reply", toolCalls: [{ name: "get_weather", arguments: '{"city": "Oslo"' }, { name: "no_such_tool", arguments: "{}" }] });
+    const reply = await completion(await chat({ model: "auto", tools: [weather] }));
+    const calls = reply.choices[0]!.message.tool_calls!;
+    expect(calls.map((call) => call.function)).toEqual([
+      { name: "get_weather", arguments: '{"city": "Oslo"' },
+      { name: "no_such_tool", arguments: "{}" },
+    ]);
+    expect(calls.every((call) => /^call_\w+$/.test(call.id))).toBe(true);
+    expect(new Set(calls.map((call) => call.id)).size).toBe(2);
+    expect(reply.choices[0]).toMatchObject({ finish_reason: "tool_calls", message: { content: null } });
+  });
+
+  it("streams the scripted calls so that they join into the same arguments", async () => {
+    const { gateway, chat } = mockGateway();
+    gateway.inject({ type: "reply", toolCalls: [{ name: "get_weather", arguments: '{"city":"Oslo","days":2}' }, { name: "search", arguments: "not json at all" }] });
+    const { calls, finishReason } = await joined(await chat({ model: "auto", tools: [weather], stream: true }));
+    expect(calls.map(({ name, arguments: args }) => ({ name, args }))).toEqual([
+      { name: "get_weather", args: '{"city":"Oslo","days":2}' },
+      { name: "search", args: "not json at all" },
+    ]);
+    expect(finishReason).toBe("tool_calls");
+  });
+
+  it("answers scripted content as it is, never cut by max_tokens, streamed or not", async () => {
+    const { gateway, chat } = mockGateway();
+    gateway.inject({ type: "reply", content: "All done: it is 21 °C in Oslo." }, 2);
+    const plain = await completion(await chat({ model: "auto", tools: [weather], max_tokens: 2 }));
+    expect(plain.choices[0]).toEqual({ index: 0, message: { role: "assistant", content: "All done: it is 21 °C in Oslo." }, finish_reason: "stop" });
+    expect(await joined(await chat({ model: "auto", max_tokens: 2, stream: true }))).toMatchObject({ content: "All done: it is 21 °C in Oslo.", finishReason: "stop" });
+  });
+
+  it("sends content and calls together when both are scripted", async () => {
+    const { gateway, chat } = mockGateway();
+    gateway.inject({ type: "reply", content: "Let me check.", toolCalls: [{ name: "search", arguments: '{"query":"oslo"}' }] });
+    const reply = await completion(await chat({ model: "auto" }));
+    expect(reply.choices[0]).toMatchObject({ finish_reason: "tool_calls", message: { content: "Let me check.", tool_calls: [{ function: { name: "search", arguments: '{"query":"oslo"}' } }] } });
+  });
+
+  it("gives every choice of n the script", async () => {
+    const { gateway, chat } = mockGateway();
+    gateway.inject({ type: "reply", content: "Same." });
+    const reply = await completion(await chat({ model: "auto", n: 3 }));
+    expect(reply.choices.map((choice) => choice.message.content)).toEqual(["Same.", "Same.", "Same."]);
+  });
+
+  it("reports the scripted cost as usage.cost, and charges the credits that much", async () => {
+    const { gateway, chat } = mockGateway({ credits: 1 });
+    gateway.inject({ type: "reply", content: "Costly.", cost: 0.25 }, 2);
+    expect((await completion(await chat({ model: "auto" }))).usage.cost).toBe(0.25);
+    expect(gateway.credits).toBe(0.75);
+    const streamed = await joined(await chat({ model: "auto", stream: true, stream_options: { include_usage: true } }));
+    expect(streamed.usage?.cost).toBe(0.25);
+    expect(gateway.credits).toBe(0.5);
+    const computed = await completion(await chat({ model: "auto" }));
+    expect(computed.usage.cost).toBeLessThan(0.001);
+  });
+
+  it("queues scripts in order, each for `times` chat completions (Infinity: until reset), then replies as usual", async () => {
+    const { gateway, chat } = mockGateway();
+    gateway.inject({ type: "reply", toolCalls: [{ name: "get_weather", arguments: "{}" }] }, 2);
+    gateway.inject({ type: "reply", content: "Done." });
+    const contents = [];
+    for (let i = 0; i < 4; i++) {
+      const message = (await completion(await chat({ model: "auto", tools: [weather] }))).choices[0]!.message;
+      contents.push(message.content ?? message.tool_calls![0]!.function.arguments);
+    }
+    expect(contents.slice(0, 3)).toEqual(["{}", "{}", "Done."]);
+    expect(contents[3]).not.toBe("{}");
+    gateway.inject({ type: "reply", content: "Forever." }, Infinity);
+    for (let i = 0; i < 3; i++) expect((await completion(await chat({ model: "auto" }))).choices[0]?.message.content).toBe("Forever.");
+    gateway.reset();
+    expect((await completion(await chat({ model: "auto" }))).choices[0]?.message.content).not.toBe("Forever.");
+  });
+
+  it("waits for a chat completion the mock serves: /v1/models, refused requests and status faults leave it queued", async () => {
+    const { gateway, call, chat } = mockGateway({ credits: 0.001 });
+    gateway.inject({ type: "reply", content: "Scripted." });
+    await call("/v1/models");
+    expect((await chat({ model: "acme/nothing" })).status).toBe(404);
+    expect((await chat({ model: "openai/gpt-4.1", max_tokens: 4000 })).status).toBe(402);
+    gateway.inject({ type: "status", status: 503 });
+    expect((await chat({ model: "auto", max_tokens: 10 })).status).toBe(503);
+    expect((await completion(await chat({ model: "auto", max_tokens: 10 }))).choices[0]?.message.content).toBe("Scripted.");
+  });
+
+  it("is not used up by a structured script, nor uses one up", async () => {
+    const { gateway, chat } = mockGateway();
+    const format = { type: "json_schema", json_schema: { name: "answer", schema: { type: "object", properties: { a: { type: "string" } }, required: ["a"] } } };
+    gateway.inject({ type: "structured", as: "refusal" });
+    gateway.inject({ type: "reply", content: "Scripted." });
+    // The reply script answers the structured request, and the structured script stays queued...
+    const scripted = await completion(await chat({ model: "openai/gpt-4.1-mini", response_format: format }));
+    expect(scripted.choices[0]?.message).toMatchObject({ content: "Scripted." });
+    // ...for the next structured reply.
+    const refused = await completion(await chat({ model: "openai/gpt-4.1-mini", response_format: format }));
+    expect(refused.choices[0]?.message).toMatchObject({ content: null, refusal: expect.any(String) });
+  });
+
+  it("throws a TypeError at inject() for a script that is not well formed", () => {
+    const { gateway } = mockGateway();
+    const bad = [
+      { type: "reply", toolCalls: [{ name: "f", arguments: { city: "Oslo" } }] },
+      { type: "reply", toolCalls: "f()" },
+      { type: "reply", content: 42 },
+      { type: "reply", cost: -1 },
+      { type: "reply", cost: "0.1" },
+    ];
+    for (const script of bad) expect(() => gateway.inject(script as never), JSON.stringify(script)).toThrow(TypeError);
   });
 });
 

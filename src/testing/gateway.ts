@@ -3,7 +3,18 @@ import { DEFAULT_CATALOGUE, type MockModel } from "./catalogue.ts";
 import { allowCrossOrigin, preflightResponse } from "./cors.ts";
 import { CreditAccount } from "./credits.ts";
 import { errorResponse, RequestRejected } from "./errors.ts";
-import { delay, FaultQueue, faultyJSONResponse, statusFaultResponse, type BodyFault, type MockFault, type StructuredFault } from "./faults.ts";
+import {
+  checkReplyScript,
+  delay,
+  FaultQueue,
+  faultyJSONResponse,
+  statusFaultResponse,
+  type BodyFault,
+  type MockFault,
+  type ReplyScript,
+  type RequestFault,
+  type StructuredFault,
+} from "./faults.ts";
 import { planReply, type MockReply } from "./replies.ts";
 import { modelListing, publicModel } from "./models.ts";
 import { hash, mulberry32 } from "./random.ts";
@@ -64,6 +75,8 @@ export interface MockGateway {
    * Makes the next `times` requests to `/v1/...` (preflights aside) meet `fault`, before the
    * key check, as a proxy in front of the gateway would. Faults queue up in order; `times`
    * may be `Infinity`. A `structured` fault instead scripts the next `times` structured
+   * replies, and a `reply` fault the next `times` chat completions served, each in a queue
+   * of its own (see `MockFault`). Throws a `TypeError` for a `reply` that is not well formed.
    * replies, in a queue of its own (see `MockFault`).
    */
   inject(fault: MockFault, times?: number): void;
@@ -90,8 +103,9 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   const cors = options.cors ?? true;
   const account = new CreditAccount(options.credits ?? Infinity);
   const listModels = modelListing(catalogue);
-  const faults = new FaultQueue<Exclude<MockFault, StructuredFault>>();
+  const faults = new FaultQueue<RequestFault>();
   const scripts = new FaultQueue<StructuredFault>();
+  const replyScripts = new FaultQueue<ReplyScript>();
   const requests: MockRequestRecord[] = [];
   let requestCount = 0;
   let imageCount = 0;
@@ -176,6 +190,8 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       seed,
       reply: options.reply,
       takeScript: () => scripts.next()?.as,
+      // Taken only now: a request refused above leaves the script for the next one.
+      script: replyScripts.next(),
     });
     account.charge(plan.usage.cost);
     // Distinct from the body's `id`, so a test can tell which of the two a client reported.
@@ -216,13 +232,20 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   };
 
   return Object.defineProperties(gateway as MockGateway, {
-    inject: { value: (fault: MockFault, times = 1) => (fault.type === "structured" ? scripts.add(fault, times) : faults.add(fault, times)) },
+    inject: {
+      value: (fault: MockFault, times = 1) => {
+        if (fault.type === "structured") return scripts.add(fault, times);
+        if (fault.type === "reply") return replyScripts.add(checkReplyScript(fault), times);
+        faults.add(fault, times);
+      },
+    },
     requests: { value: requests },
     reset: {
       value: () => {
         requests.length = 0;
         faults.clear();
         scripts.clear();
+        replyScripts.clear();
         requestCount = 0;
         imageCount = 0;
         account.reset();

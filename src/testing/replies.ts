@@ -1,6 +1,7 @@
 import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage, FinishReason } from "../types/index.ts";
 import type { MockModel } from "./catalogue.ts";
 import { tokenCost } from "./costs.ts";
+import type { ReplyScript } from "./faults.ts";
 import { hash, mulberry32, pick } from "./random.ts";
 import { estimatePromptTokens } from "./routing.ts";
 import { JSON_CHARS_PER_TOKEN, planStructured, structuredTarget, type StructuredScript } from "./structured.ts";
@@ -46,6 +47,8 @@ export interface ReplyContext {
   reply?: MockReply;
   /** The scripted way the reply goes wrong, asked for only when the reply is structured (so only such a reply uses a script up). */
   takeScript?: () => StructuredScript | undefined;
+  /** A scripted reply (`gateway.inject({ type: "reply" })`), answered exactly instead of a planned one. */
+  script?: ReplyScript;
 }
 
 /** A fixed `created` time: the mock's output must not change from one run to the next. */
@@ -69,7 +72,8 @@ const SENTENCES = [
  * "none", and unless the conversation already ends with tool results) get tool calls whose
  * arguments follow the tools' JSON schemas (see `autonomousToolCalls`); a conversation
  * ending with tool results gets a text that quotes each one. `max_completion_tokens` /
- * `max_tokens` cut the text (a mock token is a word) with finish reason `length`.
+ * `max_tokens` cut the text (a mock token is a word) with finish reason `length`. A
+ * `script` is answered as it is (see `scriptedChoice`).
  *
  * Structured requests (see `structuredTarget`) get JSON generated from their schema instead:
  * a forced tool call's arguments, or the content for a `json_schema` or `json_object`
@@ -80,7 +84,7 @@ export function planReply(params: ChatCompletionCreateParamsBase, context: Reply
   const resultsReply = toolResultsReply(params.messages);
   const callsTool = (params.tools?.length ?? 0) > 0 && params.tool_choice !== "none" && resultsReply === undefined;
   const limit = params.max_completion_tokens ?? params.max_tokens ?? Infinity;
-  const target = structuredTarget(params);
+  const target = context.script ? undefined : structuredTarget(params);
   // A forced call is structured unless the conversation ends with a tool result (answered in
   // text, as before); a JSON response format is, unless a tool is called first or `reply` fixes the text.
   const structured = target?.kind === "tool" ? callsTool : target !== undefined && !callsTool && context.reply === undefined;
@@ -88,6 +92,10 @@ export function planReply(params: ChatCompletionCreateParamsBase, context: Reply
   const choices: PlannedChoice[] = [];
   for (let index = 0; index < (params.n ?? 1); index++) {
     const random = mulberry32(context.seed + index + hash(userText));
+    if (context.script) {
+      choices.push(scriptedChoice(context.script, random, index));
+      continue;
+    }
     if (structured && target) {
       const { call, refusal, ...answer } = planStructured(target, random, script, limit);
       const toolCalls: ChatCompletionMessageToolCall[] = call ? [{ id: callId(random, index), type: "function", function: call }] : [];
@@ -115,9 +123,21 @@ export function planReply(params: ChatCompletionCreateParamsBase, context: Reply
       prompt_tokens: promptTokens,
       completion_tokens: completionTokens,
       total_tokens: promptTokens + completionTokens,
-      cost: tokenCost(context.pricing, promptTokens, completionTokens),
+      cost: context.script?.cost ?? tokenCost(context.pricing, promptTokens, completionTokens),
     },
   };
+}
+
+/**
+ * A scripted reply as it was given: its calls with fresh ids and their arguments untouched,
+ * its content (`null` beside calls when it has none), no limit applied.
+ */
+function scriptedChoice(script: ReplyScript, random: () => number, index: number): PlannedChoice {
+  const toolCalls = (script.toolCalls ?? []).map(
+    (call): ChatCompletionMessageToolCall => ({ id: callId(random, index), type: "function", function: { name: call.name, arguments: call.arguments } }),
+  );
+  const text = script.content ?? (toolCalls.length > 0 ? null : "");
+  return { index, text, toolCalls, finishReason: toolCalls.length > 0 ? "tool_calls" : "stop" };
 }
 
 /** A mock token is a word of text (or of a refusal), or four characters of a tool call or of generated JSON. */
