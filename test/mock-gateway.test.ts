@@ -217,7 +217,7 @@ describe("mock gateway: headers, CORS and the request log", () => {
     expect(gateway.requests).toHaveLength(0);
     const answer = await call("/v1/models", { key: null });
     expect(answer.headers.get("access-control-allow-origin")).toBe("*");
-    expect(answer.headers.get("access-control-expose-headers")).toBe("x-request-id, retry-after, retry-after-ms");
+    expect(answer.headers.get("access-control-expose-headers")).toBe("x-request-id, x-generation-id, retry-after, retry-after-ms, etag");
   });
 
   it("adds no CORS headers and answers no preflight when cors is false", async () => {

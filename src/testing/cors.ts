@@ -18,8 +18,11 @@ export function preflightResponse(request: Request): Response {
   });
 }
 
-/** Lets a page read every answer, and the headers retries and error reports need. */
+/**
+ * Lets a page read every answer, and the headers the SDK reads: request and generation ids,
+ * retry hints, and the catalogue's `etag` (none of them is CORS-safelisted).
+ */
 export function allowCrossOrigin(headers: Headers): void {
   headers.set("access-control-allow-origin", "*");
-  headers.set("access-control-expose-headers", "x-request-id, retry-after, retry-after-ms");
+  headers.set("access-control-expose-headers", "x-request-id, x-generation-id, retry-after, retry-after-ms, etag");
 }

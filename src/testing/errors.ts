@@ -34,14 +34,19 @@ export interface ErrorDetails {
   code?: string | null;
   /** The request field at fault, e.g. `messages[1].role`. */
   param?: string | null;
+  /** Details a client reads beside the message, e.g. a 402's `affordable_tokens`; left out when absent. */
+  metadata?: Record<string, unknown>;
   headers?: Record<string, string>;
 }
 
-/** A gateway error answer in the OpenAI-style shape `{ error: { message, type, code, param } }`. */
+/**
+ * A gateway error answer in the OpenAI-style shape `{ error: { message, type, code, param } }`,
+ * with ModelGate's `metadata` when there is some.
+ */
 export function errorResponse(status: number, message: string, details: ErrorDetails = {}): Response {
   const type = details.type ?? ERROR_TYPES[status] ?? (status >= 500 ? "server_error" : "api_error");
   const code = details.code === undefined ? (ERROR_CODES[status] ?? null) : details.code;
-  const body = { error: { message, type, code, param: details.param ?? null } };
+  const body = { error: { message, type, code, param: details.param ?? null, ...(details.metadata ? { metadata: details.metadata } : {}) } };
   return Response.json(body, { status, headers: details.headers });
 }
 
@@ -55,6 +60,7 @@ export class RequestRejected extends Error {
     readonly param: string | null,
     readonly status = 400,
     readonly code: string | null = "invalid_request",
+    readonly metadata?: Record<string, unknown>,
   ) {
     super(message);
     this.name = "RequestRejected";
@@ -62,6 +68,6 @@ export class RequestRejected extends Error {
 
   /** The refusal as the gateway's error answer. */
   toResponse(): Response {
-    return errorResponse(this.status, this.message, { code: this.code, param: this.param });
+    return errorResponse(this.status, this.message, { code: this.code, param: this.param, metadata: this.metadata });
   }
 }

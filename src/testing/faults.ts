@@ -28,6 +28,16 @@ import { errorResponse } from "./errors.ts";
  *
  *   Unlike the other faults it waits for a structured reply: requests in between (a plain
  *   chat, `/v1/models`, a refused request) leave it queued, in its own queue.
+ * - `reply`: the next chat completion answers with exactly this, streamed or not, in every
+ *   choice, to drive a client's tool loop step by step: the `toolCalls` (each with a fresh
+ *   id; `arguments` sent as the raw string given, so broken JSON or an unknown tool name can
+ *   be scripted; finish reason `tool_calls`) and the `content` (`null` when there are calls
+ *   and no content, else `""` when absent; finish reason `stop` without calls), never cut by
+ *   `max_tokens`. `cost` replaces the computed `usage.cost`, and is what the `credits` lose.
+ *   It waits in a queue of its own for the next chat completion the mock serves (a request
+ *   refused with an error, a 402 included, or answered by a `status` fault leaves it
+ *   queued); it is used before a queued `structured` script, which stays queued for a later
+ *   structured reply.
  *
  * `afterChunks` larger than the stream means "just before `[DONE]`". A body fault that meets
  * a non-streamed answer acts on its JSON: `cut` sends half of it and errors, `stall` sends
@@ -51,16 +61,54 @@ export type MockFault =
   | { type: "stream-error"; afterChunks: number; status?: number; message?: string; as?: "chunk" | "event" }
   | { type: "cut"; afterChunks: number }
   | { type: "stall"; afterChunks: number; keepAliveMs?: number }
-  | { type: "structured"; as: "invalid-json" | "schema-violation" | "refusal" | "length" };
+  | { type: "structured"; as: "invalid-json" | "schema-violation" | "refusal" | "length" }
+  | {
+      type: "reply";
+      /** Calls to make, in order; `arguments` is sent exactly as given. */
+      toolCalls?: { name: string; arguments: string }[];
+      content?: string;
+      /** USD, for `usage.cost` and the credits. @default computed from the tokens and the model's prices */
+      cost?: number;
+    };
 
 /** Scripts for the next structured reply, which wait in their own queue (see `MockFault`). */
 export type StructuredFault = Extract<MockFault, { type: "structured" }>;
+
+/** Scripted replies for the next chat completions, which wait in their own queue (see `MockFault`). */
+export type ReplyScript = Extract<MockFault, { type: "reply" }>;
+
+/** Faults that meet the next request, whatever it is. */
+export type RequestFault = Exclude<MockFault, StructuredFault | ReplyScript>;
 
 /** Faults that act on a response body rather than instead of one. */
 export type BodyFault = Extract<MockFault, { afterChunks: number }>;
 
 /** The message of a `stream-error` fault that gives none. */
 export const DEFAULT_STREAM_ERROR = "The upstream provider failed mid-stream.";
+
+/**
+ * `script` when it is well formed, else a `TypeError` saying what is wrong: a test that
+ * scripts a reply by mistake (arguments as an object, a cost in cents as a string) learns it
+ * at `inject()`, not from a confusing answer later.
+ */
+export function checkReplyScript(script: ReplyScript): ReplyScript {
+  const fail = (what: string) => {
+    throw new TypeError(`gateway.inject({ type: "reply" }): ${what}`);
+  };
+  if (script.toolCalls !== undefined) {
+    if (!Array.isArray(script.toolCalls)) fail("`toolCalls` must be an array.");
+    script.toolCalls.forEach((call, index) => {
+      if (typeof call?.name !== "string" || typeof call.arguments !== "string") {
+        fail(`\`toolCalls[${index}]\` needs a string \`name\` and a string \`arguments\` (JSON text, sent as is).`);
+      }
+    });
+  }
+  if (script.content !== undefined && typeof script.content !== "string") fail("`content` must be a string.");
+  if (script.cost !== undefined && !(typeof script.cost === "number" && script.cost >= 0 && Number.isFinite(script.cost))) {
+    fail("`cost` must be a number of USD, 0 or more.");
+  }
+  return script;
+}
 
 /** A first-in, first-out queue of faults, each for a number of requests. */
 export class FaultQueue<Fault extends MockFault = MockFault> {

@@ -1,11 +1,24 @@
-import type { Model } from "../types/index.ts";
 import { isRecord } from "../internal/values.ts";
 import { DEFAULT_CATALOGUE, type MockModel } from "./catalogue.ts";
 import { allowCrossOrigin, preflightResponse } from "./cors.ts";
+import { CreditAccount } from "./credits.ts";
 import { errorResponse, RequestRejected } from "./errors.ts";
-import { delay, FaultQueue, faultyJSONResponse, statusFaultResponse, type BodyFault, type MockFault, type StructuredFault } from "./faults.ts";
+import {
+  checkReplyScript,
+  delay,
+  FaultQueue,
+  faultyJSONResponse,
+  statusFaultResponse,
+  type BodyFault,
+  type MockFault,
+  type ReplyScript,
+  type RequestFault,
+  type StructuredFault,
+} from "./faults.ts";
 import { planReply, type MockReply } from "./replies.ts";
-import { chooseModel, hasRouteFilters, unsupportedFeature } from "./routing.ts";
+import { modelListing, publicModel } from "./models.ts";
+import { hash, mulberry32 } from "./random.ts";
+import { chooseModel, estimatePromptTokens, hasRouteFilters, unsupportedFeature } from "./routing.ts";
 import { eventStream } from "./sse.ts";
 import { validateChatRequest } from "./validate.ts";
 import { toChunks, toCompletion } from "./wire.ts";
@@ -29,6 +42,16 @@ export interface MockGatewayOptions {
   keepAliveEvery?: number;
   /** Answer CORS preflights and let any origin read the answers, so browser pages can call the mock. @default true */
   cors?: boolean;
+  /**
+   * The account's balance in USD. Each served chat completion takes its `usage.cost` off it
+   * (`gateway.credits` shows what is left), and a request whose worst case — the estimated
+   * prompt plus `max_completion_tokens`, else `max_tokens`, else the model's
+   * `max_output_tokens`, for each of its `n` choices, at the model's prices — is more than
+   * is left gets a 402 `insufficient_credits`, with `error.metadata.affordable_tokens` when a
+   * smaller limit would fit. `reset()` restores it.
+   * @default Infinity (no limit)
+   */
+  credits?: number;
 }
 
 /** A request the mock received, for tests to inspect (e.g. its `idempotency-key`). */
@@ -52,17 +75,21 @@ export interface MockGateway {
    * Makes the next `times` requests to `/v1/...` (preflights aside) meet `fault`, before the
    * key check, as a proxy in front of the gateway would. Faults queue up in order; `times`
    * may be `Infinity`. A `structured` fault instead scripts the next `times` structured
+   * replies, and a `reply` fault the next `times` chat completions served, each in a queue
+   * of its own (see `MockFault`). Throws a `TypeError` for a `reply` that is not well formed.
    * replies, in a queue of its own (see `MockFault`).
    */
   inject(fault: MockFault, times?: number): void;
   /** Every request received (preflights aside), oldest first. */
   readonly requests: MockRequestRecord[];
-  /** Forgets the requests and the queued faults, and restarts the request ids. */
+  /** Forgets the requests and the queued faults, restarts the request ids, and restores the `credits`. */
   reset(): void;
   /** The models served. */
   readonly catalogue: readonly MockModel[];
   /** Streamed bodies still producing: 0 once every stream has ended or been cancelled. */
   readonly activeStreams: number;
+  /** The account's balance in USD: the `credits` option less what served calls cost; `Infinity` when unlimited. */
+  readonly credits: number;
 }
 
 /** Methods each path serves, for a 405 that says which one to use. */
@@ -74,8 +101,11 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   const catalogue = options.models ?? DEFAULT_CATALOGUE;
   const seed = options.seed ?? 42;
   const cors = options.cors ?? true;
-  const faults = new FaultQueue<Exclude<MockFault, StructuredFault>>();
+  const account = new CreditAccount(options.credits ?? Infinity);
+  const listModels = modelListing(catalogue);
+  const faults = new FaultQueue<RequestFault>();
   const scripts = new FaultQueue<StructuredFault>();
+  const replyScripts = new FaultQueue<ReplyScript>();
   const requests: MockRequestRecord[] = [];
   let requestCount = 0;
   let imageCount = 0;
@@ -114,7 +144,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
 
     const path = pathname.replace(/\/+$/, "");
     const { method } = request;
-    if (method === "GET" && path === "/v1/models") return Response.json({ object: "list", data: catalogue.map(publicModel) });
+    if (method === "GET" && path === "/v1/models") return listModels(request.headers.get("if-none-match"));
     if (method === "GET" && path.startsWith("/v1/models/")) return retrieveModel(path.slice("/v1/models/".length));
     if (method === "POST" && path === "/v1/chat/completions") return chatCompletion(body, request.signal, number, fault);
     if (method === "POST" && path === "/v1/images/generations") return generateImages(body);
@@ -151,15 +181,22 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     const { model } = routed;
     const unsupported = unsupportedFeature(params, model);
     if (unsupported) throw new RequestRejected(unsupported.message, unsupported.param, 400, "unsupported_parameter");
+    account.authorize(params, model, estimatePromptTokens(params));
     const plan = planReply(params, {
       id: `chatcmpl-mock${pad(number)}`,
       model: model.id,
       provider: model.provider,
+      pricing: model.pricing,
       seed,
       reply: options.reply,
       takeScript: () => scripts.next()?.as,
+      // Taken only now: a request refused above leaves the script for the next one.
+      script: replyScripts.next(),
     });
-    if (!params.stream) return Response.json(toCompletion(plan));
+    account.charge(plan.usage.cost);
+    // Distinct from the body's `id`, so a test can tell which of the two a client reported.
+    const headers = { "x-generation-id": generationID(seed, number) };
+    if (!params.stream) return Response.json(toCompletion(plan), { headers });
     const chunks = toChunks(plan, params.stream_options?.include_usage === true, seed);
     const stream = eventStream(chunks, {
       chunkDelayMs: options.chunkDelayMs ?? 0,
@@ -168,7 +205,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       signal,
       onActive: (change) => (activeStreams += change),
     });
-    return new Response(stream, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
+    return new Response(stream, { headers: { ...headers, "content-type": "text/event-stream", "cache-control": "no-cache" } });
   };
 
   const generateImages = (body: ParsedBody): Response => {
@@ -188,25 +225,35 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     const number = ++requestCount;
     const response = await handle(request, number);
     response.headers.set("x-request-id", `req_mock_${pad(number)}`);
-    if (!response.headers.has("content-type")) response.headers.set("content-type", "text/plain; charset=utf-8");
+    // A 304 has no body, so nothing to describe.
+    if (response.body !== null && !response.headers.has("content-type")) response.headers.set("content-type", "text/plain; charset=utf-8");
     if (cors) allowCrossOrigin(response.headers);
     return response;
   };
 
   return Object.defineProperties(gateway as MockGateway, {
-    inject: { value: (fault: MockFault, times = 1) => (fault.type === "structured" ? scripts.add(fault, times) : faults.add(fault, times)) },
+    inject: {
+      value: (fault: MockFault, times = 1) => {
+        if (fault.type === "structured") return scripts.add(fault, times);
+        if (fault.type === "reply") return replyScripts.add(checkReplyScript(fault), times);
+        faults.add(fault, times);
+      },
+    },
     requests: { value: requests },
     reset: {
       value: () => {
         requests.length = 0;
         faults.clear();
         scripts.clear();
+        replyScripts.clear();
         requestCount = 0;
         imageCount = 0;
+        account.reset();
       },
     },
     catalogue: { value: catalogue },
     activeStreams: { get: () => activeStreams },
+    credits: { get: () => account.balance },
   });
 }
 
@@ -244,7 +291,9 @@ function pad(number: number): string {
   return String(number).padStart(6, "0");
 }
 
-/** The catalogue entry as `/v1/models` shows it (without the mock's routing-only latency). */
-function publicModel({ latency_ms: _latency, ...model }: MockModel): Model {
-  return model;
+/** A generation id as ModelGate writes it: `gen-` and 16 hex digits, from the seed and the request number. */
+function generationID(seed: number, number: number): string {
+  const random = mulberry32(hash(`generation ${seed} ${number}`));
+  const word = () => Math.floor(random() * 2 ** 32).toString(16).padStart(8, "0");
+  return `gen-${word()}${word()}`;
 }

@@ -1,15 +1,11 @@
-import type {
-  ChatCompletionCreateParamsBase,
-  ChatCompletionMessageParam,
-  ChatCompletionMessageToolCall,
-  ChatCompletionTool,
-  CompletionUsage,
-  FinishReason,
-} from "../types/index.ts";
-import { isRecord } from "../internal/values.ts";
+import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage, FinishReason } from "../types/index.ts";
+import type { MockModel } from "./catalogue.ts";
+import { tokenCost } from "./costs.ts";
+import type { ReplyScript } from "./faults.ts";
 import { hash, mulberry32, pick } from "./random.ts";
 import { estimatePromptTokens } from "./routing.ts";
 import { JSON_CHARS_PER_TOKEN, planStructured, structuredTarget, type StructuredScript } from "./structured.ts";
+import { autonomousToolCalls, callId, textOf, toolResultsReply } from "./tool-replies.ts";
 
 /** A fixed reply text, or a function of the request that returns one. */
 export type MockReply = string | ((params: ChatCompletionCreateParamsBase) => string);
@@ -27,6 +23,9 @@ export interface PlannedChoice {
   json?: boolean;
 }
 
+/** Token counts with ModelGate's `cost`: the charge in USD. */
+export type MockUsage = CompletionUsage & { cost: number };
+
 /** The whole answer, before it is shaped as a completion or as chunks (see `wire.ts`). */
 export interface ReplyPlan {
   id: string;
@@ -34,7 +33,7 @@ export interface ReplyPlan {
   model: string;
   provider: string;
   choices: PlannedChoice[];
-  usage: CompletionUsage;
+  usage: MockUsage;
 }
 
 /** Where the answer comes from besides the request. */
@@ -42,10 +41,14 @@ export interface ReplyContext {
   id: string;
   model: string;
   provider: string;
+  /** The served model's prices, for `usage.cost`. */
+  pricing: MockModel["pricing"];
   seed: number;
   reply?: MockReply;
   /** The scripted way the reply goes wrong, asked for only when the reply is structured (so only such a reply uses a script up). */
   takeScript?: () => StructuredScript | undefined;
+  /** A scripted reply (`gateway.inject({ type: "reply" })`), answered exactly instead of a planned one. */
+  script?: ReplyScript;
 }
 
 /** A fixed `created` time: the mock's output must not change from one run to the next. */
@@ -66,21 +69,22 @@ const SENTENCES = [
 /**
  * Plans a deterministic reply: the same request and seed always give the same answer, and
  * choice `i` of `n` uses seed + i so the choices differ. Tools (unless `tool_choice` is
- * "none", and unless the conversation already ends with a tool result) get a tool call whose
- * arguments follow the tool's JSON schema; a conversation ending with a tool result gets a
- * text that quotes it. `max_completion_tokens` / `max_tokens` cut the text (a mock token is
- * a word) with finish reason `length`.
+ * "none", and unless the conversation already ends with tool results) get tool calls whose
+ * arguments follow the tools' JSON schemas (see `autonomousToolCalls`); a conversation
+ * ending with tool results gets a text that quotes each one. `max_completion_tokens` /
+ * `max_tokens` cut the text (a mock token is a word) with finish reason `length`. A
+ * `script` is answered as it is (see `scriptedChoice`).
  *
  * Structured requests (see `structuredTarget`) get JSON generated from their schema instead:
  * a forced tool call's arguments, or the content for a `json_schema` or `json_object`
  * response format unless the `reply` option fixes the text.
  */
 export function planReply(params: ChatCompletionCreateParamsBase, context: ReplyContext): ReplyPlan {
-  const last = params.messages[params.messages.length - 1]!;
   const userText = lastUserText(params.messages);
-  const callsTool = (params.tools?.length ?? 0) > 0 && params.tool_choice !== "none" && last.role !== "tool";
+  const resultsReply = toolResultsReply(params.messages);
+  const callsTool = (params.tools?.length ?? 0) > 0 && params.tool_choice !== "none" && resultsReply === undefined;
   const limit = params.max_completion_tokens ?? params.max_tokens ?? Infinity;
-  const target = structuredTarget(params);
+  const target = context.script ? undefined : structuredTarget(params);
   // A forced call is structured unless the conversation ends with a tool result (answered in
   // text, as before); a JSON response format is, unless a tool is called first or `reply` fixes the text.
   const structured = target?.kind === "tool" ? callsTool : target !== undefined && !callsTool && context.reply === undefined;
@@ -88,6 +92,10 @@ export function planReply(params: ChatCompletionCreateParamsBase, context: Reply
   const choices: PlannedChoice[] = [];
   for (let index = 0; index < (params.n ?? 1); index++) {
     const random = mulberry32(context.seed + index + hash(userText));
+    if (context.script) {
+      choices.push(scriptedChoice(context.script, random, index));
+      continue;
+    }
     if (structured && target) {
       const { call, refusal, ...answer } = planStructured(target, random, script, limit);
       const toolCalls: ChatCompletionMessageToolCall[] = call ? [{ id: callId(random, index), type: "function", function: call }] : [];
@@ -95,16 +103,10 @@ export function planReply(params: ChatCompletionCreateParamsBase, context: Reply
       continue;
     }
     if (callsTool) {
-      const tool = pickTool(params);
-      const id = callId(random, index);
-      const args = JSON.stringify(argumentsFor(tool));
-      choices.push({ index, text: null, toolCalls: [{ id, type: "function", function: { name: tool.function.name, arguments: args } }], finishReason: "tool_calls" });
+      choices.push({ index, text: null, toolCalls: autonomousToolCalls(params, random, index), finishReason: "tool_calls" });
       continue;
     }
-    const full =
-      typeof context.reply === "function"
-        ? context.reply(params)
-        : (context.reply ?? (last.role === "tool" ? toolResultReply(textOf(last.content)) : composeText(userText, random)));
+    const full = typeof context.reply === "function" ? context.reply(params) : (context.reply ?? resultsReply ?? composeText(userText, random));
     const words = full.match(/\S+\s*/g) ?? [];
     const text = words.length > limit ? words.slice(0, limit).join("").trimEnd() : full;
     choices.push({ index, text, toolCalls: [], finishReason: text === full ? "stop" : "length" });
@@ -117,13 +119,25 @@ export function planReply(params: ChatCompletionCreateParamsBase, context: Reply
     model: context.model,
     provider: context.provider,
     choices,
-    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+      cost: context.script?.cost ?? tokenCost(context.pricing, promptTokens, completionTokens),
+    },
   };
 }
 
-/** A tool call id as providers write them: `call_` and a random-looking word, unique per choice. */
-function callId(random: () => number, index: number): string {
-  return `call_${Math.floor(random() * 2 ** 32).toString(36).padStart(7, "0")}${index}`;
+/**
+ * A scripted reply as it was given: its calls with fresh ids and their arguments untouched,
+ * its content (`null` beside calls when it has none), no limit applied.
+ */
+function scriptedChoice(script: ReplyScript, random: () => number, index: number): PlannedChoice {
+  const toolCalls = (script.toolCalls ?? []).map(
+    (call): ChatCompletionMessageToolCall => ({ id: callId(random, index), type: "function", function: { name: call.name, arguments: call.arguments } }),
+  );
+  const text = script.content ?? (toolCalls.length > 0 ? null : "");
+  return { index, text, toolCalls, finishReason: toolCalls.length > 0 ? "tool_calls" : "stop" };
 }
 
 /** A mock token is a word of text (or of a refusal), or four characters of a tool call or of generated JSON. */
@@ -133,12 +147,6 @@ function choiceTokens(choice: PlannedChoice): number {
   const textTokens = (choice.json ? Math.ceil(text.length / JSON_CHARS_PER_TOKEN) : words(text)) + words(choice.refusal ?? "");
   const callTokens = choice.toolCalls.reduce((sum, call) => sum + Math.ceil((call.function.name.length + call.function.arguments.length) / 4), 0);
   return textTokens + callTokens;
-}
-
-function textOf(content: ChatCompletionMessageParam["content"]): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content.map((part) => (part.type === "text" ? part.text : "")).join(" ");
 }
 
 function lastUserText(messages: ChatCompletionMessageParam[]): string {
@@ -157,62 +165,4 @@ function composeText(userText: string, random: () => number): string {
   const count = 2 + Math.floor(random() * 2);
   for (let i = 0; i < count; i++) sentences.push(pick(SENTENCES, random));
   return sentences.join(" ");
-}
-
-function toolResultReply(result: string): string {
-  return `Based on the tool result ${result}, here is the answer you asked for.`;
-}
-
-/** The tool named by `tool_choice`, else the first (validation made sure it exists). */
-function pickTool(params: ChatCompletionCreateParamsBase): ChatCompletionTool {
-  const tools = params.tools!;
-  const choice = params.tool_choice;
-  const named = typeof choice === "object" && choice !== null ? tools.find((tool) => tool.function.name === choice.function.name) : undefined;
-  return named ?? tools[0]!;
-}
-
-/**
- * Arguments that satisfy the tool's JSON schema: the required properties (all of them when
- * the schema lists none as required) plus optional ones with an `enum`. The schema is the
- * caller's untrusted JSON, so every level is checked before it is read.
- */
-function argumentsFor(tool: ChatCompletionTool): Record<string, unknown> {
-  const schema = tool.function.parameters;
-  const properties = isRecord(schema?.properties) ? schema.properties : {};
-  const required = Array.isArray(schema?.required) ? (schema.required as unknown[]) : undefined;
-  const args: Record<string, unknown> = {};
-  for (const [name, property] of Object.entries(properties)) {
-    const hasEnum = isRecord(property) && Array.isArray(property.enum) && property.enum.length > 0;
-    if (required && !required.includes(name) && !hasEnum) continue;
-    args[name] = sampleValue(name, property, 0);
-  }
-  return args;
-}
-
-/** Past this depth a (possibly self-similar) schema gets an empty value instead of recursion. */
-const MAX_SCHEMA_DEPTH = 8;
-
-/** Strings → a plausible word, numbers → 1, booleans → true, enums → the first value. */
-function sampleValue(name: string, schema: unknown, depth: number): unknown {
-  if (!isRecord(schema) || depth > MAX_SCHEMA_DEPTH) return null;
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
-  if ("const" in schema) return schema.const;
-  const type = Array.isArray(schema.type) ? schema.type.find((item) => item !== "null") : schema.type;
-  switch (type) {
-    case "number":
-    case "integer":
-      return 1;
-    case "boolean":
-      return true;
-    case "null":
-      return null;
-    case "array":
-      return "items" in schema ? [sampleValue(name, schema.items, depth + 1)] : [];
-    case "object": {
-      const properties = isRecord(schema.properties) ? schema.properties : {};
-      return Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, sampleValue(key, value, depth + 1)]));
-    }
-    default:
-      return /city|location|place/i.test(name) ? "Lisbon" : `sample ${name}`;
-  }
 }

@@ -1,5 +1,6 @@
 import type { ChatCompletionCreateParamsBase, ModelCapability } from "../types/index.ts";
 import type { MockModel } from "./catalogue.ts";
+import { limitField, worstCaseCost } from "./costs.ts";
 
 /**
  * The outcome of routing: the model, or why none could serve the request. A prompt larger
@@ -16,8 +17,9 @@ const LONG_CONTEXT_TOKENS = 32_000;
  * of `[model, ...models]`) is used as is. For `model: "auto"` the candidates must have every
  * capability the request needs — those in `route.capabilities` plus what the messages imply
  * (an image part needs `vision`, audio `audio`, tools `tools`, a JSON response format `json`,
- * a long prompt `long_context`) — reach `route.min_quality`, and cost no more than
- * `route.max_price`. They are ordered by `route.sort`: "price" (default; cheapest prompt +
+ * a long prompt `long_context`) — reach `route.min_quality`, cost no more than
+ * `route.max_price`, and could cost no more than `route.max_cost` USD (the request's worst
+ * case on the model, see `worstCaseCost`). They are ordered by `route.sort`: "price" (default; cheapest prompt +
  * completion price, ties to the higher quality), "quality" (highest, ties to the cheaper) or
  * "latency" (fastest).
  */
@@ -57,6 +59,11 @@ export function chooseModel(params: ChatCompletionCreateParamsBase, catalogue: r
   if (minQuality != null) keep(`min_quality ${minQuality}`, (model) => model.quality >= minQuality);
   if (maxPrice?.prompt != null) keep(`max_price.prompt ${maxPrice.prompt}`, (model) => model.pricing.prompt <= maxPrice.prompt!);
   if (maxPrice?.completion != null) keep(`max_price.completion ${maxPrice.completion}`, (model) => model.pricing.completion <= maxPrice.completion!);
+  const maxCost = routeMaxCost(params);
+  if (maxCost != null) {
+    const reply = limitField(params) ?? "max_output_tokens";
+    keep(`max_cost ${maxCost} (the prompt plus ${reply} at each model's prices)`, (model) => worstCaseCost(params, model, promptTokens) <= maxCost);
+  }
   if (candidates.length === 0) {
     const why = excluded.length > 0 ? `excluded by: ${excluded.join(", ")}` : "the catalogue has no chat model";
     // Route filters are named only when the request set some; otherwise the request itself
@@ -139,7 +146,16 @@ export function estimatePromptTokens(params: ChatCompletionCreateParamsBase): nu
 export function hasRouteFilters(params: ChatCompletionCreateParamsBase): boolean {
   const route = params.route;
   if (!route) return false;
-  return (route.capabilities?.length ?? 0) > 0 || route.min_quality != null || route.max_price?.prompt != null || route.max_price?.completion != null;
+  const filters = [route.min_quality, route.max_price?.prompt, route.max_price?.completion, routeMaxCost(params)];
+  return (route.capabilities?.length ?? 0) > 0 || filters.some((filter) => filter != null);
+}
+
+/**
+ * `route.max_cost`: the most the call may cost, in USD (a ModelGate filter the SDK sends for
+ * a budget with `model: "auto"`). Not in the SDK's `RouteFilters` type, so read here.
+ */
+function routeMaxCost(params: ChatCompletionCreateParamsBase): number | null | undefined {
+  return (params.route as { max_cost?: number | null } | undefined)?.max_cost;
 }
 
 /** A token count as people write it: 1,250,000. */

@@ -22,7 +22,7 @@ export interface StructuredAnswer {
 /** What `json_object` gets when no instruction holds a schema: a small object, as a model asked for "JSON" writes. */
 const SMALL_OBJECT = { type: "object", properties: { answer: { type: "string" } }, required: ["answer"], additionalProperties: false };
 /** Arguments of a function declared without `parameters`: OpenAI reads that as taking none. */
-const NO_PARAMETERS = { type: "object", properties: {}, additionalProperties: false };
+export const NO_PARAMETERS = { type: "object", properties: {}, additionalProperties: false };
 /** A mock token of JSON is four characters: JSON has no spaces to count words by. */
 export const JSON_CHARS_PER_TOKEN = 4;
 const REFUSAL = "I'm sorry, but I can't help with that request.";

@@ -49,6 +49,9 @@ export function validateChatRequest(body: unknown): ChatCompletionCreateParamsBa
     }
   }
   const toolNames = checkTools(body.tools);
+  if (present(body.parallel_tool_calls) && typeof body.parallel_tool_calls !== "boolean") {
+    throw reject("parallel_tool_calls", "`parallel_tool_calls` must be a boolean.");
+  }
   checkToolChoice(body.tool_choice, toolNames);
   if (present(body.response_format)) {
     const type = isRecord(body.response_format) ? body.response_format.type : undefined;
@@ -181,6 +184,9 @@ function checkRoute(route: unknown): void {
         throw reject(`route.max_price.${side}`, `\`route.max_price.${side}\` must be a number of USD per million tokens, 0 or more.`);
       }
     }
+  }
+  if (present(route.max_cost) && !(typeof route.max_cost === "number" && route.max_cost >= 0 && Number.isFinite(route.max_cost))) {
+    throw reject("route.max_cost", "`route.max_cost` must be a number of USD, 0 or more.");
   }
   if (present(route.capabilities) && !(Array.isArray(route.capabilities) && route.capabilities.every((item) => typeof item === "string"))) {
     throw reject("route.capabilities", "`route.capabilities` must be an array of capability names.");

@@ -26,7 +26,11 @@ export interface Model {
   provider?: string;
   /** Largest prompt plus reply, in tokens. */
   context_length?: number;
-  /** Longest reply the model writes, in tokens. */
+  /**
+   * Most tokens one reply may hold (the provider's cap on `max_tokens`), in tokens. Also the
+   * reply a gateway budgets for when a request sets no `max_tokens`, so it bounds the worst
+   * case of a call's cost.
+   */
   max_output_tokens?: number;
   /** USD per million tokens. */
   pricing?: { prompt: number; completion: number };
