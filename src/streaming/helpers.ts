@@ -36,6 +36,8 @@ export type Shared = typeof shared;
 type Helpers = typeof import("./lazy/index.ts");
 let loading: Promise<Helpers> | undefined;
 
+const LOAD_FAILED = "A part of the SDK that loads on first use could not be loaded (is the network down?).";
+
 /**
  * The lazy helpers, loaded on first use (one dynamic import for all of them). A failed load
  * (a network blip in a browser) is tried again on the next use.
@@ -48,7 +50,30 @@ export function loadHelpers(): Promise<Helpers> {
     },
     (error: unknown) => {
       loading = undefined;
-      throw new APIConnectionError("A part of the SDK that loads on first use could not be loaded (is the network down?).", { cause: error });
+      throw new APIConnectionError(LOAD_FAILED, { cause: error });
     },
   ));
 }
+
+/**
+ * A loader for a lazily loaded part that builds on the helpers (`parse()`, the tool runner):
+ * it loads once, with the helpers, and is handed `pieces` of the SDK and the helpers module
+ * (whose caches it shares) before anything of it runs. A failed load is tried again next time.
+ */
+export function loaderOf<Part extends { install(pieces: Pieces, helpers: Helpers): void }, Pieces>(load: () => Promise<Part>, pieces: Pieces): () => Promise<Part> {
+  let loading: Promise<Part> | undefined;
+  return () =>
+    (loading ??= Promise.all([loadHelpers(), load()]).then(
+      ([helpers, part]) => {
+        part.install(pieces, helpers);
+        return part;
+      },
+      (error: unknown) => {
+        loading = undefined;
+        throw error instanceof APIConnectionError ? error : new APIConnectionError(LOAD_FAILED, { cause: error });
+      },
+    ));
+}
+
+/** The loaded helpers module. */
+export type { Helpers };

@@ -1,6 +1,6 @@
 import { invalidArgument } from "../internal/checks.ts";
 import { assertChatParams } from "../resources/chat/validate.ts";
-import { loadHelpers } from "../streaming/helpers.ts";
+import { loaderOf } from "../streaming/helpers.ts";
 import type { ToolRun } from "../types/tool-runner.ts";
 import type { RunHandle } from "./lazy/index.ts";
 
@@ -11,21 +11,9 @@ const pieces = { invalidArgument, assertChatParams };
 export type RunnerPieces = typeof pieces;
 
 type Runner = typeof import("./lazy/index.ts");
-let loading: Promise<Runner> | undefined;
 
 /** The tool runner, loaded on the first `runTools()` call, after the helpers it builds on. */
-function loadRunner(): Promise<Runner> {
-  return (loading ??= Promise.all([loadHelpers(), import("./lazy/index.ts")]).then(
-    ([helpers, runner]) => {
-      runner.install(pieces, helpers);
-      return runner;
-    },
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  ));
-}
+const loadRunner = loaderOf(() => import("./lazy/index.ts"), pieces);
 
 /**
  * What `runTools()` returns: the run's result as a promise, iterable for its events. The run

@@ -1,4 +1,4 @@
-import type { Shared } from "../../streaming/helpers.ts";
+import type { Helpers } from "../../streaming/helpers.ts";
 import { install as installShared } from "../../streaming/lazy/shared.ts";
 import type { StructuredPieces } from "../load.ts";
 
@@ -10,7 +10,7 @@ export let pieces: StructuredPieces;
  * published build bundles this code into a file of its own (see tsup.config.ts), with its own
  * copy of the chunk accumulator and of the module that holds them.
  */
-export function install(given: StructuredPieces, shared: Shared): void {
+export function install(given: StructuredPieces, helpers: Helpers): void {
   pieces = given;
-  installShared(shared);
+  installShared(helpers.sdk);
 }

@@ -1,11 +1,10 @@
-import type { RunnerPieces } from "../load.ts";
+import type { Helpers } from "../../streaming/helpers.ts";
 import { install as installShared } from "../../streaming/lazy/shared.ts";
-
-/** The loaded helpers module: its catalogue cache is the client's one, shared with `maxCost`. */
-export type Helpers = typeof import("../../streaming/lazy/index.ts");
+import type { RunnerPieces } from "../load.ts";
 
 /** The SDK pieces the runner uses, installed by `loadRunner()` before any of this code runs. */
 export let pieces: RunnerPieces;
+/** The loaded helpers module: its catalogue cache is the client's one, shared with `maxCost`. */
 export let helpers: Helpers;
 
 /**
