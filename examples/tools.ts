@@ -1,36 +1,31 @@
-// Tool calling round trip: the model asks for a tool, we run it, and send the result back.
+// A tool loop with runTools(): the SDK runs the tools the model calls (at the same time),
+// sends their results back, and repeats until the model answers, or a limit stops the run.
 import "./offline.ts";
-import ModelGate, { type ChatCompletionMessageParam, type ChatCompletionTool } from "modelgate";
+import ModelGate, { tool } from "modelgate";
+import { z } from "zod";
 
 const client = new ModelGate();
 
-const tools: ChatCompletionTool[] = [
-  {
-    type: "function",
-    function: {
-      name: "get_weather",
-      description: "Current weather for a city",
-      parameters: {
-        type: "object",
-        properties: { city: { type: "string" }, unit: { type: "string", enum: ["celsius", "fahrenheit"] } },
-        required: ["city"],
-      },
-    },
-  },
-];
+const getWeather = tool({
+  name: "get_weather",
+  description: "Current weather for a city",
+  parameters: z.object({ city: z.string(), unit: z.enum(["celsius", "fahrenheit"]).optional() }),
+  run: async ({ city, unit = "celsius" }) => ({ city, temperature: 21, unit, sky: "clear" }),
+});
+const getLocalTime = tool({
+  name: "get_local_time",
+  description: "The local time in a city",
+  parameters: z.object({ city: z.string() }),
+  run: ({ city }) => `It is 14:05 in ${city}.`, // a string goes to the model as it is
+});
 
-function getWeather(args: { city: string; unit?: string }) {
-  return { city: args.city, temperature: 21, unit: args.unit ?? "celsius", sky: "clear" };
+const result = await client.chat.completions.runTools(
+  { model: "auto", messages: [{ role: "user", content: "What's the weather and the time in Lisbon?" }], tools: [getWeather, getLocalTime] },
+  { maxSteps: 5, maxCost: 0.01 }, // stops with "max_steps" or "max_cost" instead of looping on
+);
+for (const [index, step] of result.steps.entries()) {
+  const calls = step.toolCalls.map(({ call, error }) => `${call.function.name}${error ? " (failed)" : ""}`);
+  console.log(`step ${index + 1} (${step.model}): ${calls.length > 0 ? `called ${calls.join(" and ")}` : "answered"}`);
 }
-
-const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "What's the weather in Lisbon?" }];
-const first = await client.chat.completions.create({ model: "auto", messages, tools });
-const call = first.choices[0]?.message.tool_calls?.[0];
-if (!call) throw new Error("expected the model to call a tool");
-console.log(`model ${first.model} called ${call.function.name}(${call.function.arguments})`);
-
-messages.push(first.choices[0]!.message);
-messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(getWeather(JSON.parse(call.function.arguments))) });
-
-const second = await client.chat.completions.create({ model: "auto", messages, tools });
-console.log(second.choices[0]?.message.content);
+console.log(`${result.stopReason}: ${result.message?.content}`);
+console.log(`${result.usage.total_tokens} tokens, $${result.cost?.toPrecision(3)}`);

@@ -33,11 +33,26 @@ describe("examples run offline against the mock gateway", () => {
     expect(stdout).toContain("routed to deepseek/deepseek-chat");
   });
 
-  it("tools.ts completes a tool-calling round trip", async () => {
+  it("tools.ts runs a tool loop: two tools at once, then the answer that uses them", async () => {
     const { stdout } = await example("tools.ts");
-    // Arguments generated from the tool's schema: a city, and maybe the optional unit.
-    expect(stdout).toMatch(/called get_weather\(\{"city":"[^"]+"(,"unit":"(celsius|fahrenheit)")?\}\)/);
-    expect(stdout).toContain('"temperature":21');
+    expect(stdout).toMatch(/^step 1 \(\S+\): called get_weather and get_local_time\nstep 2 \(\S+\): answered\ndone: .*"temperature":21.*It is 14:05/);
+    expect(stdout).toMatch(/\n\d+ tokens, \$[\d.e-]+\n$/);
+  });
+
+  it("tools-stream.ts prints the run's progress events, then its result", async () => {
+    const { stdout } = await example("tools-stream.ts");
+    expect(stdout).toMatch(/^\[step 1\] calling look_up_flight… done in \d+ ms \n\[step 2\] .*"status":"on time"/);
+    expect(stdout).toMatch(/\ndone after 2 steps\n$/);
+  });
+
+  it("cost.ts shows the gateway info of a plain, a streamed, a retried and a failed call, and a budget at work", async () => {
+    const { stdout } = await example("cost.ts");
+    expect(stdout).toMatch(/plain: \{\n  requestedModel: 'auto',\n  model: '[^']+',\n  provider: '[^']+',\n  generationID: 'gen-/);
+    expect(stdout).toMatch(/streamed: \{[\s\S]*?cost: [\d.e-]+,/);
+    expect(stdout).toMatch(/retried: \{[\s\S]*?attempts: 2,/);
+    expect(stdout).toMatch(/failed: 404 \{[\s\S]*?requestedModel: 'no-such\/model'/);
+    expect(stdout).toMatch(/under maxCost \$0\.00005: \d+ tokens \(finish_reason length\)/);
+    expect(stdout).toMatch(/refused before sending: maxCost: the prompt .* Nothing was sent\.\n$/);
   });
 
   it("vision.ts is routed to a vision model", async () => {

@@ -30,6 +30,8 @@ const EXPECTED: { block: RegExp; prints: RegExp }[] = [
   { block: /no-such\/model/, prints: /^not found \(404\): .*'no-such\/model' does not exist\. \[request req_mock_\d+\]\n$/ },
   { block: /Weather in Lisbon/, prints: /^openai\/gpt-4\.1-mini: -?\d+(\.\d+)? °C\n$/ },
   { block: /partialObjectStream/, prints: /^([4-9]|\d{2,}) updates, then [2-4] steps\n$/ },
+  { block: /Describe the sea in one sentence/, prints: /^\S+ via \S+, 1 attempt\(s\), \$[\d.e-]+\n$/ },
+  { block: /runTools\(/, prints: /^done 2\n$/ },
   { block: /AbortController/, prints: /You asked: "Tell me a long story\."/ },
   { block: /Talk like a pirate/, prints: /Are semicolons optional in JavaScript\?[\s\S]*\n\S+ \d+\n$/ },
 ];
