@@ -50,6 +50,7 @@ function model(
  * `structured_outputs` (a `json_schema` response format sent to them is refused), and
  * DeepSeek R1 has neither `tools` nor `json`, so each way of asking for JSON — a schema,
  * a forced tool call, `json_object` with the schema in the prompt — has a model that needs it.
+ * DeepSeek R1 also reasons (`message.reasoning`).
  *
  * The generators answer chat too, but `model: "auto"` picks one only when the request asks
  * for what it makes (see `chooseModel`): Gemini 2.5 Flash Image and GPT Image 1 images

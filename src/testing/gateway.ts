@@ -44,6 +44,13 @@ export interface MockGatewayOptions {
   /** Answer CORS preflights and let any origin read the answers, so browser pages can call the mock. @default true */
   cors?: boolean;
   /**
+   * Where a reasoning model's thinking goes, in messages and in deltas: ModelGate's
+   * `reasoning`, or `reasoning_content` as DeepSeek and other providers spell it, to test a
+   * client that reads both.
+   * @default "reasoning"
+   */
+  reasoningField?: "reasoning" | "reasoning_content";
+  /**
    * The account's balance in USD. Each served chat completion takes its `usage.cost` off it
    * (`gateway.credits` shows what is left), and a request whose worst case — the estimated
    * prompt plus `max_completion_tokens`, else `max_tokens`, else the model's
@@ -73,8 +80,8 @@ export interface MockRequestRecord {
  * It serves `GET /v1/models` (with an `ETag`) and `/v1/models/{id}`, `POST
  * /v1/chat/completions` (text, tools, structured outputs, and beyond text: images with
  * `modalities: ["image", "text"]`, speech with `["audio", "text"]` and `audio: { voice,
- * format }` in wav or pcm16, videos from a `video_generation` model) and `POST
- * /v1/images/generations`.
+ * format }` in wav or pcm16, videos from a `video_generation` model, reasoning from a
+ * `reasoning` one) and `POST /v1/images/generations`.
  */
 export interface MockGateway {
   (input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
@@ -122,6 +129,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   let imageCount = 0;
   let videoCount = 0;
   let activeStreams = 0;
+  const wire = { reasoningField: options.reasoningField ?? "reasoning" } as const;
 
   const handle = async (request: Request, number: number): Promise<Response> => {
     const url = new URL(request.url);
@@ -206,8 +214,8 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     account.charge(plan.usage.cost);
     // Distinct from the body's `id`, so a test can tell which of the two a client reported.
     const headers = { "x-generation-id": generationID(seed, number) };
-    if (!params.stream) return Response.json(toCompletion(plan), { headers });
-    const chunks = toChunks(plan, params.stream_options?.include_usage === true, seed);
+    if (!params.stream) return Response.json(toCompletion(plan, wire), { headers });
+    const chunks = toChunks(plan, params.stream_options?.include_usage === true, seed, wire);
     const stream = eventStream(chunks, {
       chunkDelayMs: options.chunkDelayMs ?? 0,
       keepAliveEvery: options.keepAliveEvery ?? 8,

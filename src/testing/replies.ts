@@ -4,6 +4,7 @@ import { tokenCost } from "./costs.ts";
 import type { ReplyScript } from "./faults.ts";
 import { caption, generatedImage, replyOutput, spokenReply, videoURL, type PlannedAudio, type ReplyOutput } from "./media.ts";
 import { hash, mulberry32, pick } from "./random.ts";
+import { planReasoning, type PlannedReasoning } from "./reasoning.ts";
 import { estimatePromptTokens } from "./routing.ts";
 import { JSON_CHARS_PER_TOKEN, planStructured, structuredTarget, type StructuredScript } from "./structured.ts";
 import { autonomousToolCalls, callId, textOf, toolResultsReply } from "./tool-replies.ts";
@@ -22,6 +23,8 @@ export interface PlannedChoice {
   finishReason: FinishReason;
   /** The text or the tool arguments are generated JSON: streamed a few characters at a time, counted four characters a token. */
   json?: boolean;
+  /** What a reasoning model thought first (sent unless excluded, billed either way). */
+  reasoning?: PlannedReasoning;
   /** Generated images (`message.images`), as URLs. */
   images?: string[];
   /** Generated videos (`message.videos`), as URLs. */
@@ -87,7 +90,8 @@ const SENTENCES = [
  * response format unless the `reply` option fixes the text.
  *
  * Beyond text (see `replyOutput`): speech replaces the text by audio whose transcript it is,
- * an image or a video comes with a short caption.
+ * an image or a video comes with a short caption. A reasoning model thinks first (see
+ * `planReasoning`), and its thinking counts against the reply's limit, as reasoning tokens do.
  */
 export function planReply(params: ChatCompletionCreateParamsBase, context: ReplyContext): ReplyPlan {
   const { model } = context;
@@ -100,6 +104,7 @@ export function planReply(params: ChatCompletionCreateParamsBase, context: Reply
   // text, as before); a JSON response format is, unless a tool is called first or `reply` fixes the text.
   const structured = target?.kind === "tool" ? callsTool : target !== undefined && !callsTool && context.reply === undefined;
   const script = structured ? context.takeScript?.() : undefined;
+  const reasons = model.capabilities.includes("reasoning") && !context.script;
   const output = replyOutput(params, model.capabilities);
   const choices: PlannedChoice[] = [];
   for (let index = 0; index < (params.n ?? 1); index++) {
@@ -108,21 +113,26 @@ export function planReply(params: ChatCompletionCreateParamsBase, context: Reply
       choices.push(scriptedChoice(context.script, random, index));
       continue;
     }
+    // Its own sequence, so a model that reasons answers what one that does not would.
+    const reasoning = reasons ? planReasoning(params, userText, mulberry32(context.seed + index + hash(`reasoning ${userText}`)), limit) : undefined;
+    const left = limit - (reasoning?.tokens ?? 0);
     let choice: PlannedChoice;
     if (structured && target) {
-      const { call, refusal, ...answer } = planStructured(target, random, script, limit);
+      const { call, refusal, ...answer } = planStructured(target, random, script, left);
       const toolCalls: ChatCompletionMessageToolCall[] = call ? [{ id: callId(random, index), type: "function", function: call }] : [];
       choice = { index, ...answer, ...(refusal === undefined ? {} : { refusal }), toolCalls, json: true };
     } else if (callsTool) {
       choice = { index, text: null, toolCalls: autonomousToolCalls(params, random, index), finishReason: "tool_calls" };
     } else {
       const full = typeof context.reply === "function" ? context.reply(params) : (context.reply ?? resultsReply ?? defaultText(output, userText, random));
-      choice = textChoice(params, context, { index, full, output, limit, random });
+      choice = textChoice(params, context, { index, full, output, limit: left, random });
     }
+    if (reasoning) choice.reasoning = reasoning;
     choices.push(choice);
   }
   const completionTokens = choices.reduce((sum, choice) => sum + choiceTokens(choice), 0);
   const promptTokens = estimatePromptTokens(params);
+  const reasoningTokens = choices.reduce((sum, choice) => sum + (choice.reasoning?.tokens ?? 0), 0);
   return {
     id: context.id,
     created: CREATED,
@@ -133,6 +143,7 @@ export function planReply(params: ChatCompletionCreateParamsBase, context: Reply
       prompt_tokens: promptTokens,
       completion_tokens: completionTokens,
       total_tokens: promptTokens + completionTokens,
+      ...(reasons ? { completion_tokens_details: { reasoning_tokens: reasoningTokens } } : {}),
       cost: context.script?.cost ?? tokenCost(model.pricing, promptTokens, completionTokens),
     },
   };
@@ -178,7 +189,7 @@ function scriptedChoice(script: ReplyScript, random: () => number, index: number
 }
 
 /**
- * A mock token is a word of text (or of a refusal, a transcript), or four
+ * A mock token is a word of text (or of a refusal, a transcript, the reasoning), or four
  * characters of a tool call or of generated JSON.
  */
 function choiceTokens(choice: PlannedChoice): number {
@@ -186,7 +197,7 @@ function choiceTokens(choice: PlannedChoice): number {
   const words = (value: string) => value.split(/\s+/).filter(Boolean).length;
   const textTokens = (choice.json ? Math.ceil(text.length / JSON_CHARS_PER_TOKEN) : words(text)) + words(choice.refusal ?? "") + words(choice.audio?.transcript ?? "");
   const callTokens = choice.toolCalls.reduce((sum, call) => sum + Math.ceil((call.function.name.length + call.function.arguments.length) / 4), 0);
-  return textTokens + callTokens;
+  return textTokens + callTokens + (choice.reasoning?.tokens ?? 0);
 }
 
 function lastUserText(messages: ChatCompletionMessageParam[]): string {
