@@ -1,6 +1,7 @@
 import { DEFAULT_CATALOGUE, type MockModel } from "./catalogue.ts";
 import { allowCrossOrigin, preflightResponse } from "./cors.ts";
 import { CreditAccount } from "./credits.ts";
+import { createEmbeddings } from "./embeddings.ts";
 import { errorResponse, RequestRejected } from "./errors.ts";
 import {
   checkReplyScript,
@@ -51,6 +52,12 @@ export interface MockGatewayOptions {
    */
   reasoningField?: "reasoning" | "reasoning_content";
   /**
+   * Send embeddings as base64 (little-endian float32) even when a request asked for floats,
+   * as some servers do, to test a client's decoding.
+   * @default false
+   */
+  embeddingsAsBase64?: boolean;
+  /**
    * The account's balance in USD. Each served chat completion takes its `usage.cost` off it
    * (`gateway.credits` shows what is left), and a request whose worst case — the estimated
    * prompt plus `max_completion_tokens`, else `max_tokens`, else the model's
@@ -81,7 +88,7 @@ export interface MockRequestRecord {
  * /v1/chat/completions` (text, tools, structured outputs, and beyond text: images with
  * `modalities: ["image", "text"]`, speech with `["audio", "text"]` and `audio: { voice,
  * format }` in wav or pcm16, videos from a `video_generation` model, reasoning from a
- * `reasoning` one) and `POST /v1/images/generations`.
+ * `reasoning` one), `POST /v1/embeddings` and `POST /v1/images/generations`.
  */
 export interface MockGateway {
   (input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
@@ -110,6 +117,7 @@ export interface MockGateway {
 const ROUTES: Record<string, string> = {
   "/v1/models": "GET",
   "/v1/chat/completions": "POST",
+  "/v1/embeddings": "POST",
   "/v1/images/generations": "POST",
 };
 
@@ -167,6 +175,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     if (method === "GET" && path === "/v1/models") return listModels(request.headers.get("if-none-match"));
     if (method === "GET" && path.startsWith("/v1/models/")) return retrieveModel(path.slice("/v1/models/".length));
     if (method === "POST" && path === "/v1/chat/completions") return chatCompletion(body, request.signal, number, fault);
+    if (method === "POST" && path === "/v1/embeddings") return createEmbeddings(jsonOf(body), catalogue, options.embeddingsAsBase64 ?? false);
     if (method === "POST" && path === "/v1/images/generations") return generateImages(jsonOf(body), catalogue, () => ++imageCount);
     const allowed = ROUTES[path];
     if (allowed) {
