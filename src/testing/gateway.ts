@@ -1,3 +1,4 @@
+import { createSpeech, createTranscription } from "./audio.ts";
 import { DEFAULT_CATALOGUE, type MockModel } from "./catalogue.ts";
 import { allowCrossOrigin, preflightResponse } from "./cors.ts";
 import { CreditAccount } from "./credits.ts";
@@ -88,7 +89,8 @@ export interface MockRequestRecord {
  * /v1/chat/completions` (text, tools, structured outputs, and beyond text: images with
  * `modalities: ["image", "text"]`, speech with `["audio", "text"]` and `audio: { voice,
  * format }` in wav or pcm16, videos from a `video_generation` model, reasoning from a
- * `reasoning` one), `POST /v1/embeddings` and `POST /v1/images/generations`.
+ * `reasoning` one), `POST /v1/embeddings`, `POST /v1/images/generations`, `POST
+ * /v1/audio/speech` (WAV) and `POST /v1/audio/transcriptions` (a multipart form).
  */
 export interface MockGateway {
   (input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
@@ -101,7 +103,7 @@ export interface MockGateway {
    * replies, in a queue of its own (see `MockFault`).
    */
   inject(fault: MockFault, times?: number): void;
-  /** Every request received (preflights aside), oldest first. */
+  /** Every request received (preflights aside), oldest first; a multipart upload is logged by its fields. */
   readonly requests: MockRequestRecord[];
   /** Forgets the requests and the queued faults, restarts the request ids and the image and video numbers, and restores the `credits`. */
   reset(): void;
@@ -119,6 +121,8 @@ const ROUTES: Record<string, string> = {
   "/v1/chat/completions": "POST",
   "/v1/embeddings": "POST",
   "/v1/images/generations": "POST",
+  "/v1/audio/speech": "POST",
+  "/v1/audio/transcriptions": "POST",
 };
 
 /** Creates a mock gateway; see `MockGateway` and `MockGatewayOptions`. */
@@ -177,6 +181,8 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     if (method === "POST" && path === "/v1/chat/completions") return chatCompletion(body, request.signal, number, fault);
     if (method === "POST" && path === "/v1/embeddings") return createEmbeddings(jsonOf(body), catalogue, options.embeddingsAsBase64 ?? false);
     if (method === "POST" && path === "/v1/images/generations") return generateImages(jsonOf(body), catalogue, () => ++imageCount);
+    if (method === "POST" && path === "/v1/audio/speech") return createSpeech(jsonOf(body), catalogue);
+    if (method === "POST" && path === "/v1/audio/transcriptions") return createTranscription(body.form, catalogue);
     const allowed = ROUTES[path];
     if (allowed) {
       return errorResponse(405, `${method} is not allowed on ${path}; use ${allowed}.`, { code: "method_not_allowed", headers: { allow: allowed } });

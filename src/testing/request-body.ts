@@ -3,8 +3,10 @@ import { RequestRejected } from "./errors.ts";
 
 /** A request body as the mock read it. */
 export interface ParsedBody {
-  /** The parsed JSON; `undefined` when there was none. */
+  /** The parsed JSON, or a multipart form's fields (see `formFields`); `undefined` when there was none. */
   value: unknown;
+  /** The multipart form itself, for endpoints that take files. */
+  form?: FormData;
   /** Why the body could not be read. */
   error?: string;
 }
@@ -21,9 +23,17 @@ export function toRequest(input: RequestInfo | URL, init: RequestInit | undefine
   return isRequestInit ? new Request(input, init) : input;
 }
 
-/** Reads the body once, as JSON. */
+/** Reads the body once: a multipart form (uploads) by its fields, anything else as JSON. */
 export async function readBody(request: Request): Promise<ParsedBody> {
   if (request.method === "GET" || request.method === "HEAD") return { value: undefined };
+  if (/^multipart\/form-data\b/i.test(request.headers.get("content-type") ?? "")) {
+    try {
+      const form = await request.formData();
+      return { value: formFields(form), form };
+    } catch {
+      return { value: undefined, error: "The request body is not a valid multipart/form-data form." };
+    }
+  }
   const text = await request.text();
   if (text === "") return { value: undefined, error: "The request body is empty; send a JSON object." };
   try {
@@ -39,3 +49,14 @@ export function jsonOf(body: ParsedBody): unknown {
   return body.value;
 }
 
+/**
+ * A form's fields as a test reads them in the request log: text as is, a file as its `name`,
+ * `type` and `size` (its bytes would make the log unreadable). A repeated field keeps its last value.
+ */
+function formFields(form: FormData): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  form.forEach((value, key) => {
+    fields[key] = typeof value === "string" ? value : { name: value.name, type: value.type, size: value.size };
+  });
+  return fields;
+}
