@@ -78,10 +78,10 @@ describe("auto routing (chooseModel)", () => {
     expect(chosen({ route: { sort: "latency", capabilities: ["vision"] } })).toBe("google/gemini-2.5-flash");
   });
 
-  it("never routes chat to an image generator", () => {
-    const result = chooseModel({ model: "auto", messages: hello, route: { capabilities: ["image_generation"] } }, DEFAULT_CATALOGUE);
-    expect(result).toMatchObject({ code: "no_route_available" });
-    expect(DEFAULT_CATALOGUE.some((model) => model.capabilities.includes("image_generation"))).toBe(true);
+  it("routes chat to an image generator only when asked for images", () => {
+    expect(chosen({ route: { sort: "quality" } })).toBe("anthropic/claude-sonnet-4.5");
+    expect(chosen({ route: { capabilities: ["image_generation"] } })).toBe("google/gemini-2.5-flash-image");
+    expect(chosen({ modalities: ["image", "text"] })).toBe("google/gemini-2.5-flash-image");
   });
 
   it("uses a named model as it is, and the first known one of [model, ...models]", () => {

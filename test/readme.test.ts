@@ -26,7 +26,7 @@ const EXPECTED: { block: RegExp; prints: RegExp }[] = [
   { block: /route: \{/, prints: /^routed to deepseek\/deepseek-chat\n$/ },
   { block: /stream\.tee\(\)/, prints: /You asked: "Name three rivers\."[\s\S]*\n\[mistralai\/mistral-small, \d+ tokens\]\n$/ },
   { block: /modelgate\/testing/, prints: /^Hello from the mock\.\n2\n$/ },
-  { block: /require\("modelgate"\)/, prints: /^11 models\n$/ },
+  { block: /require\("modelgate"\)/, prints: /^15 models\n$/ },
   { block: /no-such\/model/, prints: /^not found \(404\): .*'no-such\/model' does not exist\. \[request req_mock_\d+\]\n$/ },
   { block: /Weather in Lisbon/, prints: /^openai\/gpt-4\.1-mini: -?\d+(\.\d+)? °C\n$/ },
   { block: /partialObjectStream/, prints: /^([4-9]|\d{2,}) updates, then [2-4] steps\n$/ },

@@ -10,6 +10,11 @@ export interface MockModel extends Model {
   capabilities: NonNullable<Model["capabilities"]>;
   /** Typical time to first token in milliseconds, for `route.sort: "latency"`. */
   latency_ms: number;
+  /**
+   * For a model with `embeddings`: the length of its vectors when a request gives no
+   * `dimensions`, and the most it can give. Like `latency_ms`, not shown by `/v1/models`.
+   */
+  dimensions?: number;
 }
 
 function model(
@@ -45,6 +50,14 @@ function model(
  * `structured_outputs` (a `json_schema` response format sent to them is refused), and
  * DeepSeek R1 has neither `tools` nor `json`, so each way of asking for JSON — a schema,
  * a forced tool call, `json_object` with the schema in the prompt — has a model that needs it.
+ * DeepSeek R1 also reasons (`message.reasoning`).
+ *
+ * The generators answer chat too, but `model: "auto"` picks one only when the request asks
+ * for what it makes (see `chooseModel`): Gemini 2.5 Flash Image and GPT Image 1 images
+ * (`modalities: ["image", "text"]`; GPT Image 1 also serves `/v1/images/generations`),
+ * GPT-4o Audio speech (`modalities: ["audio", "text"]`), Veo 3.1 videos. Video is really
+ * billed by the second; the mock bills it by tokens like the rest. Text Embedding 3 Small
+ * (1,536 dimensions) serves only `/v1/embeddings`.
  */
 export const DEFAULT_CATALOGUE: readonly MockModel[] = [
   model("meta-llama/llama-3.3-70b-instruct", "Llama 3.3 70B Instruct", [0.12, 0.3], 0.62, 420, [131_072, 16_384], ["tools", "json"]),
@@ -58,4 +71,8 @@ export const DEFAULT_CATALOGUE: readonly MockModel[] = [
   model("deepseek/deepseek-chat", "DeepSeek V3", [0.27, 1.1], 0.74, 800, [65_536, 8_192], ["tools", "json"]),
   model("deepseek/deepseek-r1", "DeepSeek R1", [0.55, 2.19], 0.8, 1_500, [65_536, 32_768], ["reasoning"]),
   model("openai/gpt-image-1", "GPT Image 1", [5.0, 40.0], 0.85, 2_000, [32_000, 8_192], ["image_generation", "vision"]),
+  model("google/gemini-2.5-flash-image", "Gemini 2.5 Flash Image", [0.3, 2.5], 0.8, 1_100, [32_768, 8_192], ["image_generation", "vision"]),
+  model("openai/gpt-4o-audio-preview", "GPT-4o Audio", [2.5, 10.0], 0.82, 650, [128_000, 16_384], ["audio_generation", "audio", "tools"]),
+  model("google/veo-3.1", "Veo 3.1", [4.0, 40.0], 0.9, 30_000, [8_192, 4_096], ["video_generation"]),
+  { ...model("openai/text-embedding-3-small", "Text Embedding 3 Small", [0.02, 0], 0.7, 60, [8_192, 0], ["embeddings"]), dimensions: 1_536 },
 ];

@@ -1,7 +1,8 @@
-import { isRecord } from "../internal/values.ts";
+import { createSpeech, createTranscription } from "./audio.ts";
 import { DEFAULT_CATALOGUE, type MockModel } from "./catalogue.ts";
 import { allowCrossOrigin, preflightResponse } from "./cors.ts";
 import { CreditAccount } from "./credits.ts";
+import { createEmbeddings } from "./embeddings.ts";
 import { errorResponse, RequestRejected } from "./errors.ts";
 import {
   checkReplyScript,
@@ -16,6 +17,8 @@ import {
   type StructuredFault,
 } from "./faults.ts";
 import { planReply, type MockReply } from "./replies.ts";
+import { jsonOf, readBody, toRequest, type ParsedBody } from "./request-body.ts";
+import { generateImages } from "./images.ts";
 import { modelListing, publicModel } from "./models.ts";
 import { hash, mulberry32 } from "./random.ts";
 import { chooseModel, estimatePromptTokens, hasRouteFilters, unsupportedFeature } from "./routing.ts";
@@ -43,6 +46,19 @@ export interface MockGatewayOptions {
   /** Answer CORS preflights and let any origin read the answers, so browser pages can call the mock. @default true */
   cors?: boolean;
   /**
+   * Where a reasoning model's thinking goes, in messages and in deltas: ModelGate's
+   * `reasoning`, or `reasoning_content` as DeepSeek and other providers spell it, to test a
+   * client that reads both.
+   * @default "reasoning"
+   */
+  reasoningField?: "reasoning" | "reasoning_content";
+  /**
+   * Send embeddings as base64 (little-endian float32) even when a request asked for floats,
+   * as some servers do, to test a client's decoding.
+   * @default false
+   */
+  embeddingsAsBase64?: boolean;
+  /**
    * The account's balance in USD. Each served chat completion takes its `usage.cost` off it
    * (`gateway.credits` shows what is left), and a request whose worst case — the estimated
    * prompt plus `max_completion_tokens`, else `max_tokens`, else the model's
@@ -68,6 +84,13 @@ export interface MockRequestRecord {
  * A Fetch-API handler that behaves like the gateway. Pass it as the client's `fetch`, or
  * serve it: `Bun.serve({ fetch: gateway })`, `Deno.serve(gateway)`, or `serveNode(gateway)`
  * from `modelgate/testing/node`.
+ *
+ * It serves `GET /v1/models` (with an `ETag`) and `/v1/models/{id}`, `POST
+ * /v1/chat/completions` (text, tools, structured outputs, and beyond text: images with
+ * `modalities: ["image", "text"]`, speech with `["audio", "text"]` and `audio: { voice,
+ * format }` in wav or pcm16, videos from a `video_generation` model, reasoning from a
+ * `reasoning` one), `POST /v1/embeddings`, `POST /v1/images/generations`, `POST
+ * /v1/audio/speech` (WAV) and `POST /v1/audio/transcriptions` (a multipart form).
  */
 export interface MockGateway {
   (input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
@@ -80,9 +103,9 @@ export interface MockGateway {
    * replies, in a queue of its own (see `MockFault`).
    */
   inject(fault: MockFault, times?: number): void;
-  /** Every request received (preflights aside), oldest first. */
+  /** Every request received (preflights aside), oldest first; a multipart upload is logged by its fields. */
   readonly requests: MockRequestRecord[];
-  /** Forgets the requests and the queued faults, restarts the request ids, and restores the `credits`. */
+  /** Forgets the requests and the queued faults, restarts the request ids and the image and video numbers, and restores the `credits`. */
   reset(): void;
   /** The models served. */
   readonly catalogue: readonly MockModel[];
@@ -93,7 +116,14 @@ export interface MockGateway {
 }
 
 /** Methods each path serves, for a 405 that says which one to use. */
-const ROUTES: Record<string, string> = { "/v1/models": "GET", "/v1/chat/completions": "POST", "/v1/images/generations": "POST" };
+const ROUTES: Record<string, string> = {
+  "/v1/models": "GET",
+  "/v1/chat/completions": "POST",
+  "/v1/embeddings": "POST",
+  "/v1/images/generations": "POST",
+  "/v1/audio/speech": "POST",
+  "/v1/audio/transcriptions": "POST",
+};
 
 /** Creates a mock gateway; see `MockGateway` and `MockGatewayOptions`. */
 export function createMockGateway(options: MockGatewayOptions = {}): MockGateway {
@@ -109,12 +139,14 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   const requests: MockRequestRecord[] = [];
   let requestCount = 0;
   let imageCount = 0;
+  let videoCount = 0;
   let activeStreams = 0;
+  const wire = { reasoningField: options.reasoningField ?? "reasoning" } as const;
 
   const handle = async (request: Request, number: number): Promise<Response> => {
     const url = new URL(request.url);
     if (request.method === "OPTIONS" && cors) return preflightResponse(request);
-    const body = await readJSON(request);
+    const body = await readBody(request);
     requests.push({ method: request.method, url: request.url, headers: Object.fromEntries(request.headers), body: body.value });
 
     const fault = url.pathname.startsWith("/v1/") && request.method !== "OPTIONS" ? faults.next() : undefined;
@@ -147,7 +179,10 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     if (method === "GET" && path === "/v1/models") return listModels(request.headers.get("if-none-match"));
     if (method === "GET" && path.startsWith("/v1/models/")) return retrieveModel(path.slice("/v1/models/".length));
     if (method === "POST" && path === "/v1/chat/completions") return chatCompletion(body, request.signal, number, fault);
-    if (method === "POST" && path === "/v1/images/generations") return generateImages(body);
+    if (method === "POST" && path === "/v1/embeddings") return createEmbeddings(jsonOf(body), catalogue, options.embeddingsAsBase64 ?? false);
+    if (method === "POST" && path === "/v1/images/generations") return generateImages(jsonOf(body), catalogue, () => ++imageCount);
+    if (method === "POST" && path === "/v1/audio/speech") return createSpeech(jsonOf(body), catalogue);
+    if (method === "POST" && path === "/v1/audio/transcriptions") return createTranscription(body.form, catalogue);
     const allowed = ROUTES[path];
     if (allowed) {
       return errorResponse(405, `${method} is not allowed on ${path}; use ${allowed}.`, { code: "method_not_allowed", headers: { allow: allowed } });
@@ -169,8 +204,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   };
 
   const chatCompletion = (body: ParsedBody, signal: AbortSignal, number: number, fault: BodyFault | undefined): Response => {
-    if (body.error) throw new RequestRejected(body.error, null);
-    const params = validateChatRequest(body.value);
+    const params = validateChatRequest(jsonOf(body));
     const routed = chooseModel(params, catalogue);
     if ("error" in routed) {
       if (routed.code === "model_not_found") throw new RequestRejected(routed.error, "model", 404, routed.code);
@@ -184,20 +218,19 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     account.authorize(params, model, estimatePromptTokens(params));
     const plan = planReply(params, {
       id: `chatcmpl-mock${pad(number)}`,
-      model: model.id,
-      provider: model.provider,
-      pricing: model.pricing,
+      model,
       seed,
       reply: options.reply,
       takeScript: () => scripts.next()?.as,
       // Taken only now: a request refused above leaves the script for the next one.
       script: replyScripts.next(),
+      nextVideo: () => ++videoCount,
     });
     account.charge(plan.usage.cost);
     // Distinct from the body's `id`, so a test can tell which of the two a client reported.
     const headers = { "x-generation-id": generationID(seed, number) };
-    if (!params.stream) return Response.json(toCompletion(plan), { headers });
-    const chunks = toChunks(plan, params.stream_options?.include_usage === true, seed);
+    if (!params.stream) return Response.json(toCompletion(plan, wire), { headers });
+    const chunks = toChunks(plan, params.stream_options?.include_usage === true, seed, wire);
     const stream = eventStream(chunks, {
       chunkDelayMs: options.chunkDelayMs ?? 0,
       keepAliveEvery: options.keepAliveEvery ?? 8,
@@ -206,18 +239,6 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       onActive: (change) => (activeStreams += change),
     });
     return new Response(stream, { headers: { ...headers, "content-type": "text/event-stream", "cache-control": "no-cache" } });
-  };
-
-  const generateImages = (body: ParsedBody): Response => {
-    if (body.error) throw new RequestRejected(body.error, null);
-    const params = body.value;
-    if (!isRecord(params) || typeof params.prompt !== "string" || params.prompt === "") {
-      throw new RequestRejected("`prompt` is required and must be a non-empty string.", "prompt");
-    }
-    const n = params.n ?? 1;
-    if (!(Number.isInteger(n) && (n as number) >= 1 && (n as number) <= 4)) throw new RequestRejected("`n` must be a whole number from 1 to 4.", "n");
-    const data = Array.from({ length: n as number }, () => ({ url: `https://mock.modelgate.invalid/images/${++imageCount}.png` }));
-    return Response.json({ created: 1_767_225_600, data });
   };
 
   const gateway = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
@@ -248,6 +269,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
         replyScripts.clear();
         requestCount = 0;
         imageCount = 0;
+        videoCount = 0;
         account.reset();
       },
     },
@@ -255,35 +277,6 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     activeStreams: { get: () => activeStreams },
     credits: { get: () => account.balance },
   });
-}
-
-/**
- * The request to serve. Servers call a handler with a second argument of their own (Bun's
- * server, Deno's connection info), so with a Request the second argument counts only when it
- * is a plain RequestInit, as a fetch caller would pass.
- */
-function toRequest(input: RequestInfo | URL, init: RequestInit | undefined): Request {
-  if (!(input instanceof Request)) return new Request(input, init);
-  const isRequestInit =
-    isRecord(init) && Object.getPrototypeOf(init) === Object.prototype && ["method", "headers", "body", "signal"].some((key) => key in init);
-  return isRequestInit ? new Request(input, init) : input;
-}
-
-interface ParsedBody {
-  value: unknown;
-  /** Why the body could not be read as JSON. */
-  error?: string;
-}
-
-async function readJSON(request: Request): Promise<ParsedBody> {
-  if (request.method === "GET" || request.method === "HEAD") return { value: undefined };
-  const text = await request.text();
-  if (text === "") return { value: undefined, error: "The request body is empty; send a JSON object." };
-  try {
-    return { value: JSON.parse(text) };
-  } catch {
-    return { value: undefined, error: "The request body is not valid JSON." };
-  }
 }
 
 /** Request numbers padded so ids sort in order. */

@@ -2,7 +2,9 @@ import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam, ChatCo
 import type { MockModel } from "./catalogue.ts";
 import { tokenCost } from "./costs.ts";
 import type { ReplyScript } from "./faults.ts";
+import { caption, generatedImage, replyOutput, spokenReply, videoURL, type PlannedAudio, type ReplyOutput } from "./media.ts";
 import { hash, mulberry32, pick } from "./random.ts";
+import { planReasoning, type PlannedReasoning } from "./reasoning.ts";
 import { estimatePromptTokens } from "./routing.ts";
 import { JSON_CHARS_PER_TOKEN, planStructured, structuredTarget, type StructuredScript } from "./structured.ts";
 import { autonomousToolCalls, callId, textOf, toolResultsReply } from "./tool-replies.ts";
@@ -13,7 +15,7 @@ export type MockReply = string | ((params: ChatCompletionCreateParamsBase) => st
 /** What the mock will answer for one choice. */
 export interface PlannedChoice {
   index: number;
-  /** `null` when the choice calls a tool or refuses instead. */
+  /** `null` when the choice calls a tool, refuses or speaks instead. */
   text: string | null;
   /** Why the model declined to answer (a scripted structured refusal). */
   refusal?: string;
@@ -21,6 +23,14 @@ export interface PlannedChoice {
   finishReason: FinishReason;
   /** The text or the tool arguments are generated JSON: streamed a few characters at a time, counted four characters a token. */
   json?: boolean;
+  /** What a reasoning model thought first (sent unless excluded, billed either way). */
+  reasoning?: PlannedReasoning;
+  /** Generated images (`message.images`), as URLs. */
+  images?: string[];
+  /** Generated videos (`message.videos`), as URLs. */
+  videos?: string[];
+  /** A spoken reply (`message.audio`); `text` is then `null`, the words being its transcript. */
+  audio?: PlannedAudio;
 }
 
 /** Token counts with ModelGate's `cost`: the charge in USD. */
@@ -39,16 +49,16 @@ export interface ReplyPlan {
 /** Where the answer comes from besides the request. */
 export interface ReplyContext {
   id: string;
-  model: string;
-  provider: string;
-  /** The served model's prices, for `usage.cost`. */
-  pricing: MockModel["pricing"];
+  /** The served model: its prices make `usage.cost`, its capabilities what it answers with. */
+  model: MockModel;
   seed: number;
   reply?: MockReply;
   /** The scripted way the reply goes wrong, asked for only when the reply is structured (so only such a reply uses a script up). */
   takeScript?: () => StructuredScript | undefined;
   /** A scripted reply (`gateway.inject({ type: "reply" })`), answered exactly instead of a planned one. */
   script?: ReplyScript;
+  /** The number of the next video the gateway makes, counted from 1. */
+  nextVideo?: () => number;
 }
 
 /** A fixed `created` time: the mock's output must not change from one run to the next. */
@@ -78,8 +88,13 @@ const SENTENCES = [
  * Structured requests (see `structuredTarget`) get JSON generated from their schema instead:
  * a forced tool call's arguments, or the content for a `json_schema` or `json_object`
  * response format unless the `reply` option fixes the text.
+ *
+ * Beyond text (see `replyOutput`): speech replaces the text by audio whose transcript it is,
+ * an image or a video comes with a short caption. A reasoning model thinks first (see
+ * `planReasoning`), and its thinking counts against the reply's limit, as reasoning tokens do.
  */
 export function planReply(params: ChatCompletionCreateParamsBase, context: ReplyContext): ReplyPlan {
+  const { model } = context;
   const userText = lastUserText(params.messages);
   const resultsReply = toolResultsReply(params.messages);
   const callsTool = (params.tools?.length ?? 0) > 0 && params.tool_choice !== "none" && resultsReply === undefined;
@@ -89,6 +104,8 @@ export function planReply(params: ChatCompletionCreateParamsBase, context: Reply
   // text, as before); a JSON response format is, unless a tool is called first or `reply` fixes the text.
   const structured = target?.kind === "tool" ? callsTool : target !== undefined && !callsTool && context.reply === undefined;
   const script = structured ? context.takeScript?.() : undefined;
+  const reasons = model.capabilities.includes("reasoning") && !context.script;
+  const output = replyOutput(params, model.capabilities);
   const choices: PlannedChoice[] = [];
   for (let index = 0; index < (params.n ?? 1); index++) {
     const random = mulberry32(context.seed + index + hash(userText));
@@ -96,36 +113,67 @@ export function planReply(params: ChatCompletionCreateParamsBase, context: Reply
       choices.push(scriptedChoice(context.script, random, index));
       continue;
     }
+    // Its own sequence, so a model that reasons answers what one that does not would.
+    const reasoning = reasons ? planReasoning(params, userText, mulberry32(context.seed + index + hash(`reasoning ${userText}`)), limit) : undefined;
+    const left = limit - (reasoning?.tokens ?? 0);
+    let choice: PlannedChoice;
     if (structured && target) {
-      const { call, refusal, ...answer } = planStructured(target, random, script, limit);
+      const { call, refusal, ...answer } = planStructured(target, random, script, left);
       const toolCalls: ChatCompletionMessageToolCall[] = call ? [{ id: callId(random, index), type: "function", function: call }] : [];
-      choices.push({ index, ...answer, ...(refusal === undefined ? {} : { refusal }), toolCalls, json: true });
-      continue;
+      choice = { index, ...answer, ...(refusal === undefined ? {} : { refusal }), toolCalls, json: true };
+    } else if (callsTool) {
+      choice = { index, text: null, toolCalls: autonomousToolCalls(params, random, index), finishReason: "tool_calls" };
+    } else {
+      const full = typeof context.reply === "function" ? context.reply(params) : (context.reply ?? resultsReply ?? defaultText(output, userText, random));
+      choice = textChoice(params, context, { index, full, output, limit: left, random });
     }
-    if (callsTool) {
-      choices.push({ index, text: null, toolCalls: autonomousToolCalls(params, random, index), finishReason: "tool_calls" });
-      continue;
-    }
-    const full = typeof context.reply === "function" ? context.reply(params) : (context.reply ?? resultsReply ?? composeText(userText, random));
-    const words = full.match(/\S+\s*/g) ?? [];
-    const text = words.length > limit ? words.slice(0, limit).join("").trimEnd() : full;
-    choices.push({ index, text, toolCalls: [], finishReason: text === full ? "stop" : "length" });
+    if (reasoning) choice.reasoning = reasoning;
+    choices.push(choice);
   }
   const completionTokens = choices.reduce((sum, choice) => sum + choiceTokens(choice), 0);
   const promptTokens = estimatePromptTokens(params);
+  const reasoningTokens = choices.reduce((sum, choice) => sum + (choice.reasoning?.tokens ?? 0), 0);
   return {
     id: context.id,
     created: CREATED,
-    model: context.model,
-    provider: context.provider,
+    model: model.id,
+    provider: model.provider,
     choices,
     usage: {
       prompt_tokens: promptTokens,
       completion_tokens: completionTokens,
       total_tokens: promptTokens + completionTokens,
-      cost: context.script?.cost ?? tokenCost(context.pricing, promptTokens, completionTokens),
+      ...(reasons ? { completion_tokens_details: { reasoning_tokens: reasoningTokens } } : {}),
+      cost: context.script?.cost ?? tokenCost(model.pricing, promptTokens, completionTokens),
     },
   };
+}
+
+/** The words of a reply nobody fixed: a caption beside an image or a video, else a composed answer. */
+function defaultText(output: ReplyOutput, userText: string, random: () => number): string {
+  return output === "image" || output === "video" ? caption(output, userText) : composeText(userText, random);
+}
+
+/**
+ * A reply of `full` cut to `limit` words (finish reason `length` when cut), with what the
+ * reply is besides text: the words spoken instead of written, an image, or a video.
+ */
+function textChoice(
+  params: ChatCompletionCreateParamsBase,
+  context: ReplyContext,
+  { index, full, output, limit, random }: { index: number; full: string; output: ReplyOutput; limit: number; random: () => number },
+): PlannedChoice {
+  const words = full.match(/\S+\s*/g) ?? [];
+  const text = words.length > limit ? words.slice(0, limit).join("").trimEnd() : full;
+  const choice: PlannedChoice = { index, text, toolCalls: [], finishReason: text === full ? "stop" : "length" };
+  if (output === "audio") {
+    // Validation made sure `audio` came with the audio modality.
+    choice.audio = spokenReply(text, params.audio!.format, random, CREATED);
+    choice.text = null;
+  }
+  if (output === "image") choice.images = [generatedImage()];
+  if (output === "video") choice.videos = [videoURL(context.nextVideo?.() ?? 1)];
+  return choice;
 }
 
 /**
@@ -140,13 +188,16 @@ function scriptedChoice(script: ReplyScript, random: () => number, index: number
   return { index, text, toolCalls, finishReason: toolCalls.length > 0 ? "tool_calls" : "stop" };
 }
 
-/** A mock token is a word of text (or of a refusal), or four characters of a tool call or of generated JSON. */
+/**
+ * A mock token is a word of text (or of a refusal, a transcript, the reasoning), or four
+ * characters of a tool call or of generated JSON.
+ */
 function choiceTokens(choice: PlannedChoice): number {
   const text = choice.text ?? "";
   const words = (value: string) => value.split(/\s+/).filter(Boolean).length;
-  const textTokens = (choice.json ? Math.ceil(text.length / JSON_CHARS_PER_TOKEN) : words(text)) + words(choice.refusal ?? "");
+  const textTokens = (choice.json ? Math.ceil(text.length / JSON_CHARS_PER_TOKEN) : words(text)) + words(choice.refusal ?? "") + words(choice.audio?.transcript ?? "");
   const callTokens = choice.toolCalls.reduce((sum, call) => sum + Math.ceil((call.function.name.length + call.function.arguments.length) / 4), 0);
-  return textTokens + callTokens;
+  return textTokens + callTokens + (choice.reasoning?.tokens ?? 0);
 }
 
 function lastUserText(messages: ChatCompletionMessageParam[]): string {

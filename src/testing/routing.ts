@@ -1,6 +1,7 @@
 import type { ChatCompletionCreateParamsBase, ModelCapability } from "../types/index.ts";
 import type { MockModel } from "./catalogue.ts";
 import { limitField, worstCaseCost } from "./costs.ts";
+import { AUDIO_FORMATS_WRITTEN } from "./media.ts";
 
 /**
  * The outcome of routing: the model, or why none could serve the request. A prompt larger
@@ -12,16 +13,25 @@ export type RouteResult = { model: MockModel } | { error: string; code: "model_n
 /** Prompts above this many estimated tokens need a `long_context` model. */
 const LONG_CONTEXT_TOKENS = 32_000;
 
+/** What generators make: a model with one of these is routed to only when asked for it. */
+const GENERATES: readonly ModelCapability[] = ["image_generation", "audio_generation", "video_generation"];
+
+/** The capability a reply modality needs (`text` needs none). */
+const MODALITY_CAPABILITIES: Record<string, ModelCapability> = { image: "image_generation", audio: "audio_generation", video: "video_generation" };
+
 /**
  * Picks the model for a request as the gateway does. A named model (or the first known one
  * of `[model, ...models]`) is used as is. For `model: "auto"` the candidates must have every
  * capability the request needs — those in `route.capabilities` plus what the messages imply
  * (an image part needs `vision`, audio `audio`, tools `tools`, a JSON response format `json`,
- * a long prompt `long_context`) — reach `route.min_quality`, cost no more than
- * `route.max_price`, and could cost no more than `route.max_cost` USD (the request's worst
- * case on the model, see `worstCaseCost`). They are ordered by `route.sort`: "price" (default; cheapest prompt +
- * completion price, ties to the higher quality), "quality" (highest, ties to the cheaper) or
- * "latency" (fastest).
+ * a long prompt `long_context`, `modalities` with `image`, `audio` or `video` the matching
+ * `*_generation`) — reach `route.min_quality`, cost no more than `route.max_price`, and could
+ * cost no more than `route.max_cost` USD (the request's worst case on the model, see
+ * `worstCaseCost`). A generator (`image_generation`, `audio_generation`, `video_generation`)
+ * is a candidate only when the request needs what it generates, so a plain chat never gets an
+ * image or a video; an `embeddings` model never is. They are ordered by `route.sort`:
+ * "price" (default; cheapest prompt + completion price, ties to the higher quality),
+ * "quality" (highest, ties to the cheaper) or "latency" (fastest).
  */
 export function chooseModel(params: ChatCompletionCreateParamsBase, catalogue: readonly MockModel[]): RouteResult {
   if (params.model !== "auto") {
@@ -38,8 +48,8 @@ export function chooseModel(params: ChatCompletionCreateParamsBase, catalogue: r
   const needed = requiredCapabilities(params);
   const promptTokens = estimatePromptTokens(params);
   const excluded: string[] = [];
-  // Image generators answer /v1/images, not chat; they are never a chat candidate.
-  let candidates = catalogue.filter((model) => !model.capabilities.includes("image_generation"));
+  const asked = (model: MockModel) => GENERATES.every((capability) => !model.capabilities.includes(capability) || needed.includes(capability));
+  let candidates = catalogue.filter((model) => servesChat(model) && asked(model));
   const largest = candidates.reduce<MockModel | undefined>((best, model) => (best && best.context_length >= model.context_length ? best : model), undefined);
   if (largest && promptTokens > largest.context_length) {
     return {
@@ -91,6 +101,10 @@ export function requiredCapabilities(params: ChatCompletionCreateParamsBase): Mo
       if (part.type === "input_audio") needed.add("audio");
     }
   }
+  for (const modality of params.modalities ?? []) {
+    const capability = MODALITY_CAPABILITIES[modality];
+    if (capability) needed.add(capability);
+  }
   if (params.tools && params.tools.length > 0) needed.add("tools");
   const format = params.response_format?.type;
   if (format === "json_object" || format === "json_schema") needed.add("json");
@@ -106,15 +120,31 @@ export interface UnsupportedFeature {
 
 /**
  * What the request asks of `model` that the model lacks, as providers refuse a parameter
- * their model does not support: tools need `tools`, a `json_object` response format `json`,
- * and a `json_schema` one `structured_outputs`. Routing never infers `structured_outputs`
- * (a gateway routes on what it is told), so `model: "auto"` may pick a model without it;
- * the message says how to ask for one that has it.
+ * their model does not support: chat needs a model that is not an embeddings model, an
+ * `image`, `audio` or `video` modality the matching `*_generation`, tools `tools`, a
+ * `json_object` response format `json`, and a `json_schema` one `structured_outputs`.
+ * Routing never infers `structured_outputs` (a gateway routes on what it is told), so
+ * `model: "auto"` may pick a model without it; the message says how to ask for one that has
+ * it. Speech in a format the mock cannot write is refused here too.
  */
 export function unsupportedFeature(params: ChatCompletionCreateParamsBase, model: MockModel): UnsupportedFeature | undefined {
   const lacks = (capability: ModelCapability) => !model.capabilities.includes(capability);
-  const format = params.response_format?.type;
-  if (format === "json_schema" && lacks("structured_outputs")) {
+  if (!servesChat(model)) {
+    return { param: "model", message: `The model '${model.id}' is an embeddings model: it does not answer chat. Send its requests to /v1/embeddings.` };
+  }
+  for (const modality of params.modalities ?? []) {
+    const capability = MODALITY_CAPABILITIES[modality];
+    if (capability && lacks(capability)) {
+      return { param: "modalities", message: `The model '${model.id}' cannot answer with ${modality}: it lacks the ${capability} capability.` };
+    }
+  }
+  const format = params.audio?.format;
+  if (params.modalities?.includes("audio") && format && !AUDIO_FORMATS_WRITTEN.includes(format)) {
+    // A limit of the mock, not of the gateway: it would rather refuse than label WAV bytes mp3.
+    return { param: "audio.format", message: `The mock gateway writes audio as ${AUDIO_FORMATS_WRITTEN.join(" or ")} only, not ${format}.` };
+  }
+  const responseFormat = params.response_format?.type;
+  if (responseFormat === "json_schema" && lacks("structured_outputs")) {
     return {
       param: "response_format",
       message:
@@ -122,13 +152,18 @@ export function unsupportedFeature(params: ChatCompletionCreateParamsBase, model
         `Use a model that has it (with model "auto", add "structured_outputs" to \`route.capabilities\`), or ask for json_object or a forced tool call instead.`,
     };
   }
-  if (format === "json_object" && lacks("json")) {
+  if (responseFormat === "json_object" && lacks("json")) {
     return { param: "response_format", message: `The model '${model.id}' does not support \`response_format\` json_object: it lacks the json capability.` };
   }
   if ((params.tools?.length ?? 0) > 0 && lacks("tools")) {
     return { param: "tools", message: `The model '${model.id}' does not support \`tools\`: it lacks the tools capability.` };
   }
   return undefined;
+}
+
+/** Whether the model answers chat: an `embeddings` model only serves `/v1/embeddings`. */
+export function servesChat(model: MockModel): boolean {
+  return !model.capabilities.includes("embeddings");
 }
 
 /** About four characters a token, the usual rule of thumb. */

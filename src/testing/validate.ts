@@ -8,6 +8,10 @@ const PART_TYPES = ["text", "image_url", "input_audio"];
 const RESPONSE_FORMATS = ["text", "json_object", "json_schema"];
 const TOOL_CHOICES = ["none", "auto", "required"];
 const SORTS = ["price", "quality", "latency"];
+/** Reply modalities; `video` is the gateway's, beside OpenAI's three. */
+const MODALITIES = ["text", "image", "audio", "video"];
+const AUDIO_FORMATS = ["wav", "aac", "mp3", "flac", "opus", "pcm16"];
+const EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh", "max"];
 /** The largest `n` the mock serves; real providers cap it too. */
 const MAX_CHOICES = 8;
 
@@ -61,6 +65,7 @@ export function validateChatRequest(body: unknown): ChatCompletionCreateParamsBa
     if (type === "json_schema") checkJSONSchemaFormat((body.response_format as Record<string, unknown>).json_schema);
   }
   if (present(body.route)) checkRoute(body.route);
+  checkOutputs(body);
   return body as unknown as ChatCompletionCreateParamsBase;
 }
 
@@ -168,6 +173,43 @@ function checkJSONSchemaFormat(format: unknown): void {
   }
   if (present(format.schema) && !isRecord(format.schema)) throw reject(`${path}.schema`, `\`${path}.schema\` must be a JSON schema object.`);
   if (present(format.strict) && typeof format.strict !== "boolean") throw reject(`${path}.strict`, `\`${path}.strict\` must be a boolean.`);
+}
+
+/** What the reply should hold besides text: `modalities` (with `audio` for speech) and reasoning. */
+function checkOutputs(body: Record<string, unknown>): void {
+  const { modalities, audio, reasoning } = body;
+  if (present(modalities)) {
+    if (!Array.isArray(modalities)) throw reject("modalities", `\`modalities\` must be an array of ${MODALITIES.join(", ")}.`);
+    modalities.forEach((modality, index) => {
+      if (typeof modality !== "string" || !MODALITIES.includes(modality)) {
+        throw reject(`modalities[${index}]`, `\`modalities[${index}]\` must be one of ${MODALITIES.join(", ")}.`);
+      }
+    });
+    if (modalities.includes("audio") && !present(audio)) {
+      throw reject("audio", "`audio` is required with modalities audio: `{ voice, format }` of the spoken reply.");
+    }
+  }
+  if (present(audio)) {
+    if (!isRecord(audio)) throw reject("audio", "`audio` must be an object `{ voice, format }`.");
+    const { voice, format } = audio;
+    if (!(typeof voice === "string" || (isRecord(voice) && typeof voice.id === "string"))) {
+      throw reject("audio.voice", "`audio.voice` must be a voice name, or `{ id }` of a custom voice.");
+    }
+    if (typeof format !== "string" || !AUDIO_FORMATS.includes(format)) throw reject("audio.format", `\`audio.format\` must be one of ${AUDIO_FORMATS.join(", ")}.`);
+  }
+  if (present(body.reasoning_effort) && !(typeof body.reasoning_effort === "string" && EFFORTS.includes(body.reasoning_effort))) {
+    throw reject("reasoning_effort", `\`reasoning_effort\` must be one of ${EFFORTS.join(", ")}.`);
+  }
+  if (present(reasoning)) {
+    if (!isRecord(reasoning)) throw reject("reasoning", "`reasoning` must be an object `{ effort?, max_tokens?, exclude? }`.");
+    if (present(reasoning.effort) && !(typeof reasoning.effort === "string" && EFFORTS.includes(reasoning.effort))) {
+      throw reject("reasoning.effort", `\`reasoning.effort\` must be one of ${EFFORTS.join(", ")}.`);
+    }
+    if (present(reasoning.max_tokens) && !(Number.isInteger(reasoning.max_tokens) && (reasoning.max_tokens as number) >= 0)) {
+      throw reject("reasoning.max_tokens", "`reasoning.max_tokens` must be a whole number, 0 or more.");
+    }
+    if (present(reasoning.exclude) && typeof reasoning.exclude !== "boolean") throw reject("reasoning.exclude", "`reasoning.exclude` must be a boolean.");
+  }
 }
 
 function checkRoute(route: unknown): void {

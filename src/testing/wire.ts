@@ -1,30 +1,55 @@
-import type { ChatCompletion, ChatCompletionChunk } from "../types/index.ts";
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionChunkDelta, ChatCompletionMessage } from "../types/index.ts";
+import { audioFragments, type AudioFragment, type PlannedAudio } from "./media.ts";
 import { mulberry32 } from "./random.ts";
-import type { ReplyPlan } from "./replies.ts";
+import type { PlannedChoice, ReplyPlan } from "./replies.ts";
+
+/** How the answer is spelled, where providers differ. */
+export interface WireOptions {
+  /** The field of the reasoning text: ModelGate's `reasoning`, or `reasoning_content` as DeepSeek and others write it. */
+  reasoningField: "reasoning" | "reasoning_content";
+}
+
+/** ModelGate's fields of a message beyond the OpenAI-style types. */
+interface BeyondText {
+  reasoning?: string;
+  reasoning_content?: string;
+  images?: { type: "image_url"; image_url: { url: string } }[];
+  videos?: { type: "video_url"; video_url: { url: string } }[];
+}
 
 /** The plan as a non-streamed `ChatCompletion`. */
-export function toCompletion(plan: ReplyPlan): ChatCompletion {
+export function toCompletion(plan: ReplyPlan, options: WireOptions): ChatCompletion {
   return {
     id: plan.id,
     object: "chat.completion",
     created: plan.created,
     model: plan.model,
     provider: plan.provider,
-    choices: plan.choices.map((choice) => ({
-      index: choice.index,
-      message: {
+    choices: plan.choices.map((choice) => {
+      const message: ChatCompletionMessage & BeyondText & { audio?: PlannedAudio } = {
         role: "assistant",
         content: choice.text,
         ...(choice.refusal === undefined ? {} : { refusal: choice.refusal }),
         ...(choice.toolCalls.length > 0 ? { tool_calls: choice.toolCalls } : {}),
-      },
-      finish_reason: choice.finishReason,
-    })),
+        ...(choice.audio ? { audio: choice.audio } : {}),
+        ...beyondText(choice, options),
+      };
+      return { index: choice.index, message, finish_reason: choice.finishReason };
+    }),
     usage: plan.usage,
   };
 }
 
-type ChunkChoice = ChatCompletionChunk["choices"][number];
+/** The reasoning (unless excluded), images and videos of a choice, as a message holds them (and a delta, each whole). */
+function beyondText(choice: PlannedChoice, options: WireOptions): BeyondText {
+  const fields: BeyondText = {};
+  if (choice.reasoning?.shown) fields[options.reasoningField] = choice.reasoning.text;
+  if (choice.images) fields.images = choice.images.map((url) => ({ type: "image_url", image_url: { url } }));
+  if (choice.videos) fields.videos = choice.videos.map((url) => ({ type: "video_url", video_url: { url } }));
+  return fields;
+}
+
+type ChunkChoice = Omit<ChatCompletionChunk["choices"][number], "delta"> & { delta: ChatCompletionChunkDelta & BeyondText & { audio?: AudioFragment } };
 
 /**
  * The plan as the chunks a provider streams: per choice a role chunk (`content: ""`), the
@@ -36,8 +61,13 @@ type ChunkChoice = ChatCompletionChunk["choices"][number];
  * With `n` > 1 the choices are interleaved, one chunk each in turn, as providers do. A
  * usage-only chunk (`choices: []`) ends the list when `includeUsage`. The split depends only
  * on `seed`, so one request always streams the same bytes.
+ *
+ * Beyond text: reasoning comes first, in pieces of words (`delta.reasoning`, or
+ * `reasoning_content` as `options` says); each image, and each video, whole in one chunk
+ * after the text; speech as `delta.audio` fragments (see `audioFragments`) after a role chunk
+ * with `content: null`.
  */
-export function toChunks(plan: ReplyPlan, includeUsage: boolean, seed: number): ChatCompletionChunk[] {
+export function toChunks(plan: ReplyPlan, includeUsage: boolean, seed: number, options: WireOptions): ChatCompletionChunk[] {
   const chunk = (choices: ChunkChoice[]): ChatCompletionChunk => ({
     id: plan.id,
     object: "chat.completion.chunk",
@@ -49,18 +79,24 @@ export function toChunks(plan: ReplyPlan, includeUsage: boolean, seed: number): 
   const perChoice = plan.choices.map((choice) => {
     const random = mulberry32(seed + choice.index);
     const { index } = choice;
-    const deltas: ChunkChoice[] = [{ index, delta: { role: "assistant", content: choice.refusal === undefined ? "" : null }, finish_reason: null }];
+    const deltas: ChunkChoice[] = [{ index, delta: { role: "assistant", content: choice.refusal !== undefined || choice.audio ? null : "" }, finish_reason: null }];
+    const add = (delta: ChunkChoice["delta"]) => deltas.push({ index, delta, finish_reason: null });
+    if (choice.reasoning?.shown) for (const piece of wordPieces(choice.reasoning.text, random)) add({ [options.reasoningField]: piece });
     if (choice.text !== null) {
       const pieces = choice.json ? jsonPieces(choice.text, random) : wordPieces(choice.text, random);
-      for (const piece of pieces) deltas.push({ index, delta: { content: piece }, finish_reason: null });
+      for (const piece of pieces) add({ content: piece });
     }
-    if (choice.refusal !== undefined) for (const piece of wordPieces(choice.refusal, random)) deltas.push({ index, delta: { refusal: piece }, finish_reason: null });
+    if (choice.refusal !== undefined) for (const piece of wordPieces(choice.refusal, random)) add({ refusal: piece });
+    const { images, videos } = beyondText(choice, options);
+    for (const image of images ?? []) add({ images: [image] });
+    for (const video of videos ?? []) add({ videos: [video] });
+    if (choice.audio) for (const fragment of audioFragments(choice.audio, wordPieces(choice.audio.transcript, random))) add({ audio: fragment });
     choice.toolCalls.forEach((call, callIndex) => {
       const opening = { index: callIndex, id: call.id, type: "function" as const, function: { name: call.function.name, arguments: "" } };
-      deltas.push({ index, delta: { tool_calls: [opening] }, finish_reason: null });
+      add({ tool_calls: [opening] });
       const args = call.function.arguments;
       for (const fragment of choice.json ? jsonPieces(args, random) : characterPieces(args, 2 + Math.floor(random() * 3))) {
-        deltas.push({ index, delta: { tool_calls: [{ index: callIndex, function: { arguments: fragment } }] }, finish_reason: null });
+        add({ tool_calls: [{ index: callIndex, function: { arguments: fragment } }] });
       }
     });
     deltas.push({ index, delta: {}, finish_reason: choice.finishReason });
