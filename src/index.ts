@@ -17,6 +17,7 @@ export { Stream } from "./streaming/stream.ts";
 export { Chat } from "./resources/chat/chat.ts";
 export { Completions } from "./resources/chat/completions.ts";
 export { Models, type ModelListPromise } from "./resources/models.ts";
+export type { Audio, Embeddings, Images } from "./resources/endpoints.ts";
 export type { APIErrorInit } from "./errors/index.ts";
 export {
   ModelGateError,
@@ -40,6 +41,7 @@ export type { GatewayInfo } from "./gateway/info.ts";
 export { jsonSchema, type JSONSchemaFormat, type JSONSchemaOptions } from "./structured/json-schema.ts";
 export type { SchemaIssue } from "./structured/schema-source.ts";
 export type { StandardSchemaV1, StandardSchemaIssue, StandardSchemaResult, StandardJSONSchemaConverter, StructuredSchema, SchemaOutput } from "./structured/standard-schema.ts";
+export { decodeDataURL, type DecodedDataURL } from "./media/data-url.ts";
 export { tool, type Tool, type ToolDefinition, type ToolRunContext, type ToolInternals } from "./tools/tool.ts";
 export type * from "./types/index.ts";
 export { VERSION } from "./version.ts";

@@ -25,6 +25,7 @@ import { serviceRoot } from "../pipeline/url.ts";
 import { Chat } from "../resources/chat/chat.ts";
 import type { Completions } from "../resources/chat/completions.ts";
 import { Models } from "../resources/models.ts";
+import { endpointResources, type Audio, type Embeddings, type Images } from "../resources/endpoints.ts";
 import type { Stream } from "../streaming/stream.ts";
 import type {
   ChatCompletion,
@@ -147,6 +148,12 @@ export class ModelGate {
   readonly chat: Chat;
   /** `client.models.list()` and `retrieve(id)`. */
   readonly models: Models;
+  /** `client.embeddings.create({ model, input })`. */
+  readonly embeddings: Embeddings;
+  /** `client.images.generate({ model, prompt })`. */
+  readonly images: Images;
+  /** `client.audio.speech.create(...)` and `client.audio.transcriptions.create(...)`. */
+  readonly audio: Audio;
 
   readonly #options: ClientOptions;
   readonly #config: PipelineConfig;
@@ -199,6 +206,7 @@ export class ModelGate {
     const requester = { request: <T>(spec: RequestSpec) => request<T>(this.#config, spec), redact: redactor.redact };
     this.chat = new Chat(requester);
     this.models = new Models(requester);
+    ({ embeddings: this.embeddings, images: this.images, audio: this.audio } = endpointResources(requester));
   }
 
   /** A new client with some options changed; the rest (API key included) carried over. */

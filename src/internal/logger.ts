@@ -10,7 +10,6 @@ export interface Logger {
 }
 
 const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
-const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "x-api-key", "api-key", "cookie"]);
 
 /** A logger that drops what is below `level`. */
 export function levelledLogger(level: LogLevel, logger: Logger): Logger {
@@ -27,13 +26,4 @@ export function levelledLogger(level: LogLevel, logger: Logger): Logger {
 /** Whether `value` names a log level (for the `MODELGATE_LOG` environment variable). */
 export function isLogLevel(value: unknown): value is LogLevel {
   return typeof value === "string" && value in RANK;
-}
-
-/** Headers as a plain object for a log line, with credentials replaced by `[redacted]`. */
-export function headersForLog(headers: Headers): Record<string, string> {
-  const shown: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    shown[name] = SECRET_HEADERS.has(name) ? (name === "authorization" ? "Bearer [redacted]" : "[redacted]") : value;
-  });
-  return shown;
 }

@@ -1,6 +1,7 @@
 import { APIConnectionError, APIError, APIUserAbortError, ModelGateError, PaymentRequiredError, errorFromBody, isErrorDocument, notAStreamError, parseBody, type Redact } from "../errors/index.ts";
 import { gatewayInfo, learnFrom, type GatewayInfo } from "../gateway/info.ts";
-import { headersForLog, type Logger } from "../internal/logger.ts";
+import type { DebugLine } from "../internal/debug-lines.ts";
+import type { Logger } from "../internal/logger.ts";
 import { invalidArgument } from "../internal/checks.ts";
 import { isRecord } from "../internal/values.ts";
 import { BodyReader } from "../streaming/body-reader.ts";
@@ -50,7 +51,7 @@ export interface RequestSpec {
   method: HTTPMethod;
   /** Path under the service root, e.g. `/v1/chat/completions`. */
   path: string;
-  /** Serialised as JSON. */
+  /** Serialised as JSON; a `FormData` is sent as it is (multipart, with its own content type). */
   body?: unknown;
   /** Resolve to a `Stream` of the response's Server-Sent Events instead of parsed JSON. */
   stream?: boolean | undefined;
@@ -95,12 +96,13 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
   const stream = spec.stream === true;
   const maxRetries = options.maxRetries ?? config.maxRetries;
   const timeoutMs = options.timeout ?? config.timeout;
-  let body = spec.body === undefined ? undefined : toJSON(spec.body);
+  const form = spec.body instanceof FormData;
+  let body: string | FormData | undefined = form ? (spec.body as FormData) : spec.body === undefined ? undefined : toJSON(spec.body);
   /** A 402 that names what the account can afford is retried once with that many tokens. */
   let shrink = options.shrinkToAffordable ?? config.shrinkToAffordable;
   const sdkHeaders = {
     accept: stream ? "text/event-stream" : "application/json",
-    "content-type": body === undefined ? undefined : "application/json",
+    "content-type": body === undefined || form ? undefined : "application/json",
     // The same key on every retry lets the gateway recognise a repeat of a request that
     // already reached it (e.g. the connection died after it was processed).
     "idempotency-key": spec.method === "GET" ? undefined : (options.idempotencyKey ?? newIdempotencyKey()),
@@ -122,7 +124,7 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
     keyForNextAttempt = undefined;
     if (nextKey !== key) headers = headersFor((key = nextKey));
     if (retryIndex > 0) headers.set("x-modelgate-retry-count", String(retryIndex));
-    if (config.debug) config.log.debug(`modelgate: ${spec.method} ${url}`, { attempt: retryIndex + 1, headers: headersForLog(headers) });
+    if (config.debug) await debugLine(config, ["request", spec.method, url, retryIndex + 1, headers]);
     let exchange: Exchange;
     progress.attempts++;
     try {
@@ -138,15 +140,13 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
       const retryable = error instanceof APIConnectionError && retryIndex < maxRetries;
       if (!retryable) throw error;
       const delay = retryDelayMs(retryIndex, undefined) ?? 0;
-      if (config.debug) config.log.debug(`modelgate: retrying in ${Math.round(delay)} ms after: ${(error as Error).message}`);
+      if (config.debug) await debugLine(config, ["retry", delay, (error as Error).message]);
       await waitBeforeRetry(delay, options.signal);
       continue;
     }
 
     const { response } = exchange;
-    if (config.debug) {
-      config.log.debug(`modelgate: ${response.status} from ${spec.method} ${url}`, { requestID: response.headers.get("x-request-id") });
-    }
+    if (config.debug) await debugLine(config, ["response", spec.method, url, response]);
     if (response.ok) return await decodeSuccess<T>(exchange, config, spec, progress.attempts);
     if (response.status === 401 && typeof keySource !== "string" && !askedAgainAfter401) {
       askedAgainAfter401 = true;
@@ -166,15 +166,20 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
       if (affordable && isRecord(spec.body)) {
         shrink = false;
         body = toJSON((await loadHelpers()).withMaxTokens(spec.body, affordable));
-        if (config.debug) config.log.debug(`modelgate: retrying with max_tokens ${affordable}, what the account can afford`);
+        if (config.debug) await debugLine(config, ["shrink", affordable]);
         retryIndex--; // not one of the maxRetries
         continue;
       }
       throw error;
     }
-    if (config.debug) config.log.debug(`modelgate: retrying in ${Math.round(delay)} ms after status ${response.status}`);
+    if (config.debug) await debugLine(config, ["retry", delay, `status ${response.status}`]);
     await waitBeforeRetry(delay, options.signal);
   }
+}
+
+/** Logs a debug line (`logLevel: "debug"`), written by code loaded on first use: most apps never log one. */
+async function debugLine(config: PipelineConfig, line: DebugLine): Promise<void> {
+  (await loadHelpers()).logDebug(config.log, line);
 }
 
 /** Per-call overrides come from plain JavaScript too: a bad one is named before anything is sent. */
@@ -215,6 +220,13 @@ async function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spec
   // the data, not in it, so the data serialises as it was sent.
   if (isRecord(data) && gateway.requestedModel !== null) {
     learnFrom(gateway, data);
+    // Some providers spell it `reasoning_content`: read as `reasoning`, which wins when both come.
+    if (Array.isArray(data.choices)) {
+      for (const choice of data.choices) {
+        const message: unknown = isRecord(choice) ? choice.message : undefined;
+        if (isRecord(message) && message.reasoning == null && typeof message.reasoning_content === "string") message.reasoning = message.reasoning_content;
+      }
+    }
     Object.defineProperty(data, "gateway", { value: gateway, configurable: true });
   }
   return { data: data as T, response: readable, asResponse: readable };
@@ -234,6 +246,7 @@ function streamOutcome<T>(exchange: Exchange, config: PipelineConfig, spec: Requ
   const stream = Stream.fromSSEResponse(response, reader, controller, gateway, {
     maxLineLength: config.maxSSELineLength,
     requireUsage: asksForUsage(spec.body),
+    audioFormat: isRecord(spec.body) && isRecord(spec.body.audio) && typeof spec.body.audio.format === "string" ? spec.body.audio.format : undefined,
     errorContext: { redact: config.redact },
   });
   return {

@@ -7,6 +7,8 @@ import type { ServerSentEvent } from "./sse-decoder.ts";
 export interface EndRules {
   /** The request asked for `stream_options.include_usage`, so a usage chunk is part of the whole. */
   requireUsage?: boolean;
+  /** The request's `audio.format`, given to the first audio fragment that does not say its own. */
+  audioFormat?: string | undefined;
 }
 
 const EXCERPT_LENGTH = 120;
@@ -28,7 +30,7 @@ export class ChunkEvents<T> {
   failure: Error | Promise<Error> | undefined;
   sawDone = false;
   readonly #context: ErrorContext;
-  readonly #rules: EndRules;
+  #rules: EndRules;
   readonly #gateway: GatewayInfo;
   readonly #unfinished = new Set<number>();
   readonly #finished = new Set<number>();
@@ -97,7 +99,16 @@ export class ChunkEvents<T> {
   #see(choice: Record<string, unknown>): void {
     const index = typeof choice.index === "number" ? choice.index : 0;
     const delta = choice.delta;
-    if (isRecord(delta) && Array.isArray(delta.tool_calls)) (this.#toolCalls ??= new ToolCallIndexes()).fill(index, delta.tool_calls);
+    if (isRecord(delta)) {
+      if (Array.isArray(delta.tool_calls)) (this.#toolCalls ??= new ToolCallIndexes()).fill(index, delta.tool_calls);
+      // Some providers spell it `reasoning_content`: read as `reasoning`, which wins when both come.
+      if (delta.reasoning == null && typeof delta.reasoning_content === "string") delta.reasoning = delta.reasoning_content;
+      // A spoken reply's format is in the request, not in its fragments: the first one carries it.
+      if (isRecord(delta.audio) && this.#rules.audioFormat && delta.audio.format == null) {
+        delta.audio.format = this.#rules.audioFormat;
+        this.#rules = { ...this.#rules, audioFormat: undefined };
+      }
+    }
     const finishReason = choice.finish_reason;
     if (typeof finishReason === "string" && finishReason !== "") {
       this.#finished.add(index);

@@ -6,6 +6,7 @@ import { apiErrorForStatus } from "../errors/status-errors.ts";
 import { untilAborted } from "../internal/until-aborted.ts";
 import { excerpt, isRecord, MAX_TIMER_MS } from "../internal/values.ts";
 import { assertAPIKey } from "../pipeline/auth.ts";
+import { invalidArgument } from "../internal/checks.ts";
 
 /**
  * What the lazily loaded helpers (`./lazy/`: the chunk accumulator, the stream bridge, `tee()`,
@@ -24,6 +25,7 @@ const shared = {
   apiErrorForStatus,
   abortError,
   assertAPIKey,
+  invalidArgument,
   untilAborted,
   excerpt,
   isRecord,

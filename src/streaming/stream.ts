@@ -1,7 +1,6 @@
 import { ModelGateError } from "../errors/index.ts";
 import type { ChatCompletion, ChatCompletionChunk } from "../types/index.ts";
 import type { GatewayInfo } from "../gateway/info.ts";
-import { isRecord } from "../internal/values.ts";
 import { BodyReader } from "./body-reader.ts";
 import { loadHelpers } from "./helpers.ts";
 import { iterateSSEChunks, type SSEChunkOptions } from "./sse-chunks.ts";
@@ -123,19 +122,21 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
    * message, so using it does not compile.
    */
   get textStream(): ChatChunksOnly<T, AsyncIterable<string>> {
-    const chunks = this as unknown as Stream<ChatCompletionChunk, R>;
-    const texts: AsyncIterable<string> = {
-      async *[Symbol.asyncIterator]() {
-        for await (const chunk of chunks) {
-          // A stream of the SDK's own never yields a non-object, but a rebuilt one may.
-          if (!isRecord(chunk) || !Array.isArray(chunk.choices)) continue;
-          for (const choice of chunk.choices) {
-            const index = typeof choice?.index === "number" ? choice.index : 0;
-            if (index === 0 && typeof choice.delta?.content === "string" && choice.delta.content !== "") yield choice.delta.content;
-          }
-        }
-      },
-    };
+    return this.#deltas("content");
+  }
+
+  /**
+   * The reasoning deltas of the first choice (what a reasoning model thinks before it answers,
+   * when the provider shows it; `reasoning_content` is read as the same), like `textStream`.
+   */
+  get reasoningStream(): ChatChunksOnly<T, AsyncIterable<string>> {
+    return this.#deltas("reasoning");
+  }
+
+  #deltas(field: "content" | "reasoning"): ChatChunksOnly<T, AsyncIterable<string>> {
+    const chunks = this as unknown as AsyncIterable<ChatCompletionChunk>;
+    // The filtering loop loads with the other helpers, on the first read.
+    const texts: AsyncIterable<string> = { [Symbol.asyncIterator]: () => lazyIterator(async () => (await loadHelpers()).deltaTexts(chunks, field)) };
     return texts as ChatChunksOnly<T, AsyncIterable<string>>;
   }
 

@@ -35,6 +35,29 @@ export interface ChatCompletionAudio {
   transcript: string;
   /** Unix time in seconds after which the audio can no longer be referred to in a later turn. */
   expires_at: number;
+  /** The encoding of `data` (`"wav"`, `"mp3"`, ...): the gateway's, else the request's `audio.format`. */
+  format?: string;
+}
+
+/** A generated image, asked for with `modalities: ["image", "text"]`: a `data:` URL (see `decodeDataURL()`) or an `https:` one. */
+export interface ChatCompletionImage {
+  type: "image_url";
+  image_url: { url: string };
+}
+
+/** A generated video, from a model with `video_generation`. */
+export interface ChatCompletionVideo {
+  type: "video_url";
+  video_url: { url: string };
+}
+
+/** A fragment of a streamed spoken reply: the first carries `id`, the others pieces of `data` and `transcript`. */
+export interface ChatCompletionAudioDelta {
+  id?: string;
+  data?: string;
+  transcript?: string;
+  expires_at?: number;
+  format?: string;
 }
 
 /** The model's reply message. */
@@ -48,6 +71,15 @@ export interface ChatCompletionMessage {
   annotations?: ChatCompletionAnnotation[];
   /** The spoken reply, when audio was asked for. */
   audio?: ChatCompletionAudio | null;
+  /** Generated images, when `modalities` asked for them. */
+  images?: ChatCompletionImage[];
+  /** Generated videos, from a video model. */
+  videos?: ChatCompletionVideo[];
+  /**
+   * What a reasoning model thought before answering (when the provider shows it). A
+   * provider's `reasoning_content` is read as this; where both are sent, `reasoning` wins.
+   */
+  reasoning?: string | null;
 }
 
 /** Log probability of one output token. */
@@ -148,6 +180,14 @@ export interface ChatCompletionChunkDelta {
   content?: string | null;
   refusal?: string | null;
   tool_calls?: ChatCompletionChunkToolCallDelta[];
+  /** A fragment of the reasoning text (a provider's `reasoning_content` is read as this). */
+  reasoning?: string | null;
+  /** Images, each whole in one chunk. */
+  images?: ChatCompletionImage[];
+  /** Videos, each whole in one chunk. */
+  videos?: ChatCompletionVideo[];
+  /** A fragment of the spoken reply; `finalChatCompletion()` joins them. */
+  audio?: ChatCompletionAudioDelta;
 }
 
 /** One choice's part of a chunk. */

@@ -145,7 +145,17 @@ export type ResponseFormat =
 export type ChatCompletionReasoningEffort = "none" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
 
 /** What a reply may hold: `text` (the default), `audio` (with `audio` set) or `image`. */
-export type ChatCompletionModality = "text" | "audio" | "image";
+export type ChatCompletionModality = "text" | "audio" | "image" | (string & {});
+
+/** The gateway's reasoning options, passed on to each provider in its own terms. */
+export interface ReasoningConfig {
+  /** How hard to think, as `reasoning_effort`. */
+  effort?: ChatCompletionReasoningEffort | undefined;
+  /** At most this many reasoning tokens (for providers that budget thinking in tokens). */
+  max_tokens?: number | undefined;
+  /** Think, but leave the reasoning text out of the reply. @default false */
+  exclude?: boolean | undefined;
+}
 
 /** The spoken reply asked for with `modalities: ["text", "audio"]`. */
 export interface ChatCompletionAudioParam {
@@ -255,6 +265,8 @@ export interface ChatCompletionCreateParamsBase {
   metadata?: Record<string, string> | null | undefined;
   /** Effort of a reasoning model. @default "medium" where the model supports it */
   reasoning_effort?: ChatCompletionReasoningEffort | null | undefined;
+  /** Reasoning options (ModelGate extension): effort, a token budget, or thinking without showing it. */
+  reasoning?: ReasoningConfig | undefined;
   /** What the reply should hold. @default ["text"] */
   modalities?: ChatCompletionModality[] | null | undefined;
   /** Voice and format of a spoken reply; required with `modalities: ["text", "audio"]`. */

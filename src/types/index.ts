@@ -29,6 +29,7 @@ export type {
   ChatModel,
   FunctionDefinition,
   ResponseFormat,
+  ReasoningConfig,
   RouteFilters,
 } from "./chat-params.ts";
 
@@ -36,6 +37,9 @@ export type {
   ChatCompletion,
   ChatCompletionAnnotation,
   ChatCompletionAudio,
+  ChatCompletionAudioDelta,
+  ChatCompletionImage,
+  ChatCompletionVideo,
   ChatCompletionChoice,
   ChatCompletionChunk,
   ChatCompletionChunkChoice,
@@ -70,3 +74,14 @@ export type {
 } from "./structured.ts";
 
 export type { ToolRun, ToolRunCall, ToolRunEvent, ToolRunOptions, ToolRunParams, ToolRunResult, ToolRunStep, ToolRunStopReason } from "./tool-runner.ts";
+
+export type {
+  CreateEmbeddingResponse,
+  Embedding,
+  EmbeddingCreateParams,
+  ImageGenerateParams,
+  ImagesResponse,
+  SpeechCreateParams,
+  Transcription,
+  TranscriptionCreateParams,
+} from "./endpoints.ts";

@@ -1,5 +1,8 @@
 import { sdk } from "./shared.ts";
 import type {
+  ChatCompletionAudioDelta,
+  ChatCompletionImage,
+  ChatCompletionVideo,
   ChatCompletion,
   ChatCompletionChoice,
   ChatCompletionChunk,
@@ -11,6 +14,15 @@ import type {
   FinishReason,
 } from "../../types/index.ts";
 
+/** A spoken reply's fragments: `data` and `transcript` pieces, joined once at the end. */
+interface AudioParts {
+  id: string;
+  data: string[];
+  transcript: string[];
+  expiresAt: number;
+  format: string | undefined;
+}
+
 interface ToolCallParts {
   id: string;
   name: string;
@@ -20,6 +32,11 @@ interface ToolCallParts {
 interface ChoiceParts {
   content: string[];
   refusal: string[];
+  reasoning: string[];
+  /** Images and videos arrive whole, one per chunk at most. */
+  images: ChatCompletionImage[];
+  videos: ChatCompletionVideo[];
+  audio: AudioParts | undefined;
   /** Keyed by the fragments' `index`. */
   toolCalls: Map<number, ToolCallParts>;
   finishReason: FinishReason | null;
@@ -73,6 +90,11 @@ export class ChatCompletionAccumulator {
       const delta = choice.delta;
       if (typeof delta?.content === "string") parts.content.push(delta.content);
       if (typeof delta?.refusal === "string") parts.refusal.push(delta.refusal);
+      // `reasoning_content` (some providers' spelling) is read as `reasoning` by the stream.
+      if (typeof delta?.reasoning === "string") parts.reasoning.push(delta.reasoning);
+      if (Array.isArray(delta?.images)) parts.images.push(...delta.images);
+      if (Array.isArray(delta?.videos)) parts.videos.push(...delta.videos);
+      if (sdk.isRecord(delta?.audio)) addAudioFragment(parts, delta.audio);
       if (Array.isArray(delta?.tool_calls)) for (const fragment of delta.tool_calls) if (sdk.isRecord(fragment)) addToolCallFragment(parts, fragment);
       if (choice.finish_reason) parts.finishReason = choice.finish_reason;
       if (sdk.isRecord(choice.logprobs)) addLogprobs(parts, choice.logprobs);
@@ -112,6 +134,10 @@ export class ChatCompletionAccumulator {
       parts = {
         content: [],
         refusal: [],
+        reasoning: [],
+        images: [],
+        videos: [],
+        audio: undefined,
         toolCalls: new Map(),
         finishReason: null,
         logprobs: undefined,
@@ -120,6 +146,15 @@ export class ChatCompletionAccumulator {
     }
     return parts;
   }
+}
+
+function addAudioFragment(parts: ChoiceParts, fragment: ChatCompletionAudioDelta): void {
+  const audio = (parts.audio ??= { id: "", data: [], transcript: [], expiresAt: 0, format: undefined });
+  if (typeof fragment.id === "string" && !audio.id) audio.id = fragment.id;
+  if (typeof fragment.data === "string") audio.data.push(fragment.data);
+  if (typeof fragment.transcript === "string") audio.transcript.push(fragment.transcript);
+  if (typeof fragment.expires_at === "number") audio.expiresAt = fragment.expires_at;
+  if (typeof fragment.format === "string") audio.format ??= fragment.format;
 }
 
 function addToolCallFragment(parts: ChoiceParts, fragment: ChatCompletionChunkToolCallDelta): void {
@@ -159,6 +194,14 @@ function toChoice(index: number, parts: ChoiceParts): ChatCompletionChoice {
   };
   if (parts.refusal.length > 0) message.refusal = parts.refusal.join("");
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  if (parts.reasoning.length > 0) message.reasoning = parts.reasoning.join("");
+  if (parts.images.length > 0) message.images = parts.images;
+  if (parts.videos.length > 0) message.videos = parts.videos;
+  const { audio } = parts;
+  if (audio) {
+    message.audio = { id: audio.id, data: audio.data.join(""), transcript: audio.transcript.join(""), expires_at: audio.expiresAt };
+    if (audio.format) message.audio.format = audio.format;
+  }
   const choice: ChatCompletionChoice = {
     index,
     message,

@@ -1,0 +1,34 @@
+// The lines `logLevel: "debug"` writes, built by code loaded (with the helpers) the first
+// time one is logged: an app that does not debug never downloads their wording.
+import type { Logger } from "./logger.ts";
+
+/** What happened, as the pipeline reports it; the wording is made here. */
+export type DebugLine =
+  | [kind: "request", method: string, url: string, attempt: number, headers: Headers]
+  | [kind: "response", method: string, url: string, response: Response]
+  | [kind: "retry", delayMs: number, after: string]
+  | [kind: "shrink", tokens: number];
+
+const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "x-api-key", "api-key", "cookie"]);
+
+export function logDebug(log: Logger, line: DebugLine): void {
+  switch (line[0]) {
+    case "request":
+      return log.debug(`modelgate: ${line[1]} ${line[2]}`, { attempt: line[3], headers: headersForLog(line[4]) });
+    case "response":
+      return log.debug(`modelgate: ${line[3].status} from ${line[1]} ${line[2]}`, { requestID: line[3].headers.get("x-request-id") });
+    case "retry":
+      return log.debug(`modelgate: retrying in ${Math.round(line[1])} ms after: ${line[2]}`);
+    case "shrink":
+      return log.debug(`modelgate: retrying with max_tokens ${line[1]}, what the account can afford`);
+  }
+}
+
+/** Headers as a plain object for a log line, with credentials replaced by `[redacted]`. */
+export function headersForLog(headers: Headers): Record<string, string> {
+  const shown: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    shown[name] = SECRET_HEADERS.has(name) ? (name === "authorization" ? "Bearer [redacted]" : "[redacted]") : value;
+  });
+  return shown;
+}

@@ -1,0 +1,55 @@
+import type { Outcome } from "../../pipeline/api-promise.ts";
+import { outcomeOf } from "../../pipeline/outcome-of.ts";
+import type { HeadersInput } from "../../pipeline/options.ts";
+import { sdk } from "../../streaming/lazy/shared.ts";
+import type { Stream } from "../../streaming/stream.ts";
+import type { Requester } from "../requester.ts";
+import { assertParams, type CallOptions } from "./checks.ts";
+
+/** `client.images.generate()`: `POST /v1/images/generations`, the parsed JSON. */
+export function generateImages(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
+  assertParams(params, { model: "a model id with the image_generation capability", prompt: "a non-empty string" });
+  return outcomeOf(client.request({ method: "POST", path: "/v1/images/generations", body: params, options }), false);
+}
+
+/**
+ * `client.audio.speech.create()`: `POST /v1/audio/speech`, resolving to the binary `Response`
+ * (read it with `arrayBuffer()`, or stream its `body`). The request is made as a stream is,
+ * so the timeout ends with the first byte of audio and the body stays under the call's signal.
+ */
+export async function createSpeech(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
+  assertParams(params, { model: "a model id with the audio_generation capability", input: "the text to speak", voice: "a voice name" });
+  const headers = acceptingAudio(options?.headers);
+  const call = client.request<Stream<unknown>>({ method: "POST", path: "/v1/audio/speech", body: params, stream: true, options: { ...options, headers } });
+  const audio = await call.asResponse();
+  return { data: audio, response: () => audio, asResponse: () => audio };
+}
+
+/**
+ * `client.audio.transcriptions.create()`: a multipart `POST /v1/audio/transcriptions` with a
+ * web-standard `FormData`; `file` may be a `Blob`, a `File` (its name is sent) or bytes.
+ */
+export function createTranscription(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
+  assertParams(params, { file: "a Blob, a File or bytes", model: "a model id" });
+  const form = new FormData();
+  for (const [name, value] of Object.entries(params as Record<string, unknown>)) {
+    if (value === undefined || value === null) continue;
+    if (name === "file") form.append("file", toBlob(value), value instanceof File ? value.name : "audio");
+    else form.append(name, typeof value === "string" ? value : JSON.stringify(value));
+  }
+  return outcomeOf(client.request({ method: "POST", path: "/v1/audio/transcriptions", body: form, options }), false);
+}
+
+function toBlob(file: unknown): Blob {
+  if (file instanceof Blob) return file;
+  if (file instanceof ArrayBuffer || ArrayBuffer.isView(file)) return new Blob([file as BlobPart]);
+  throw sdk.invalidArgument("file", "a Blob, a File or bytes (an ArrayBuffer or a typed array)", file);
+}
+
+/** The call's headers, asking for audio unless they name an `accept` themselves. */
+function acceptingAudio(headers: HeadersInput | undefined): HeadersInput {
+  if (!(headers instanceof Headers || Array.isArray(headers))) return { accept: "audio/*", ...headers };
+  const copy = new Headers(headers);
+  if (!copy.has("accept")) copy.set("accept", "audio/*");
+  return copy;
+}
