@@ -42,6 +42,6 @@ export { jsonSchema, type JSONSchemaFormat, type JSONSchemaOptions } from "./str
 export type { SchemaIssue } from "./structured/schema-source.ts";
 export type { StandardSchemaV1, StandardSchemaIssue, StandardSchemaResult, StandardJSONSchemaConverter, StructuredSchema, SchemaOutput } from "./structured/standard-schema.ts";
 export { decodeDataURL, type DecodedDataURL } from "./media/data-url.ts";
-export { tool, type Tool, type ToolDefinition, type ToolRunContext, type ToolInternals } from "./tools/tool.ts";
+export { tool, type RunnableTool, type Tool, type ToolDefinition, type ToolRunContext, type ToolInternals } from "./tools/tool.ts";
 export type * from "./types/index.ts";
 export { VERSION } from "./version.ts";

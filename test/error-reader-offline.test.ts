@@ -19,7 +19,7 @@ describe("errors when the error reader cannot load", () => {
     const error = await client.models.list().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as APIError).status).toBe(429);
-    expect((error as Error).message).toBe("429 The error's details could not be read (the SDK's error reader did not load).");
+    expect((error as Error).message).toBe("429 A part of the SDK that loads on first use (the error reader, the stream helpers) could not be loaded; is the network down?");
     expect((error as Error).cause).toBeInstanceOf(Error);
   });
 });

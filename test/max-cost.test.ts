@@ -71,7 +71,7 @@ describe("maxCost", () => {
     const tooSmall = (await client.chat.completions.create({ model: "dear/model", messages }, { maxCost: 1e-9 }).catch((error: unknown) => error)) as BudgetExceededError;
     expect(tooSmall).toBeInstanceOf(BudgetExceededError);
     expect(tooSmall).toBeInstanceOf(ModelGateError);
-    expect(tooSmall.message).toMatch(/the prompt \(about \d+ tokens, estimated from above\) and one token of reply may cost \$[\d.e-]+ on "dear\/model", more than the budget/);
+    expect(tooSmall.message).toMatch(/the prompt \(at most \d+ tokens\) and one token of reply may cost \$[\d.e-]+ on "dear\/model", more than the budget/);
     expect(tooSmall).toMatchObject({ maxCost: 1e-9, model: "dear/model" });
     for (const model of ["free/model", "unknown/model"]) {
       const unpriced = (await client.chat.completions.create({ model, messages }, { maxCost: 1 }).catch((error: unknown) => error)) as BudgetExceededError;

@@ -151,7 +151,7 @@ describe("runTools(): stop conditions", () => {
     expect(result.stopReason).toBe("repeated_call");
     expect(bodies).toHaveLength(3);
     expect(ran).toBe(2);
-    expect(String(result.messages.at(-1)!.content)).toMatch(/^Not run: /);
+    expect(String(result.messages.at(-1)!.content)).toMatch(/^Error: Not run: /);
   });
 
   it('stops with "max_cost" once the reported cost reaches the budget', async () => {
@@ -234,7 +234,7 @@ describe("runTools(): events, streaming, abort and errors", () => {
   it("names what it cannot run before sending anything", async () => {
     const { client, bodies } = scripted([reply({ content: "x" })]);
     const plain = { type: "function" as const, function: { name: "plain", parameters: {} } };
-    await expect(client.chat.completions.runTools({ model: "m", messages, tools: [plain] })).rejects.toThrow(/each needs a `run` function: define "plain" with tool/);
+    await expect(client.chat.completions.runTools({ model: "m", messages, tools: [plain as never] })).rejects.toThrow(/each needs a `run` function: define "plain" with tool/);
     await expect(client.chat.completions.runTools({ model: "m", messages, tools: [getWeather] }, { maxSteps: 0 })).rejects.toThrow(ModelGateError);
     await expect(client.chat.completions.runTools({ model: "m", messages, tools: [] })).rejects.toThrow(/`tools` must be a non-empty array/);
     expect(bodies).toHaveLength(0);

@@ -112,3 +112,13 @@ const either = await client.chat.completions.parse({ model: "auto", messages: us
 expectTypeOf(either).toEqualTypeOf<ParsedChatCompletion<Weather> | StructuredStream<Weather, import("../src/index.ts").ParsedFunctionToolCall, Weather>>();
 expectTypeOf(ModelGate.StructuredOutputError).toEqualTypeOf<typeof import("../src/index.ts").StructuredOutputError>();
 expectTypeOf(ModelGate.BudgetExceededError).toEqualTypeOf<typeof import("../src/index.ts").BudgetExceededError>();
+
+// runTools() takes tool() tools with `run` only: a plain wire tool or a tool without `run` does not compile.
+const withoutRun = tool({ name: "no_run", parameters: z.object({ a: z.string() }) });
+const plainTool = { type: "function" as const, function: { name: "plain", parameters: {} } };
+// @ts-expect-error a tool() without run cannot be run
+void client.chat.completions.runTools({ model: "auto", messages: userMessage, tools: [withoutRun] });
+// @ts-expect-error a plain tool cannot be run
+void client.chat.completions.runTools({ model: "auto", messages: userMessage, tools: [plainTool] });
+const ranTools = await client.chat.completions.runTools({ model: "auto", messages: userMessage, tools: [getWeather, getTime as never] });
+expectTypeOf(ranTools.stopReason).toEqualTypeOf<"done" | "max_steps" | "max_cost" | "repeated_call">();

@@ -23,8 +23,20 @@ interface CacheEntry {
 /** One cache per client (its request pipeline), gone with the client. */
 const caches = new WeakMap<Requester, CacheEntry>();
 
-/** The catalogue of `client`'s gateway, from the cache when it is fresh enough. */
-export function catalogueOf(client: Requester, now = Date.now()): Promise<Catalogue> {
+/**
+ * The catalogue of `client`'s gateway, from the cache when it is fresh enough. The fetch is
+ * shared by the calls waiting for it, so one caller's abort does not cancel it: `signal` only
+ * ends this caller's wait, at once.
+ */
+export function catalogueOf(client: Requester, signal?: AbortSignal | null): Promise<Catalogue> {
+  if (!signal) return cachedCatalogue(client);
+  if (signal.aborted) return Promise.reject(sdk.abortError(signal));
+  return sdk.untilAborted(cachedCatalogue(client), signal).catch((error: unknown) => {
+    throw signal.aborted ? sdk.abortError(signal) : error;
+  });
+}
+
+function cachedCatalogue(client: Requester, now = Date.now()): Promise<Catalogue> {
   let entry = caches.get(client);
   if (!entry) caches.set(client, (entry = {}));
   const { current } = entry;
@@ -47,8 +59,10 @@ async function fetchCatalogue(client: Requester, previous: Catalogue | undefined
   const headers = previous?.etag ? { "if-none-match": previous.etag } : undefined;
   try {
     const { data, response } = await client.request<ModelList>({ method: "GET", path: "/v1/models", options: { headers } }).withResponse();
-    const list = sdk.isRecord(data) && Array.isArray(data.data) ? data.data : [];
-    return { models: new Map(list.map((model) => [model.id, model])), etag: response.headers.get("etag"), fetchedAt: Date.now() };
+    const list: unknown[] = sdk.isRecord(data) && Array.isArray(data.data) ? data.data : [];
+    // An entry that is not a model with an id is skipped: it cannot be priced anyway.
+    const entries = list.filter((model): model is Model => sdk.isRecord(model) && typeof model.id === "string");
+    return { models: new Map(entries.map((model) => [model.id, model])), etag: response.headers.get("etag"), fetchedAt: Date.now() };
   } catch (error) {
     // 304 Not Modified: what we have is still the catalogue.
     if (previous && error instanceof sdk.APIError && error.status === 304) return { ...previous, fetchedAt: Date.now() };

@@ -5,17 +5,21 @@
 export const IMAGE_TOKENS = 2_000;
 /** Per message: the role and the separators around it. */
 const MESSAGE_OVERHEAD_TOKENS = 4;
-/** UTF-8 bytes per token assumed: tokenizers average about 4 for English, 3 for code, 2–3 for CJK. */
-const BYTES_PER_TOKEN = 2;
+/**
+ * UTF-8 bytes per token assumed: one. Byte-level BPE tokenizers (GPT, Llama 3, and the
+ * byte-fallback SentencePiece ones) never make more than one token of a byte, so this is an
+ * upper bound whatever the text; averages are about 4 bytes for English and 3 for code.
+ */
+const BYTES_PER_TOKEN = 1;
 
 const encoder = new TextEncoder();
 
 /**
  * The prompt of a chat request, in tokens, estimated from above: the UTF-8 size of everything
- * the model reads (messages as JSON, tools, the response schema) at 2 bytes a token, 4 per
- * message, and 2,000 per image. For ordinary text that is about 2× the real count in English,
- * 1.5× in code and close to 1× in Chinese or Japanese; only unusual text (long runs of rare
- * symbols or composed emoji) can take more tokens than it says.
+ * the model reads (messages as JSON, tools, the response schema) at one token a byte, 4 per
+ * message, and 2,000 per image. For a byte-level tokenizer the text part is never below the
+ * real count (it is about 4× the real count in English, 3× in code, 1–2× in other scripts);
+ * an image can take more than 2,000 tokens on some vision models.
  */
 export function estimatePromptTokens(params: Record<string, unknown>): number {
   let images = 0;

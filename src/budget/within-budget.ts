@@ -5,7 +5,7 @@ import { outcomeOf } from "../pipeline/outcome-of.ts";
 import type { Requester } from "../resources/requester.ts";
 import { sdk } from "../streaming/lazy/shared.ts";
 import { catalogueOf } from "./catalogue.ts";
-import { estimatePromptTokens } from "./estimate.ts";
+import { replyRoom } from "./worst-case.ts";
 
 /** Sends a chat request the way `send` does, after fitting it to `options.maxCost`. */
 export async function withinBudget(
@@ -15,7 +15,7 @@ export async function withinBudget(
   send: (params: unknown, options: Record<string, unknown>) => APIPromise<unknown>,
 ): Promise<Outcome<unknown>> {
   const { maxCost, ...rest } = options;
-  const fitted = await fitToBudget(client, params, maxCost);
+  const fitted = await fitToBudget(client, params, maxCost, rest.signal as AbortSignal | undefined);
   return outcomeOf(send(fitted, rest), sdk.isRecord(params) && params.stream === true);
 }
 
@@ -28,7 +28,7 @@ export async function withinBudget(
  * @throws BudgetExceededError when even the prompt and one token of reply may cost more, or
  *   when the catalogue has no price for a model (a budget that cannot be checked is not kept).
  */
-export async function fitToBudget(client: Requester, params: unknown, maxCost: unknown): Promise<unknown> {
+export async function fitToBudget(client: Requester, params: unknown, maxCost: unknown, signal?: AbortSignal | null): Promise<unknown> {
   if (!(typeof maxCost === "number" && maxCost > 0 && Number.isFinite(maxCost))) {
     throw new sdk.ModelGateError(`\`maxCost\` must be a positive number of US dollars; got ${typeof maxCost === "string" ? JSON.stringify(maxCost) : String(maxCost)}.`);
   }
@@ -36,43 +36,14 @@ export async function fitToBudget(client: Requester, params: unknown, maxCost: u
   if (!sdk.isRecord(params) || typeof params.model !== "string") return params;
   if (params.model === "auto") {
     const route = sdk.isRecord(params.route) ? params.route : {};
-    return { ...params, route: { ...route, max_cost: maxCost } };
+    // A tighter max_cost the caller wrote stays.
+    const given = typeof route.max_cost === "number" ? route.max_cost : Infinity;
+    return { ...params, route: { ...route, max_cost: Math.min(given, maxCost) } };
   }
-  const { models } = await catalogueOf(client);
-  const promptTokens = estimatePromptTokens(params);
-  const candidates = [params.model, ...(Array.isArray(params.models) ? params.models.filter((id): id is string => typeof id === "string") : [])];
-  let affordable = Infinity;
-  let longestReply = 0;
-  for (const id of candidates) {
-    const model = models.get(id);
-    const pricing = model?.pricing;
-    if (!(typeof pricing?.prompt === "number" && typeof pricing.completion === "number")) {
-      throw new sdk.BudgetExceededError(
-        `maxCost: the catalogue has no price for "${id}", so a budget of ${usd(maxCost)} cannot be checked. Nothing was sent.`,
-        { maxCost, model: id, worstCase: null },
-      );
-    }
-    const promptCost = (promptTokens * pricing.prompt) / 1e6;
-    const tokenCost = pricing.completion / 1e6;
-    // A tiny allowance for floating point: a worst case that fits exactly must fit.
-    const tokens = tokenCost > 0 ? Math.floor((maxCost - promptCost) / tokenCost + 1e-6) : Infinity;
-    if (tokens < 1) {
-      const worstCase = promptCost + tokenCost;
-      throw new sdk.BudgetExceededError(
-        `maxCost: the prompt (about ${promptTokens} tokens, estimated from above) and one token of reply may cost ${usd(worstCase)} on "${id}", more than the budget of ${usd(maxCost)}. Nothing was sent.`,
-        { maxCost, model: id, worstCase },
-      );
-    }
-    affordable = Math.min(affordable, tokens);
-    longestReply = Math.max(longestReply, model?.max_output_tokens ?? Infinity);
-  }
-  // The reply may be as long as asked, or as the model allows when nothing is asked.
-  const limits = ["max_tokens", "max_completion_tokens"].filter((name) => typeof params[name] === "number");
-  const asked = limits.length > 0 ? Math.min(...limits.map((name) => params[name] as number)) : longestReply;
+  // The caller's own mistakes are named before the network is asked for anything.
+  sdk.assertChatParams(params);
+  const { models } = await catalogueOf(client, signal);
+  const { affordable, asked, limits } = replyRoom(params, maxCost, models);
   if (asked <= affordable) return params;
   return { ...params, ...Object.fromEntries((limits.length > 0 ? limits : ["max_tokens"]).map((name) => [name, affordable])) };
-}
-
-function usd(amount: number): string {
-  return `$${Number(amount.toPrecision(3))}`;
 }

@@ -161,9 +161,8 @@ export class ModelGate {
   constructor(options: ClientOptions = {}) {
     if (isBrowserLike() && !options.dangerouslyAllowBrowser) {
       throw new ModelGateError(
-        "ModelGate is running in a browser, where the API key would be readable by anyone who opens the page. " +
-          "Call the gateway from a server instead, or pass `dangerouslyAllowBrowser: true` if you understand the risk " +
-          "(e.g. the key is the visitor's own).",
+        "ModelGate does not run in a browser by default: any visitor could read the API key. " +
+          "Call the gateway from a server, or pass `dangerouslyAllowBrowser: true` if the key is the visitor's own.",
       );
     }
     // A key function is never called here: it is asked before each attempt.

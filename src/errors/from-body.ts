@@ -35,7 +35,8 @@ async function withReader(status: number | undefined, build: (reader: Reader) =>
   try {
     reader = await loadHelpers();
   } catch (cause) {
-    const init = { message: "The error's details could not be read (the SDK's error reader did not load).", cause };
+    // The load failure's message says what is missing; the class still says what happened.
+    const init = { message: (cause as Error).message, cause };
     return status === undefined ? new APIError(undefined, init) : apiErrorForStatus(status, init);
   }
   return build(reader);

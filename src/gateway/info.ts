@@ -26,15 +26,24 @@ export interface GatewayInfo {
   usage: CompletionUsage | null;
 }
 
-/** The info known before any body is read: the request's model and the response's headers. */
-export function gatewayInfo(requestBody: unknown, headers: Headers | undefined, attempts: number): GatewayInfo {
-  const cost = Number(headers?.get("x-modelgate-cost") ?? NaN);
+/**
+ * The info known before any body is read: the request's model and the response's headers,
+ * cut by `redact` (a server may echo anything in a header, the key included).
+ */
+export function gatewayInfo(requestBody: unknown, headers: Headers | undefined, attempts: number, redact = (text: string) => text): GatewayInfo {
+  const header = (name: string) => {
+    const value = headers?.get(name);
+    return value == null ? null : redact(value);
+  };
+  // Only a plain decimal number of USD counts: anything else is not something the gateway said.
+  const costHeader = headers?.get("x-modelgate-cost");
+  const cost = costHeader && /^\d+(\.\d+)?([eE][-+]?\d+)?$/.test(costHeader) ? Number(costHeader) : NaN;
   return {
     requestedModel: isRecord(requestBody) && typeof requestBody.model === "string" ? requestBody.model : null,
     model: null,
     provider: null,
-    generationID: headers?.get("x-generation-id") ?? null,
-    requestID: headers?.get("x-request-id") ?? null,
+    generationID: header("x-generation-id"),
+    requestID: header("x-request-id"),
     attempts,
     cost: Number.isFinite(cost) ? cost : null,
     usage: null,

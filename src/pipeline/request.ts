@@ -160,12 +160,17 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
     const retryable = retryIndex < maxRetries && isRetryableResponse(response);
     const delay = retryable ? retryDelayMs(retryIndex, response.headers) : null;
     if (delay === null) {
-      const note = retryable ? (await loadHelpers()).refusedWaitNote(response.headers, MAX_RETRY_AFTER_MS) : undefined;
+      // The note is a nicety: an error still gets its class if the helpers cannot load.
+      const note = retryable ? (await loadHelpers().catch(() => undefined))?.refusedWaitNote(response.headers, MAX_RETRY_AFTER_MS) : undefined;
       const error = await errorFromBody(response.status, parseBody(exchange.text), { headers: response.headers, redact: config.redact, note });
       const affordable = shrink && error instanceof PaymentRequiredError ? error.affordableTokens : null;
-      if (affordable && isRecord(spec.body)) {
+      const smaller = affordable && (await loadHelpers()).withMaxTokens(spec.body, affordable);
+      if (smaller) {
         shrink = false;
-        body = toJSON((await loadHelpers()).withMaxTokens(spec.body, affordable));
+        body = toJSON(smaller);
+        // A smaller request is another request: it gets its own key, so an idempotent
+        // gateway does not answer it with the 402 it stored for the first.
+        headers.set("idempotency-key", `${headers.get("idempotency-key")}-shrunk`);
         if (config.debug) await debugLine(config, ["shrink", affordable]);
         retryIndex--; // not one of the maxRetries
         continue;
@@ -205,7 +210,7 @@ async function waitBeforeRetry(ms: number, signal: AbortSignal | null | undefine
 async function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spec: RequestSpec, attempts: number): Promise<Outcome<T>> {
   const { response, text } = exchange;
   const errorContext = { headers: response.headers, redact: config.redact };
-  const gateway = gatewayInfo(spec.body, response.headers, attempts);
+  const gateway = gatewayInfo(spec.body, response.headers, attempts, config.redact);
   if (text === undefined) return streamOutcome<T>(exchange, config, spec, gateway);
   if (spec.stream === true) throw await notAStreamError(response, text, config.redact);
   let data: unknown;
@@ -218,7 +223,7 @@ async function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spec
   const readable = () => new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
   // A model's answer says which model and provider served it and what it cost: kept beside
   // the data, not in it, so the data serialises as it was sent.
-  if (isRecord(data) && gateway.requestedModel !== null) {
+  if (isRecord(data) && gateway.requestedModel !== null && !("gateway" in data)) {
     learnFrom(gateway, data);
     // Some providers spell it `reasoning_content`: read as `reasoning`, which wins when both come.
     if (Array.isArray(data.choices)) {

@@ -7,6 +7,7 @@ import { untilAborted } from "../internal/until-aborted.ts";
 import { excerpt, isRecord, MAX_TIMER_MS } from "../internal/values.ts";
 import { assertAPIKey } from "../pipeline/auth.ts";
 import { invalidArgument } from "../internal/checks.ts";
+import { assertChatParams } from "../resources/chat/validate.ts";
 
 /**
  * What the lazily loaded helpers (`./lazy/`: the chunk accumulator, the stream bridge, `tee()`,
@@ -26,6 +27,7 @@ const shared = {
   abortError,
   assertAPIKey,
   invalidArgument,
+  assertChatParams,
   untilAborted,
   excerpt,
   isRecord,
@@ -38,7 +40,7 @@ export type Shared = typeof shared;
 type Helpers = typeof import("./lazy/index.ts");
 let loading: Promise<Helpers> | undefined;
 
-const LOAD_FAILED = "A part of the SDK that loads on first use could not be loaded (is the network down?).";
+const LOAD_FAILED = "A part of the SDK that loads on first use (the error reader, the stream helpers) could not be loaded; is the network down?";
 
 /**
  * The lazy helpers, loaded on first use (one dynamic import for all of them). A failed load

@@ -18,7 +18,16 @@ export interface ToolRunContext {
 /** The implementation behind a `tool()` definition: its schema and, if given, `run`. */
 export interface ToolInternals<Args = unknown, Result = unknown> {
   readonly schema: ResolvedSchema;
-  readonly run: ((args: Args, context: ToolRunContext) => Result | Promise<Result>) | undefined;
+  // A method, so that a tool of any arguments is a `Tool` (methods are compared bivariantly).
+  run?(args: Args, context: ToolRunContext): Result | Promise<Result>;
+}
+
+/** A `tool()` tool with `run`: what `runTools()` takes (it calls `run` itself). */
+export interface RunnableTool<Name extends string = string, Args = unknown, Result = unknown> extends Tool<Name, Args, Result> {
+  readonly [TOOL_INTERNALS]: ToolInternals<Args, Result> & {
+    // A method, so that a tool of any arguments is a `RunnableTool` (methods are compared bivariantly).
+    run(args: Args, context: ToolRunContext): Result | Promise<Result>;
+  };
 }
 
 /**
@@ -67,6 +76,12 @@ export interface ToolDefinition<Name extends string, Parameters extends Structur
  *   schema the SDK can send as JSON Schema (the message says what is missing).
  */
 export function tool<const Name extends string, Parameters extends StructuredSchema, Result = unknown>(
+  definition: ToolDefinition<Name, Parameters, Result> & { run: NonNullable<ToolDefinition<Name, Parameters, Result>["run"]> },
+): RunnableTool<Name, SchemaOutput<Parameters>, Awaited<Result>>;
+export function tool<const Name extends string, Parameters extends StructuredSchema, Result = unknown>(
+  definition: ToolDefinition<Name, Parameters, Result>,
+): Tool<Name, SchemaOutput<Parameters>, Awaited<Result>>;
+export function tool<const Name extends string, Parameters extends StructuredSchema, Result = unknown>(
   definition: ToolDefinition<Name, Parameters, Result>,
 ): Tool<Name, SchemaOutput<Parameters>, Awaited<Result>> {
   if (typeof definition !== "object" || definition === null) {
@@ -83,9 +98,11 @@ export function tool<const Name extends string, Parameters extends StructuredSch
   const schema = resolveSchema(parameters);
   if (typeof schema === "string") throw new ModelGateError(`tool() "${name}": \`parameters\` ${schema}.`);
   // Arguments are named: a function's parameters are an object (ArkType roots a recursive one in a $ref).
-  const rootType = schema.jsonSchema.type;
-  if (rootType !== undefined && rootType !== "object") {
-    throw new ModelGateError(`tool() "${name}": \`parameters\` must describe an object (arguments are passed by name); got a schema of type ${JSON.stringify(rootType)}.`);
+  const root = schema.jsonSchema;
+  const rootType = root.type;
+  const isObject = rootType === "object" || (rootType === undefined && ("properties" in root || "$ref" in root));
+  if (!isObject) {
+    throw new ModelGateError(`tool() "${name}": \`parameters\` must describe an object (arguments are passed by name); got a schema ${rootType === undefined ? "that is not an object schema" : `of type ${JSON.stringify(rootType)}`}.`);
   }
   const definitionOnWire: ChatCompletionTool = {
     type: "function",

@@ -1,14 +1,15 @@
 import type { GatewayInfo } from "../gateway/info.ts";
 import type { RequestOptions } from "../pipeline/options.ts";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageToolCall, CompletionUsage } from "./chat-completion.ts";
-import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam, ChatCompletionTool } from "./chat-params.ts";
+import type { RunnableTool } from "../tools/tool.ts";
+import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from "./chat-params.ts";
 
 /** Why a tool run ended: `"done"` when the model answered without calling a tool. */
 export type ToolRunStopReason = "done" | "max_steps" | "max_cost" | "repeated_call";
 
-/** Params of `runTools()`: those of `create()`, with `tool()` tools (their `run` is called). */
+/** Params of `runTools()`: those of `create()`, with `tool()` tools that have `run` (the runner calls it). */
 export interface ToolRunParams extends Omit<ChatCompletionCreateParamsBase, "tools"> {
-  tools: ChatCompletionTool[];
+  tools: readonly RunnableTool[];
 }
 
 /** Options of `runTools()`: those of every call (`signal` reaches the running tools too), and the stop conditions. */

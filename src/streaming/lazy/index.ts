@@ -10,6 +10,7 @@ export { buildErrorFromBody, buildErrorFromStreamEvent, buildNotAStreamError } f
 export { withinBudget, fitToBudget } from "../../budget/within-budget.ts";
 export { estimatePromptTokens } from "../../budget/estimate.ts";
 export { catalogueOf } from "../../budget/catalogue.ts";
+export { replyRoom } from "../../budget/worst-case.ts";
 export { keyFrom } from "../../pipeline/key-function.ts";
 export { refusedWaitNote, withMaxTokens } from "../../pipeline/after-refusal.ts";
 export { createEmbeddings, createSpeech, createTranscription, generateImages } from "../../resources/endpoints/index.ts";

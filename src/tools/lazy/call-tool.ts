@@ -1,3 +1,4 @@
+import type { Redact } from "../../errors/redact.ts";
 import { sdk } from "../../streaming/lazy/shared.ts";
 import type { ToolInternals } from "../tool.ts";
 import type { ChatCompletionMessageToolCall } from "../../types/chat-completion.ts";
@@ -6,39 +7,63 @@ import type { ToolRunCall } from "../../types/tool-runner.ts";
 /** How many issues a failed check quotes to the model. */
 const MAX_ISSUES = 5;
 
-/**
- * Runs one call the model made and says what came of it. Nothing the model got wrong is
- * thrown: an unknown tool, arguments that are not JSON or that the schema rejects, and a tool
- * that throws each become the call's `error`, sent back as its result so the model can
- * correct itself. Only the caller's abort rejects, at once, even if the tool ignores `signal`.
- */
-export async function callTool(
-  call: ChatCompletionMessageToolCall,
-  tools: Map<string, ToolInternals>,
-  context: { signal: AbortSignal; step: number },
-): Promise<ToolRunCall> {
-  const started = performance.now();
-  const outcome = await untilAborted(outcomeOf(call, tools, context), context.signal);
-  return { call, ...outcome, ms: Math.round((performance.now() - started) * 10) / 10 };
+/** What `callTool` needs besides the call. */
+export interface CallContext {
+  signal: AbortSignal;
+  step: number;
+  /** Cuts the API key out of the error texts the SDK writes. */
+  redact: Redact;
 }
 
-async function outcomeOf(call: ChatCompletionMessageToolCall, tools: Map<string, ToolInternals>, context: { signal: AbortSignal; step: number }): Promise<{ result?: unknown; error?: string }> {
+/**
+ * Runs one call the model made and says what came of it: the record for `steps`, and the
+ * `tool` message's content. Nothing the model got wrong is thrown: an unknown tool, arguments
+ * that are not a JSON object or that the schema rejects, a tool that throws, and a result
+ * that cannot be sent as JSON each become the call's `error`, sent back as its result so the
+ * model can correct itself. Only the caller's abort rejects, at once, even if the tool
+ * ignores `signal`; and no tool starts after it.
+ */
+export async function callTool(call: ChatCompletionMessageToolCall, tools: Map<string, ToolInternals>, context: CallContext): Promise<{ outcome: ToolRunCall; content: string }> {
+  const started = performance.now();
+  const work = outcomeOf(call, tools, context);
+  // After an abort the run stops waiting for it; what it ends with later is nobody's concern.
+  work.catch(() => {});
+  const { result, error } = await untilAborted(work, context.signal);
+  const ms = Math.round((performance.now() - started) * 10) / 10;
+  if (error !== undefined) {
+    const text = context.redact(error);
+    return { outcome: { call, error: text, ms }, content: `Error: ${text}` };
+  }
+  if (typeof result === "string") return { outcome: { call, result, ms }, content: result };
+  let content: string;
+  try {
+    content = JSON.stringify(result) ?? "null";
+  } catch (reason) {
+    const text = context.redact(`The tool's result cannot be sent as JSON (${describe(reason)}).`);
+    return { outcome: { call, error: text, ms }, content: `Error: ${text}` };
+  }
+  return { outcome: { call, result, ms }, content };
+}
+
+async function outcomeOf(call: ChatCompletionMessageToolCall, tools: Map<string, ToolInternals>, context: CallContext): Promise<{ result?: unknown; error?: string }> {
   const name = call?.function?.name;
   const tool = typeof name === "string" ? tools.get(name) : undefined;
   if (!tool?.run) return { error: `There is no tool named ${JSON.stringify(name)}. The tools are: ${[...tools.keys()].join(", ")}.` };
   let args: unknown;
   try {
     const text = call.function.arguments;
-    args = text === undefined || text === null || text.trim() === "" ? {} : JSON.parse(text);
+    args = typeof text !== "string" || text.trim() === "" ? {} : JSON.parse(text);
   } catch (error) {
-    return { error: `The arguments are not valid JSON (${(error as Error).message}). Call the tool again with a JSON object as its arguments.` };
+    return { error: `The arguments are not valid JSON (${describe(error)}). Call the tool again with a JSON object as its arguments.` };
   }
+  // Arguments are named: a function is always called with an object.
+  if (!sdk.isRecord(args)) return { error: "The arguments must be a JSON object of named arguments. Call the tool again with one." };
   if (tool.schema.validate) {
     let checked: Awaited<ReturnType<NonNullable<typeof tool.schema.validate>>>;
     try {
       checked = await tool.schema.validate(args);
     } catch (error) {
-      return { error: `The arguments were rejected: ${(error as Error)?.message ?? String(error)}` };
+      return { error: `The arguments were rejected: ${describe(error)}` };
     }
     if (checked.issues) {
       const listed = checked.issues.slice(0, MAX_ISSUES).map((issue) => (issue.path?.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message));
@@ -46,22 +71,25 @@ async function outcomeOf(call: ChatCompletionMessageToolCall, tools: Map<string,
     }
     args = checked.value;
   }
+  // Checking the arguments may have taken a while (an async refinement): the caller may have left.
+  if (context.signal.aborted) throw sdk.abortError(context.signal);
   try {
     return { result: await tool.run(args, { signal: context.signal, step: context.step, call }) };
   } catch (error) {
     if (context.signal.aborted) throw error;
-    return { error: `The tool failed: ${error instanceof Error ? error.message : String(error)}` };
+    return { error: `The tool failed: ${describe(error)}` };
   }
 }
 
-/** What the model reads as the call's result: a string as it is, anything else as JSON. */
-export function toolMessageContent(outcome: ToolRunCall): string {
-  if (outcome.error !== undefined) return `Error: ${outcome.error}`;
-  if (typeof outcome.result === "string") return outcome.result;
+/** What a thrown value says, whatever it is (an Error, a string, an object without a prototype). */
+function describe(thrown: unknown): string {
+  if (thrown instanceof Error) return thrown.message;
+  if (typeof thrown === "string") return thrown;
+  if (sdk.isRecord(thrown) && typeof thrown.message === "string") return thrown.message;
   try {
-    return JSON.stringify(outcome.result) ?? "null";
-  } catch (error) {
-    return `Error: the tool's result cannot be sent as JSON (${(error as Error).message}).`;
+    return JSON.stringify(thrown) ?? String(thrown);
+  } catch {
+    return Object.prototype.toString.call(thrown);
   }
 }
 

@@ -6,7 +6,7 @@ import { TOOL_INTERNALS } from "../../structured/schema-source.ts";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage, Model } from "../../types/index.ts";
 import type { ToolRunCall, ToolRunEvent, ToolRunResult, ToolRunStep, ToolRunStopReason } from "../../types/tool-runner.ts";
 import type { ToolInternals } from "../tool.ts";
-import { callTool, toolMessageContent } from "./call-tool.ts";
+import { callTool } from "./call-tool.ts";
 import { EventLog } from "./event-log.ts";
 import { helpers, pieces } from "./pieces.ts";
 
@@ -68,6 +68,7 @@ class ToolRun {
       if (!internals?.run || typeof name !== "string") {
         throw new sdk.ModelGateError(`runTools() runs the tools itself, so each needs a \`run\` function: define ${typeof name === "string" ? `"${name}"` : "every tool"} with tool({ name, parameters, run }).`);
       }
+      if (this.#tools.has(name)) throw new sdk.ModelGateError(`runTools(): two tools are named "${name}"; the model could not tell them apart.`);
       this.#tools.set(name, internals);
     }
     if (options !== undefined && !sdk.isRecord(options)) throw pieces.invalidArgument("options", "an object such as { maxSteps, maxCost, signal }", options);
@@ -92,30 +93,36 @@ class ToolRun {
     let stopReason: ToolRunStopReason;
     for (let step = 1; ; step++) {
       if (this.#signal.aborted) throw sdk.abortError(this.#signal);
-      const body = await this.#bodyWithinBudget();
+      const body = await named(step, this.#bodyWithinBudget());
       if (!body) {
         stopReason = "max_cost";
         break;
       }
       this.#log.push({ type: "step.start", step });
-      const { completion, gateway } = await this.#complete(body, step);
-      const message = (completion.choices?.[0]?.message ?? null) as ChatCompletionMessage | null;
+      const { completion, gateway } = await named(step, this.#complete(body, step));
+      const message = completion.choices?.[0]?.message as ChatCompletionMessage | undefined;
+      if (!sdk.isRecord(message)) throw new sdk.ModelGateError(`Step ${step} of the tool run failed: the reply has no message.`);
       const cost = gateway?.cost ?? null;
-      this.#count(completion, cost);
-      const calls: ChatCompletionMessageToolCall[] = Array.isArray(message?.tool_calls) ? message.tool_calls : [];
+      await named(step, this.#count(completion, cost, gateway?.model ?? completion.model));
+      const calls = withIDs(Array.isArray(message.tool_calls) ? message.tool_calls : [], step);
       const record: ToolRunStep = { completion, model: completion.model, cost, gateway, toolCalls: [] };
       this.#steps.push(record);
-      this.#messages.push(assistantMessage(message));
+      this.#messages.push(assistantMessage(message, calls));
       if (calls.length === 0) {
         this.#log.push({ type: "step.end", step, completion, cost });
         stopReason = "done";
         break;
       }
-      if (this.#repeats(calls)) {
+      const repeated = this.#repeated(calls);
+      if (repeated.size > 0) {
         // Not run a third time; every call still gets its message, so the conversation can go on.
-        for (const call of calls) {
-          this.#messages.push({ role: "tool", tool_call_id: call.id, content: "Not run: this call was made with the same arguments in three steps in a row, so the run stopped." });
-        }
+        record.toolCalls = calls.map((call) => {
+          const error = repeated.has(call)
+            ? "Not run: this call was made with the same arguments in three steps in a row, so the run stopped."
+            : "Not run: another call of this step repeated itself three steps in a row, so the run stopped.";
+          this.#messages.push({ role: "tool", tool_call_id: call.id, content: `Error: ${error}` });
+          return { call, error, ms: 0 };
+        });
         this.#log.push({ type: "step.end", step, completion, cost });
         stopReason = "repeated_call";
         break;
@@ -137,24 +144,23 @@ class ToolRun {
 
   /** One chat completion: streamed (each chunk an event) when the params ask for it. */
   async #complete(body: Record<string, unknown>, step: number): Promise<{ completion: ChatCompletion; gateway: ToolRunStep["gateway"] }> {
-    try {
+    // Each step is a request of its own: a caller's idempotency key is made one per step.
+    const key = this.#requestOptions.idempotencyKey;
+    const options = typeof key === "string" ? { ...this.#requestOptions, idempotencyKey: `${key}-step-${step}` } : this.#requestOptions;
+    {
       if (body.stream !== true) {
-        const completion = (await this.#completions.create(body as never, this.#requestOptions as never)) as ChatCompletion;
+        const completion = (await this.#completions.create(body as never, options as never)) as ChatCompletion;
         return { completion, gateway: completion.gateway };
       }
       // Usage (and with it the cost) comes in the usage chunk only when asked for.
       const streamed = { ...body, stream_options: { ...(sdk.isRecord(body.stream_options) ? body.stream_options : {}), include_usage: true } };
-      const stream = (await this.#completions.create(streamed as never, this.#requestOptions as never)) as unknown as Stream<ChatCompletionChunk>;
+      const stream = (await this.#completions.create(streamed as never, options as never)) as unknown as Stream<ChatCompletionChunk>;
       const accumulator = new helpers.ChatCompletionAccumulator();
       for await (const chunk of stream) {
         accumulator.add(chunk);
         this.#log.push({ type: "chunk", step, chunk });
       }
       return { completion: accumulator.result(), gateway: stream.gateway };
-    } catch (error) {
-      // Which step failed matters in a long run: the message says it.
-      if (error instanceof sdk.ModelGateError && !(error instanceof sdk.APIUserAbortError)) error.message = `Step ${step} of the tool run failed: ${error.message}`;
-      throw error;
     }
   }
 
@@ -163,55 +169,55 @@ class ToolRun {
     const outcomes = await Promise.all(
       calls.map(async (call) => {
         this.#log.push({ type: "tool_call", step, call });
-        const outcome = await callTool(call, this.#tools, { signal: this.#signal, step });
-        this.#log.push({ type: "tool_result", step, ...outcome });
-        return outcome;
+        const done = await callTool(call, this.#tools, { signal: this.#signal, step, redact: this.#client.redact });
+        this.#log.push({ type: "tool_result", step, ...done.outcome });
+        return done;
       }),
     );
-    for (const outcome of outcomes) this.#messages.push({ role: "tool", tool_call_id: outcome.call.id, content: toolMessageContent(outcome) });
-    return outcomes;
+    for (const { outcome, content } of outcomes) this.#messages.push({ role: "tool", tool_call_id: outcome.call.id, content });
+    return outcomes.map(({ outcome }) => outcome);
   }
 
   /**
    * The next step's params, or `undefined` when its worst case would pass what is left of the
-   * budget. With `model: "auto"` the gateway is told what is left (`route.max_cost`).
+   * budget. With `model: "auto"` the gateway is told what is left (`route.max_cost`, or the
+   * caller's own when tighter), and the run stops first when not even the catalogue's
+   * cheapest model could fit.
    */
   async #bodyWithinBudget(): Promise<Record<string, unknown> | undefined> {
     const body: Record<string, unknown> = { ...this.#params, messages: [...this.#messages] };
     if (this.#maxCost === undefined) return body;
     const left = this.#maxCost - this.#spent;
     if (left <= 0) return undefined;
-    if (body.model === "auto") return { ...body, route: { ...(sdk.isRecord(body.route) ? body.route : {}), max_cost: left } };
-    const model = await this.#model(body.model as string);
-    const pricing = model?.pricing;
-    if (!(typeof pricing?.prompt === "number" && typeof pricing.completion === "number")) {
-      throw new sdk.BudgetExceededError(`maxCost: the catalogue has no price for "${String(body.model)}", so the run's budget cannot be checked. Nothing was sent.`, {
-        maxCost: this.#maxCost,
-        model: String(body.model),
-        worstCase: null,
-      });
+    const { models } = await helpers.catalogueOf(this.#client, this.#signal);
+    if (body.model === "auto") {
+      const route = sdk.isRecord(body.route) ? body.route : {};
+      // A catalogue without prices cannot tell; the gateway's routing then decides.
+      const priced = [...models.values()].filter((model) => model.pricing);
+      const fitsSomewhere = priced.length === 0 || priced.some((model) => this.#fits({ ...body, model: model.id }, left, models, true));
+      if (!fitsSomewhere) return undefined;
+      return { ...body, route: { ...route, max_cost: Math.min(typeof route.max_cost === "number" ? route.max_cost : Infinity, left) } };
     }
-    const promptTokens = helpers.estimatePromptTokens(body);
-    const replyTokens = [body.max_completion_tokens, body.max_tokens].find((value) => typeof value === "number") as number | undefined;
-    const longestReply = replyTokens ?? model?.max_output_tokens ?? (model?.context_length ? model.context_length - promptTokens : undefined);
-    if (longestReply === undefined) {
-      throw new sdk.BudgetExceededError(`maxCost: the catalogue gives no reply limit for "${String(body.model)}": set max_tokens so the run's budget can be checked.`, {
-        maxCost: this.#maxCost,
-        model: String(body.model),
-        worstCase: null,
-      });
-    }
-    const worstCase = (promptTokens * pricing.prompt + longestReply * pricing.completion) / 1e6;
-    // A worst case that fits exactly still runs (a tiny allowance for floating point).
-    return worstCase <= left * (1 + 1e-9) ? body : undefined;
+    return this.#fits(body, left, models, false) ? body : undefined;
   }
 
-  async #model(id: string): Promise<Model | undefined> {
-    return (await helpers.catalogueOf(this.#client)).models.get(id);
+  /** Whether `body`'s worst case fits in `left`; a model without a price is an error, or (`lenient`) does not fit. */
+  #fits(body: Record<string, unknown>, left: number, models: Map<string, Model>, lenient: boolean): boolean {
+    try {
+      const { affordable, asked } = helpers.replyRoom(body, left, models);
+      return asked <= affordable;
+    } catch (error) {
+      // The prompt alone does not fit: the budget is spent. No price: it cannot be kept.
+      if (error instanceof sdk.BudgetExceededError && (error.worstCase !== null || lenient)) return false;
+      throw error;
+    }
   }
 
-  /** Adds a step's usage and cost to the run's. */
-  #count(completion: ChatCompletion, cost: number | null): void {
+  /**
+   * Adds a step's usage and cost to the run's. When the gateway reports no cost, the budget
+   * counts the usage at the catalogue's prices, so a budget is kept either way.
+   */
+  async #count(completion: ChatCompletion, cost: number | null, model: string): Promise<void> {
     const usage = completion.usage;
     if (usage) {
       this.#usage.prompt_tokens += usage.prompt_tokens ?? 0;
@@ -219,33 +225,66 @@ class ToolRun {
       this.#usage.total_tokens += usage.total_tokens ?? 0;
     }
     if (cost !== null) this.#reportedCost = (this.#reportedCost ?? 0) + cost;
-    this.#spent += cost ?? 0;
+    if (this.#maxCost === undefined) return;
+    if (cost !== null) {
+      this.#spent += cost;
+      return;
+    }
+    const pricing = (await helpers.catalogueOf(this.#client, this.#signal)).models.get(model)?.pricing;
+    if (usage && pricing) this.#spent += ((usage.prompt_tokens ?? 0) * pricing.prompt + (usage.completion_tokens ?? 0) * pricing.completion) / 1e6;
   }
 
-  /** Whether a call repeats one made with the same arguments in each of the two steps before. */
-  #repeats(calls: ChatCompletionMessageToolCall[]): boolean {
-    const now = new Set(calls.map(callSignature));
+  /** The calls that repeat one made with the same arguments in each of the two steps before. */
+  #repeated(calls: ChatCompletionMessageToolCall[]): Set<ChatCompletionMessageToolCall> {
+    const signatures = calls.map(callSignature);
     const earlier = this.#recentCalls.slice(-(REPEATS_TO_STOP - 1));
-    this.#recentCalls.push(now);
-    return earlier.length === REPEATS_TO_STOP - 1 && [...now].some((signature) => earlier.every((calls) => calls.has(signature)));
+    this.#recentCalls.push(new Set(signatures));
+    if (earlier.length < REPEATS_TO_STOP - 1) return new Set();
+    return new Set(calls.filter((_, index) => earlier.every((step) => step.has(signatures[index] as string))));
   }
 }
 
-/** The assistant message as a param for the next step: what the model said and called. */
-function assistantMessage(message: ChatCompletionMessage | null): ChatCompletionMessageParam {
-  const calls = Array.isArray(message?.tool_calls) && message.tool_calls.length > 0 ? { tool_calls: message.tool_calls } : {};
-  return { role: "assistant", content: message?.content ?? null, ...calls };
+/** The assistant message as a param for the next step: what the model said and called (ids filled in). */
+function assistantMessage(message: ChatCompletionMessage, calls: ChatCompletionMessageToolCall[]): ChatCompletionMessageParam {
+  return { role: "assistant", content: message.content ?? null, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
 }
 
-/** A call as `name(canonical JSON of its arguments)`: the same call whatever the key order or spacing. */
-function callSignature(call: ChatCompletionMessageToolCall): string {
-  let args: unknown = call?.function?.arguments;
+/**
+ * The calls with an `id` each, unique in the step: a provider that leaves it out (or repeats
+ * one) would otherwise get tool messages it cannot match, and the next step a 400.
+ */
+function withIDs(calls: ChatCompletionMessageToolCall[], step: number): ChatCompletionMessageToolCall[] {
+  const seen = new Set<string>();
+  return calls.map((call, index) => {
+    const id = typeof call?.id === "string" && call.id !== "" && !seen.has(call.id) ? call.id : `call_step${step}_${index}`;
+    seen.add(id);
+    return id === call?.id ? call : { ...call, id, type: "function" };
+  });
+}
+
+/** A step's own failure names the step, which matters in a long run. */
+async function named<T>(step: number, work: Promise<T>): Promise<T> {
   try {
-    args = JSON.parse(String(args));
-  } catch {
-    // compared as the text it is
+    return await work;
+  } catch (error) {
+    if (error instanceof sdk.ModelGateError && !(error instanceof sdk.APIUserAbortError) && !error.message.startsWith("Step ")) {
+      error.message = `Step ${step} of the tool run failed: ${error.message}`;
+    }
+    throw error;
   }
-  return `${call?.function?.name}(${canonicalJSON(args)})`;
+}
+
+/** A call as `name(canonical JSON of its arguments)`: the same call whatever the key order or spacing; no arguments are `{}`. */
+function callSignature(call: ChatCompletionMessageToolCall): string {
+  const text = String(call?.function?.arguments ?? "");
+  let args: unknown = text;
+  try {
+    args = text.trim() === "" ? {} : JSON.parse(text);
+    return `${call?.function?.name}(${canonicalJSON(args)})`;
+  } catch {
+    // Not JSON, or nested too deep to walk: compared as the text it is.
+    return `${call?.function?.name}(${text})`;
+  }
 }
 
 function canonicalJSON(value: unknown): string {
