@@ -10,7 +10,7 @@ import { build } from "esbuild";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
-/** @param {"raw" | "modelgate" | "modelgate-parse" | "openai"} app */
+/** @param {"raw" | "modelgate" | "modelgate-parse" | "modelgate-tools" | "openai"} app */
 export async function bundleSize(app) {
   const result = await build({
     entryPoints: [`${root}bench/apps/${app}.mjs`],
