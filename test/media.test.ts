@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   decodeDataURL,
+  ModelGateError,
   ModelGate,
   type ChatCompletion,
   type ChatCompletionChunk,
@@ -210,5 +211,65 @@ describe("streamed media and finalChatCompletion()", () => {
     expect(audio?.format).toBe("wav");
     expect(readWAV(fromBase64(audio!.data)).samples.length).toBe(400);
     expect(audio?.transcript).toBe(fragments.map((fragment) => fragment?.transcript ?? "").join(""));
+  });
+});
+
+describe("decodeDataURL()", () => {
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  const rejects = (url: unknown) => {
+    try {
+      decodeDataURL(url as string);
+    } catch (error) {
+      expect(error, `${String(url)} threw another class`).toBeInstanceOf(ModelGateError);
+      return (error as Error).message;
+    }
+    throw new Error(`${String(url)} was decoded`);
+  };
+
+  it("decodes a base64 data: URL to its media type, as written without ;base64, and its bytes", () => {
+    expect(decodeDataURL("data:image/png;base64,iVBORw0KGgo=")).toEqual({ mediaType: "image/png", bytes: Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a) });
+    expect(decodeDataURL("data:audio/wav;codecs=1;base64,UklGRg==")).toEqual({ mediaType: "audio/wav;codecs=1", bytes: new TextEncoder().encode("RIFF") });
+  });
+
+  it("reads DATA: and ;BASE64 in any case, skips whitespace in base64 and accepts it without padding", () => {
+    expect(text(decodeDataURL("DATA:text/plain;BASE64,SGVs\nbG8g d29y\r\nbGQ").bytes)).toBe("Hello world");
+    expect(decodeDataURL("data:;base64,AAA").bytes).toEqual(Uint8Array.of(0, 0));
+    expect(decodeDataURL("data:;base64,AA").bytes).toEqual(Uint8Array.of(0));
+    expect(decodeDataURL("data:;base64,QQ%3D%3D").bytes).toEqual(new TextEncoder().encode("A"));
+  });
+
+  it("decodes percent-encoded data byte by byte, a character split over several escapes included", () => {
+    // "€" is E2 82 AC and "🚀" F0 9F 9A 80 in UTF-8: each byte is its own escape.
+    expect(text(decodeDataURL("data:text/plain;charset=utf-8,caf%C3%A9 %E2%82%AC %F0%9F%9A%80").bytes)).toBe("café € 🚀");
+    expect(decodeDataURL("data:,Hello%2C%20World%21")).toEqual({ mediaType: "text/plain;charset=US-ASCII", bytes: new TextEncoder().encode("Hello, World!") });
+    // Half a character stays the two bytes it is, not a replacement character.
+    expect(decodeDataURL("data:application/octet-stream,%E2%82").bytes).toEqual(Uint8Array.of(0xe2, 0x82));
+    // Characters written as they are count as their UTF-8 bytes; "%" not followed by two hex digits is a "%".
+    expect(decodeDataURL("data:,€%zz%4").bytes).toEqual(Uint8Array.of(0xe2, 0x82, 0xac, 0x25, 0x7a, 0x7a, 0x25, 0x34));
+  });
+
+  it("gives text/plain;charset=US-ASCII when the media type is empty, and text/plain before parameters alone", () => {
+    expect(decodeDataURL("data:,")).toEqual({ mediaType: "text/plain;charset=US-ASCII", bytes: new Uint8Array() });
+    expect(decodeDataURL("data:;base64,")).toEqual({ mediaType: "text/plain;charset=US-ASCII", bytes: new Uint8Array() });
+    expect(decodeDataURL("data:;charset=utf-8,x").mediaType).toBe("text/plain;charset=utf-8");
+  });
+
+  it("rejects an https: URL with a ModelGateError that says to fetch it", () => {
+    expect(rejects("https://cdn.test/image.png")).toMatch(/got a https: URL, which has to be downloaded \(fetch it\)/);
+  });
+
+  it.each([
+    ["no comma", "data:image/png;base64", /no comma/],
+    ["a character that is not base64", "data:image/png;base64,iVBOR*w0", /not valid base64/],
+    ["one character past a whole quad", "data:;base64,AAAAA", /not valid base64/],
+    ["padding that does not end a quad", "data:;base64,AA=", /not valid base64/],
+    ["padding after a single character (atob throws a DOMException there)", "data:;base64,A==", /not valid base64/],
+    ["padding in the middle", "data:;base64,AA==AAAA", /not valid base64/],
+    ["three padding characters", "data:;base64,A===", /not valid base64/],
+    ["a malformed percent-escape in base64", "data:;base64,%E2%82", /malformed percent-escape/],
+    ["no scheme at all", "just text", /takes a data: URL; got "just text"/],
+    ["a number", 42, /takes a data: URL string; got number 42/],
+  ])("rejects %s with a ModelGateError", (_name, url, message) => {
+    expect(rejects(url)).toMatch(message);
   });
 });
