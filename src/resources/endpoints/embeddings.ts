@@ -11,15 +11,15 @@ import { assertParams, type CallOptions } from "./checks.ts";
  * The answer is checked: one vector per input, of the requested `dimensions`.
  */
 export function createEmbeddings(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
-  assertParams(params, { model: "a model id with the embeddings capability", input: "a string or an array of strings" });
-  const given = params as Record<string, unknown>;
-  const { input, dimensions } = given;
+  assertParams(params, "{ model, input }", { model: "a model id with the embeddings capability" });
+  const { input, dimensions } = params;
   if (!(typeof input === "string" || (Array.isArray(input) && input.every((text) => typeof text === "string")))) {
     throw sdk.invalidArgument("input", "a string or an array of strings", input);
   }
   if (dimensions !== undefined && !(Number.isInteger(dimensions) && (dimensions as number) > 0)) throw sdk.invalidArgument("dimensions", "a positive whole number", dimensions);
-  const asked = given.encoding_format ?? "float";
-  const call = client.request<CreateEmbeddingResponse<unknown>>({ method: "POST", path: "/v1/embeddings", body: { ...given, encoding_format: asked }, options });
+  const asked = params.encoding_format ?? "float";
+  if (asked !== "float" && asked !== "base64") throw sdk.invalidArgument("encoding_format", '"float" or "base64"', asked);
+  const call = client.request<CreateEmbeddingResponse<unknown>>({ method: "POST", path: "/v1/embeddings", body: { ...params, encoding_format: asked }, options });
   return outcomeOf(call, false, (answer) => {
     const count = typeof input === "string" ? 1 : input.length;
     const data = sdk.isRecord(answer) && Array.isArray(answer.data) ? answer.data : undefined;

@@ -8,7 +8,9 @@ import { assertParams, type CallOptions } from "./checks.ts";
 
 /** `client.images.generate()`: `POST /v1/images/generations`, the parsed JSON. */
 export function generateImages(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
-  assertParams(params, { model: "a model id with the image_generation capability", prompt: "a non-empty string" });
+  assertParams(params, "{ model, prompt }", { model: "a model id with the image_generation capability", prompt: "a non-empty string" });
+  const { n } = params;
+  if (n !== undefined && !(Number.isInteger(n) && (n as number) > 0)) throw sdk.invalidArgument("n", "a positive whole number", n);
   return outcomeOf(client.request({ method: "POST", path: "/v1/images/generations", body: params, options }), false);
 }
 
@@ -18,7 +20,7 @@ export function generateImages(client: Requester, params: unknown, options: Call
  * so the timeout ends with the first byte of audio and the body stays under the call's signal.
  */
 export async function createSpeech(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
-  assertParams(params, { model: "a model id with the audio_generation capability", input: "the text to speak", voice: "a voice name" });
+  assertParams(params, "{ model, input, voice }", { model: "a model id with the audio_generation capability", input: "the text to speak", voice: "a voice name" });
   const headers = acceptingAudio(options?.headers);
   const call = client.request<Stream<unknown>>({ method: "POST", path: "/v1/audio/speech", body: params, stream: true, options: { ...options, headers } });
   const audio = await call.asResponse();
@@ -30,12 +32,12 @@ export async function createSpeech(client: Requester, params: unknown, options: 
  * web-standard `FormData`; `file` may be a `Blob`, a `File` (its name is sent) or bytes.
  */
 export function createTranscription(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
-  assertParams(params, { file: "a Blob, a File or bytes", model: "a model id" });
+  assertParams(params, "{ file, model }", { model: "a model id with the audio capability" });
   const form = new FormData();
-  for (const [name, value] of Object.entries(params as Record<string, unknown>)) {
-    if (value === undefined || value === null) continue;
-    if (name === "file") form.append("file", toBlob(value), value instanceof File ? value.name : "audio");
-    else form.append(name, typeof value === "string" ? value : JSON.stringify(value));
+  form.append("file", toBlob(params.file), params.file instanceof File ? params.file.name : "audio");
+  for (const [name, value] of Object.entries(params)) {
+    if (name === "file" || value === undefined || value === null) continue;
+    form.append(name, typeof value === "string" ? value : JSON.stringify(value));
   }
   return outcomeOf(client.request({ method: "POST", path: "/v1/audio/transcriptions", body: form, options }), false);
 }
