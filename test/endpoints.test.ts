@@ -42,6 +42,74 @@ const embeddingsAnswer = (vectors: unknown[]) => () =>
 /** Little-endian float32 bytes of `values`, as base64. */
 const float32Base64 = (values: number[]) => Buffer.from(new Float32Array(values).buffer).toString("base64");
 
+describe("client.embeddings.create()", () => {
+  it("asks for floats unless told otherwise, and resolves to one unit vector per input, in order", async () => {
+    const { client, gateway } = mocked();
+    const answer = await client.embeddings.create({ model: EMBEDDER, input: ["the sea", "the sky"] });
+    expect(gateway.requests[0]!.body).toEqual({ model: EMBEDDER, input: ["the sea", "the sky"], encoding_format: "float" });
+    expect(answer).toMatchObject({ object: "list", model: EMBEDDER, usage: { prompt_tokens: expect.any(Number) } });
+    expect(answer.data.map((entry) => [entry.object, entry.index, entry.embedding.length])).toEqual([
+      ["embedding", 0, 1_536],
+      ["embedding", 1, 1_536],
+    ]);
+    expect(Math.hypot(...answer.data[0]!.embedding)).toBeCloseTo(1, 5);
+  });
+
+  it("gives vectors of the requested dimensions, and embeds one string as one vector", async () => {
+    const { client } = mocked();
+    const answer = await client.embeddings.create({ model: EMBEDDER, input: "the sea", dimensions: 8 });
+    expect(answer.data).toHaveLength(1);
+    expect(answer.data[0]!.embedding).toHaveLength(8);
+  });
+
+  it("decodes base64 vectors a server sends although floats were asked for, to the same numbers", async () => {
+    const floats = await mocked().client.embeddings.create({ model: EMBEDDER, input: ["a", "b"], dimensions: 16 });
+    const { client, gateway } = mocked({ embeddingsAsBase64: true });
+    const { data, response } = await client.embeddings.create({ model: EMBEDDER, input: ["a", "b"], dimensions: 16 }).withResponse();
+    expect(gateway.requests[0]!.body).toMatchObject({ encoding_format: "float" });
+    const raw = (await response.json()) as { data: { embedding: unknown }[] };
+    expect(typeof raw.data[0]!.embedding, "the server did send base64").toBe("string");
+    expect(data.data).toEqual(floats.data);
+  });
+
+  it("gives the base64 strings as sent to a caller who asked for base64", async () => {
+    const { client, gateway } = mocked();
+    const answer = await client.embeddings.create({ model: EMBEDDER, input: "a", dimensions: 4, encoding_format: "base64" });
+    expect(gateway.requests[0]!.body).toMatchObject({ encoding_format: "base64" });
+    const vector: string = answer.data[0]!.embedding;
+    expect(vector).toMatch(/^[A-Za-z0-9+/]+=*$/);
+    const floats = await client.embeddings.create({ model: EMBEDDER, input: "a", dimensions: 4 });
+    expect(Array.from(new Float32Array(fromBase64(vector).buffer))).toEqual(floats.data[0]!.embedding);
+  });
+
+  it("rejects an answer with a vector count other than the inputs' with a ModelGateError", async () => {
+    const client = answering(embeddingsAnswer([[0.6, 0.8]]));
+    const failure = client.embeddings.create({ model: EMBEDDER, input: ["a", "b"] });
+    await expect(failure).rejects.toBeInstanceOf(ModelGateError);
+    await expect(failure).rejects.toThrow("The embeddings answer has 1 vectors for 2 input(s).");
+  });
+
+  it("rejects vectors whose length is not the requested dimensions, decoded from base64 or not", async () => {
+    for (const vector of [[0.6, 0.8], float32Base64([0.6, 0.8])]) {
+      const failure = answering(embeddingsAnswer([vector])).embeddings.create({ model: EMBEDDER, input: "a", dimensions: 3 });
+      await expect(failure).rejects.toBeInstanceOf(ModelGateError);
+      await expect(failure).rejects.toThrow("Embedding 0 has 2 dimensions; 3 were asked for.");
+    }
+  });
+
+  it("rejects a vector that is neither numbers nor base64 of float32 with a ModelGateError", async () => {
+    for (const [vector, message] of [
+      [[0.1, "x"], "Embedding 0 is not a list of numbers."],
+      ["not base64!", "Embedding 0 is a string that is not valid base64."],
+      [Buffer.from([1, 2, 3]).toString("base64"), "Embedding 0 holds 3 bytes of base64, not a whole number of float32 values."],
+    ] as const) {
+      const failure = answering(embeddingsAnswer([vector])).embeddings.create({ model: EMBEDDER, input: "a" });
+      await expect(failure).rejects.toBeInstanceOf(ModelGateError);
+      await expect(failure).rejects.toThrow(message);
+    }
+  });
+});
+
 describe("bad params: a rejected promise naming the field, never a synchronous throw, nothing sent", () => {
   type Call = (client: ModelGate) => Promise<unknown>;
   const cases: [field: string, call: Call][] = [
