@@ -110,6 +110,73 @@ describe("client.embeddings.create()", () => {
   });
 });
 
+describe("client.audio.speech.create()", () => {
+  it("resolves to the binary Response, whose body is a valid WAV, after asking for audio", async () => {
+    const { client, gateway } = mocked();
+    const response = await client.audio.speech.create({ model: SPEAKER, input: "Hello there.", voice: "alloy" });
+    expect(response).toBeInstanceOf(Response);
+    expect(response.headers.get("content-type")).toBe("audio/wav");
+    expect(gateway.requests[0]!.headers.accept).toBe("audio/*");
+    expect(gateway.requests[0]!.body).toEqual({ model: SPEAKER, input: "Hello there.", voice: "alloy" });
+    expect(readWAV(new Uint8Array(await response.arrayBuffer()))).toMatchObject({ channels: 1, sampleRate: 8_000, bitsPerSample: 16 });
+  });
+
+  it("keeps the headers the caller sets, an accept header included, as a record, pairs, Headers or another realm's Headers", async () => {
+    /** What a `Headers` of another realm (an iframe, a polyfill) looks like here: iterable pairs, not `instanceof Headers`. */
+    class ForeignHeaders {
+      *[Symbol.iterator]() {
+        yield ["accept", "audio/pcm"];
+        yield ["x-trace", "7"];
+      }
+    }
+    const layers = [{ accept: "audio/pcm", "x-trace": "7" }, [["accept", "audio/pcm"], ["x-trace", "7"]], new Headers({ accept: "audio/pcm", "x-trace": "7" }), new ForeignHeaders()];
+    for (const headers of layers) {
+      const { client, gateway } = mocked();
+      await client.audio.speech.create({ model: SPEAKER, input: "Hi", voice: "alloy", response_format: "pcm" }, { headers: headers as HeadersInit });
+      expect(gateway.requests[0]!.headers, headers.constructor.name).toMatchObject({ accept: "audio/pcm", "x-trace": "7" });
+    }
+  });
+
+  it("hands the body over as it streams: each part is readable before the next is sent", async () => {
+    const parts = [Uint8Array.of(1, 2), Uint8Array.of(3, 4), Uint8Array.of(5)];
+    const { body, state } = streamedBody(parts);
+    const client = answering(() => new Response(body, { headers: { "content-type": "audio/mpeg" } }));
+    const response = await client.audio.speech.create({ model: SPEAKER, input: "Hi", voice: "alloy" });
+    const reader = response.body!.getReader();
+    const received: number[][] = [];
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      // The body sends a part only when read: no read-ahead means the SDK did not buffer it.
+      expect(state.pulls, "parts sent when a part is received").toBeLessThanOrEqual(received.length + 2);
+      received.push([...value]);
+    }
+    expect(received.flat()).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("keeps the call's signal on the body: aborting mid-way ends the read with APIUserAbortError and cancels the body", async () => {
+    const { body, state } = streamedBody([Uint8Array.of(1), Uint8Array.of(2)], { end: { keepAliveEveryMs: 5 } });
+    const client = answering(() => new Response(body, { headers: { "content-type": "audio/mpeg" } }));
+    const controller = new AbortController();
+    const response = await client.audio.speech.create({ model: SPEAKER, input: "Hi", voice: "alloy" }, { signal: controller.signal });
+    const reader = response.body!.getReader();
+    expect((await reader.read()).value).toEqual(Uint8Array.of(1));
+    controller.abort();
+    // A part already taken from the network may still be handed over; then the read fails.
+    const reading = (async () => {
+      for (let read = 0; read < 10; read++) await reader.read();
+    })();
+    await expect(reading).rejects.toBeInstanceOf(APIUserAbortError);
+    expect(state.cancelled).toBe(true);
+  });
+
+  it("rejects a refused request with the APIError class of its status", async () => {
+    const { client } = mocked();
+    await expect(client.audio.speech.create({ model: SPEAKER, input: "Hi", voice: "alloy", response_format: "mp3" })).rejects.toBeInstanceOf(BadRequestError);
+    await expect(client.audio.speech.create({ model: "no-such/model", input: "Hi", voice: "alloy" })).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
 describe("bad params: a rejected promise naming the field, never a synchronous throw, nothing sent", () => {
   type Call = (client: ModelGate) => Promise<unknown>;
   const cases: [field: string, call: Call][] = [

@@ -21,7 +21,7 @@ export function generateImages(client: Requester, params: unknown, options: Call
  */
 export async function createSpeech(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
   assertParams(params, "{ model, input, voice }", { model: "a model id with the audio_generation capability", input: "the text to speak", voice: "a voice name" });
-  const headers = acceptingAudio(options?.headers);
+  const headers = accepting("audio/*", options?.headers);
   const call = client.request<Stream<unknown>>({ method: "POST", path: "/v1/audio/speech", body: params, stream: true, options: { ...options, headers } });
   const audio = await call.asResponse();
   return { data: audio, response: () => audio, asResponse: () => audio };
@@ -48,10 +48,11 @@ function toBlob(file: unknown): Blob {
   throw sdk.invalidArgument("file", "a Blob, a File or bytes (an ArrayBuffer or a typed array)", file);
 }
 
-/** The call's headers, asking for audio unless they name an `accept` themselves. */
-function acceptingAudio(headers: HeadersInput | undefined): HeadersInput {
-  if (!(headers instanceof Headers || Array.isArray(headers))) return { accept: "audio/*", ...headers };
-  const copy = new Headers(headers);
-  if (!copy.has("accept")) copy.set("accept", "audio/*");
+/** The call's headers, asking for `type` unless they name an `accept` themselves. */
+function accepting(type: string, headers: HeadersInput | undefined): HeadersInput {
+  // A `Headers` (from any realm) or pairs are iterable; a record may hold nulls, which remove.
+  if (!(Symbol.iterator in Object(headers))) return { accept: type, ...headers };
+  const copy = new Headers(headers as HeadersInit);
+  if (!copy.has("accept")) copy.set("accept", type);
   return copy;
 }
