@@ -177,6 +177,66 @@ describe("client.audio.speech.create()", () => {
   });
 });
 
+describe("client.audio.transcriptions.create()", () => {
+  const upload = (file: unknown) => ({ model: SPEAKER, file: file as Blob });
+
+  it("sends a Blob as the file of a multipart form, and resolves to the parsed JSON", async () => {
+    const { client, gateway } = mocked();
+    const answer = await client.audio.transcriptions.create({ model: SPEAKER, file: wav(), language: "en", temperature: 0.2 });
+    expect(answer).toEqual({ text: expect.stringMatching(/\w/) });
+    const [request] = gateway.requests;
+    expect(request!.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
+    expect(request!.body).toEqual({ model: SPEAKER, file: { name: "audio", type: "audio/wav", size: 8 }, language: "en", temperature: "0.2" });
+  });
+
+  it("sends a File under its own name", async () => {
+    const { client, gateway } = mocked();
+    await client.audio.transcriptions.create({ model: SPEAKER, file: new File([wav()], "meeting.wav", { type: "audio/wav" }) });
+    expect(gateway.requests[0]!.body).toMatchObject({ file: { name: "meeting.wav", type: "audio/wav", size: 8 } });
+  });
+
+  it.each([
+    ["a Uint8Array", () => new Uint8Array(12)],
+    ["an ArrayBuffer", () => new ArrayBuffer(12)],
+    ["a view into a larger buffer (its own bytes only)", () => new Uint8Array(40).subarray(4, 16)],
+    ["a DataView", () => new DataView(new ArrayBuffer(12))],
+  ])("sends %s as the file's bytes", async (_name, bytes) => {
+    const { client, gateway } = mocked();
+    await client.audio.transcriptions.create(upload(bytes()));
+    expect(gateway.requests[0]!.body).toMatchObject({ file: { name: "audio", size: 12 } });
+  });
+
+  it("resolves to the text itself for response_format text", async () => {
+    const { client, gateway } = mocked();
+    const text: string = await client.audio.transcriptions.create({ model: SPEAKER, file: wav(), response_format: "text" });
+    const json = await client.audio.transcriptions.create({ model: SPEAKER, file: wav() });
+    expect(text).toBe(json.text);
+    expect(gateway.requests[0]!.headers.accept).toBe("text/plain");
+    expect(gateway.requests[0]!.body).toMatchObject({ response_format: "text" });
+  });
+
+  it("retries a 503 and sends the whole form again", async () => {
+    const { client, gateway } = mocked();
+    gateway.inject({ type: "status", status: 503, retryAfterMs: 0 });
+    const answer = await client.audio.transcriptions.create({ model: SPEAKER, file: new File([wav()], "retry.wav") });
+    expect(answer.text).toMatch(/\w/);
+    expect(gateway.requests).toHaveLength(2);
+    expect(gateway.requests.map((request) => request.body)).toEqual([
+      { model: SPEAKER, file: { name: "retry.wav", type: "application/octet-stream", size: 8 } },
+      { model: SPEAKER, file: { name: "retry.wav", type: "application/octet-stream", size: 8 } },
+    ]);
+    expect(gateway.requests[0]!.headers["idempotency-key"]).toBe(gateway.requests[1]!.headers["idempotency-key"]);
+  });
+
+  it("rejects a missing file with a ModelGateError naming it, and sends nothing", async () => {
+    const { client, gateway } = mocked();
+    const failure = client.audio.transcriptions.create({ model: SPEAKER } as never);
+    await expect(failure).rejects.toBeInstanceOf(ModelGateError);
+    await expect(failure).rejects.toThrow("`file` must be a Blob, a File or bytes (an ArrayBuffer or a typed array); got nothing.");
+    expect(gateway.requests).toHaveLength(0);
+  });
+});
+
 describe("bad params: a rejected promise naming the field, never a synchronous throw, nothing sent", () => {
   type Call = (client: ModelGate) => Promise<unknown>;
   const cases: [field: string, call: Call][] = [

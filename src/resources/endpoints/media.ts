@@ -27,11 +27,16 @@ export async function createSpeech(client: Requester, params: unknown, options: 
   return { data: audio, response: () => audio, asResponse: () => audio };
 }
 
+/** The `response_format`s a transcription answers in plain text rather than JSON. */
+const TEXT_FORMATS: unknown[] = ["text", "srt", "vtt"];
+
 /**
  * `client.audio.transcriptions.create()`: a multipart `POST /v1/audio/transcriptions` with a
  * web-standard `FormData`; `file` may be a `Blob`, a `File` (its name is sent) or bytes.
+ * Resolves to the parsed JSON, or to the text itself for `response_format` `text`, `srt` or
+ * `vtt`, which answer in plain text.
  */
-export function createTranscription(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
+export async function createTranscription(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
   assertParams(params, "{ file, model }", { model: "a model id with the audio capability" });
   const form = new FormData();
   form.append("file", toBlob(params.file), params.file instanceof File ? params.file.name : "audio");
@@ -39,7 +44,15 @@ export function createTranscription(client: Requester, params: unknown, options:
     if (name === "file" || value === undefined || value === null) continue;
     form.append(name, typeof value === "string" ? value : JSON.stringify(value));
   }
-  return outcomeOf(client.request({ method: "POST", path: "/v1/audio/transcriptions", body: form, options }), false);
+  const path = "/v1/audio/transcriptions";
+  if (!TEXT_FORMATS.includes(params.response_format)) return outcomeOf(client.request({ method: "POST", path, body: form, options }), false);
+  // The pipeline reads a successful plain answer as JSON and refuses it; asked as a stream is,
+  // the body is left to be read here (as speech's), errors and retries staying the pipeline's.
+  const call = client.request<Stream<unknown>>({ method: "POST", path, body: form, stream: true, options: { ...options, headers: accepting("text/plain", options?.headers) } });
+  const answer = await call.asResponse();
+  const text = await answer.text();
+  const readable = () => new Response(text, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+  return { data: text, response: readable, asResponse: readable };
 }
 
 function toBlob(file: unknown): Blob {
