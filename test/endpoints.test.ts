@@ -110,6 +110,24 @@ describe("client.embeddings.create()", () => {
   });
 });
 
+describe("client.images.generate()", () => {
+  it("sends the params as given and resolves to the parsed JSON: image URLs by default", async () => {
+    const { client, gateway } = mocked();
+    const answer = await client.images.generate({ model: PAINTER, prompt: "A lighthouse at dusk", n: 2, size: "1024x1024" });
+    expect(gateway.requests[0]!.body).toEqual({ model: PAINTER, prompt: "A lighthouse at dusk", n: 2, size: "1024x1024" });
+    expect(answer).toEqual({
+      created: expect.any(Number),
+      data: [{ url: "https://mock.modelgate.invalid/images/1.png" }, { url: "https://mock.modelgate.invalid/images/2.png" }],
+    });
+  });
+
+  it("gives b64_json, the base64 of a valid PNG, with response_format b64_json", async () => {
+    const { client } = mocked();
+    const answer = await client.images.generate({ model: PAINTER, prompt: "A lighthouse", response_format: "b64_json" });
+    expect(readPNG(fromBase64(answer.data[0]!.b64_json!))).toMatchObject({ width: 2, height: 2 });
+  });
+});
+
 describe("client.audio.speech.create()", () => {
   it("resolves to the binary Response, whose body is a valid WAV, after asking for audio", async () => {
     const { client, gateway } = mocked();
@@ -265,5 +283,63 @@ describe("bad params: a rejected promise naming the field, never a synchronous t
     await expect(failure).rejects.toBeInstanceOf(ModelGateError);
     await expect(failure).rejects.toThrow(`\`${field}\` must be`);
     expect(gateway.requests).toHaveLength(0);
+  });
+});
+
+describe("errors keep their classes on every endpoint", () => {
+  const calls: [name: string, call: (client: ModelGate) => Promise<unknown>][] = [
+    ["embeddings", (client) => client.embeddings.create({ model: EMBEDDER, input: "a" })],
+    ["images", (client) => client.images.generate({ model: PAINTER, prompt: "a lighthouse" })],
+    ["speech", (client) => client.audio.speech.create({ model: SPEAKER, input: "Hi", voice: "alloy" })],
+    ["transcriptions", (client) => client.audio.transcriptions.create({ model: SPEAKER, file: wav() })],
+  ];
+
+  it.each(calls)("%s: 401, 400, 429, 500 and a failed connection", async (_name, call) => {
+    const wrongKey = new ModelGate({ apiKey: "wrong", baseURL: "https://mock.test", fetch: createMockGateway() });
+    await expect(call(wrongKey)).rejects.toBeInstanceOf(AuthenticationError);
+    for (const [status, errorClass] of [
+      [429, RateLimitError],
+      [500, InternalServerError],
+    ] as const) {
+      const { client, gateway } = mocked({}, { maxRetries: 0 });
+      gateway.inject({ type: "status", status });
+      await expect(call(client)).rejects.toBeInstanceOf(errorClass);
+    }
+    const offline = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", maxRetries: 0, fetch: async () => Promise.reject(new TypeError("fetch failed")) });
+    await expect(call(offline)).rejects.toBeInstanceOf(APIConnectionError);
+  });
+
+  it("a model without the endpoint's capability is a BadRequestError", async () => {
+    const { client } = mocked();
+    await expect(client.embeddings.create({ model: "openai/gpt-4.1-mini", input: "a" })).rejects.toBeInstanceOf(BadRequestError);
+  });
+});
+
+describe("withResponse() and asResponse()", () => {
+  it("give the data with the response and its request id", async () => {
+    const { client } = mocked();
+    const embedded = await client.embeddings.create({ model: EMBEDDER, input: "a", dimensions: 2 }).withResponse();
+    expect(embedded.data.data[0]!.embedding).toHaveLength(2);
+    expect(embedded.requestID).toBe("req_mock_000001");
+    expect(((await embedded.response.json()) as { object: string }).object).toBe("list");
+
+    const images = await client.images.generate({ model: PAINTER, prompt: "a lighthouse" }).withResponse();
+    expect(images.data.data).toHaveLength(1);
+    expect(images.requestID).toBe("req_mock_000002");
+
+    const transcribed = await client.audio.transcriptions.create({ model: SPEAKER, file: wav() }).withResponse();
+    expect(await transcribed.response.json()).toEqual(transcribed.data);
+
+    const spoken = await client.audio.speech.create({ model: SPEAKER, input: "Hi", voice: "alloy" }).withResponse();
+    expect(spoken.response).toBe(spoken.data);
+    expect(spoken.requestID).toBe("req_mock_000004");
+  });
+
+  it("asResponse() gives the raw response, base64 vectors undecoded", async () => {
+    const { client } = mocked({ embeddingsAsBase64: true });
+    const raw = await client.embeddings.create({ model: EMBEDDER, input: "a", dimensions: 2 }).asResponse();
+    expect(typeof ((await raw.json()) as { data: { embedding: unknown }[] }).data[0]!.embedding).toBe("string");
+    const audio = await client.audio.speech.create({ model: SPEAKER, input: "Hi", voice: "alloy" }).asResponse();
+    expect(readWAV(new Uint8Array(await audio.arrayBuffer())).samples).toHaveLength(400);
   });
 });
