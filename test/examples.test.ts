@@ -1,9 +1,10 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { readPNG } from "./fixtures/media.ts";
 
 // Every example is run as a user would run it (offline, against the mock gateway), so none
 // of them rots. Output is checked for what each example is about.
@@ -58,6 +59,34 @@ describe("examples run offline against the mock gateway", () => {
   it("vision.ts is routed to a vision model", async () => {
     const { stdout } = await example("vision.ts");
     expect(stdout).toContain("routed to openai/gpt-4.1-mini (a vision model)");
+  });
+
+  it("image.ts generates an image through chat, decodes its data: URL and saves a valid PNG in the temp dir", async () => {
+    const { stdout } = await example("image.ts");
+    expect(stdout).toMatch(/^google\/gemini-2\.5-flash-image: Here is the image you asked for: "Draw a lighthouse at dusk\."\.\n/);
+    const [, path, mediaType, count] = /\nsaved (.+) \((.+), (\d+) bytes\)\n$/.exec(stdout) ?? [];
+    expect(path?.startsWith(tmpdir()), `${path} is in the OS temp dir`).toBe(true);
+    expect(path).toMatch(/modelgate-image-[^/\\]+[/\\]image-1\.png$/);
+    try {
+      const bytes = readFileSync(path!);
+      expect(mediaType).toBe("image/png");
+      expect(bytes.length).toBe(Number(count));
+      expect(readPNG(bytes)).toMatchObject({ width: 2, height: 2 });
+    } finally {
+      rmSync(dirname(path!), { recursive: true, force: true });
+    }
+  });
+
+  it("reasoning.ts streams the reasoning with reasoningStream, then the answer, from a reasoning model", async () => {
+    const { stdout } = await example("reasoning.ts");
+    expect(stdout).toMatch(/^thinking: The question is "Why is the sky blue\? Answer in one"\. .+\nanswer \(deepseek\/deepseek-r1\): .*You asked: "Why is the sky blue\? Answer in one"\..*\n$/);
+  });
+
+  it("embeddings.ts embeds two sentences and prints their cosine similarity", async () => {
+    const { stdout } = await example("embeddings.ts");
+    expect(stdout).toMatch(/^openai\/text-embedding-3-small: 2 vectors of 1536 dimensions, \d+ tokens\ncosine similarity: -?[01]\.\d{4}\n$/);
+    const similarity = Number(/cosine similarity: (\S+)/.exec(stdout)?.[1]);
+    expect(Math.abs(similarity)).toBeLessThanOrEqual(1);
   });
 
   it("abort-timeout.ts finishes in time, breaks early and reports the abort", async () => {

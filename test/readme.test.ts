@@ -32,6 +32,8 @@ const EXPECTED: { block: RegExp; prints: RegExp }[] = [
   { block: /partialObjectStream/, prints: /^([4-9]|\d{2,}) updates, then [2-4] steps\n$/ },
   { block: /Describe the sea in one sentence/, prints: /^\S+ via \S+, 1 attempt\(s\), \$[\d.e-]+\n$/ },
   { block: /runTools\(/, prints: /^done 2\n$/ },
+  { block: /modalities: \["image", "text"\]/, prints: /^image\/png \d+\nwav \d+\nThe question is "Is 91 prime\?"\. .+\n$/ },
+  { block: /client\.embeddings\.create/, prints: /^\[ 256, 256 \]\niVBORw0K\n\w.+\n$/ },
   { block: /AbortController/, prints: /You asked: "Tell me a long story\."/ },
   { block: /Talk like a pirate/, prints: /Are semicolons optional in JavaScript\?[\s\S]*\n\S+ \d+\n$/ },
 ];

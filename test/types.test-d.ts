@@ -122,3 +122,22 @@ void client.chat.completions.runTools({ model: "auto", messages: userMessage, to
 void client.chat.completions.runTools({ model: "auto", messages: userMessage, tools: [plainTool] });
 const ranTools = await client.chat.completions.runTools({ model: "auto", messages: userMessage, tools: [getWeather, getTime as never] });
 expectTypeOf(ranTools.stopReason).toEqualTypeOf<"done" | "max_steps" | "max_cost" | "repeated_call">();
+
+// Beyond text: the endpoints' results follow their params, and the media fields are typed.
+type Endpoints = typeof import("../src/index.ts");
+declare const file: Blob;
+expectTypeOf(client.embeddings.create({ model: "e", input: "a" })).toEqualTypeOf<APIPromise<import("../src/index.ts").CreateEmbeddingResponse>>();
+expectTypeOf((await client.embeddings.create({ model: "e", input: ["a"], encoding_format: "base64" })).data[0]!.embedding).toEqualTypeOf<string>();
+expectTypeOf((await client.embeddings.create({ model: "e", input: ["a"], encoding_format: "float" })).data[0]!.embedding).toEqualTypeOf<number[]>();
+expectTypeOf(client.images.generate({ model: "i", prompt: "p" })).toEqualTypeOf<APIPromise<import("../src/index.ts").ImagesResponse>>();
+expectTypeOf(client.audio.speech.create({ model: "s", input: "hi", voice: "alloy" })).toEqualTypeOf<APIPromise<Response>>();
+expectTypeOf(client.audio.transcriptions.create({ model: "t", file })).toEqualTypeOf<APIPromise<import("../src/index.ts").Transcription>>();
+expectTypeOf(client.audio.transcriptions.create({ model: "t", file, response_format: "verbose_json" })).toEqualTypeOf<APIPromise<import("../src/index.ts").Transcription>>();
+expectTypeOf(client.audio.transcriptions.create({ model: "t", file, response_format: "srt" })).toEqualTypeOf<APIPromise<string>>();
+// @ts-expect-error a file is required
+void client.audio.transcriptions.create({ model: "t" });
+expectTypeOf(stream.reasoningStream).toEqualTypeOf<AsyncIterable<string>>();
+expectTypeOf<ChatCompletion["choices"][number]["message"]["reasoning"]>().toEqualTypeOf<string | null | undefined>();
+expectTypeOf<ChatCompletion["choices"][number]["message"]["images"]>().toEqualTypeOf<import("../src/index.ts").ChatCompletionImage[] | undefined>();
+expectTypeOf<ChatCompletionChunk["choices"][number]["delta"]["audio"]>().toEqualTypeOf<import("../src/index.ts").ChatCompletionAudioDelta | undefined>();
+expectTypeOf<Endpoints["decodeDataURL"]>().toEqualTypeOf<(url: string) => import("../src/index.ts").DecodedDataURL>();

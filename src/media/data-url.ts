@@ -37,7 +37,11 @@ export function decodeDataURL(url: string): DecodedDataURL {
 function fromBase64(data: string): Uint8Array {
   // Percent-escapes are allowed in any URL, base64 included; whitespace is skipped.
   const text = (data.includes("%") ? decodeURIComponentSafe(data) : data).replace(/[\t\n\f\r ]+/g, "");
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 === 1) throw new ModelGateError("decodeDataURL(): the data is not valid base64.");
+  // Forgiving base64: `=` pads a whole number of quads or is not there at all, and one
+  // character past a quad is never valid (atob would throw a DOMException for some of these).
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 === 1 || (text.endsWith("=") && text.length % 4 !== 0)) {
+    throw new ModelGateError("decodeDataURL(): the data is not valid base64.");
+  }
   const binary = atob(text.length % 4 === 0 ? text : text + "=".repeat(4 - (text.length % 4)));
   const bytes = new Uint8Array(binary.length);
   for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);

@@ -39,8 +39,12 @@ export interface Audio {
     create(params: SpeechCreateParams, options?: RequestOptions): APIPromise<Response>;
   };
   transcriptions: {
-    /** Transcribes `file` (a `Blob`, `File` or bytes), sent as a multipart form; resolves to the parsed JSON. */
-    create(params: TranscriptionCreateParams, options?: RequestOptions): APIPromise<Transcription>;
+    /**
+     * Transcribes `file` (a `Blob`, `File` or bytes), sent as a multipart form; resolves to
+     * the parsed JSON, or to the text itself for `response_format` `"text"`, `"srt"` or `"vtt"`.
+     */
+    create(params: TranscriptionCreateParams & { response_format: "text" | "srt" | "vtt" }, options?: RequestOptions): APIPromise<string>;
+    create(params: TranscriptionCreateParams & { response_format?: "json" | "verbose_json" | undefined }, options?: RequestOptions): APIPromise<Transcription>;
   };
 }
 

@@ -7,7 +7,7 @@ import type { ServerSentEvent } from "./sse-decoder.ts";
 export interface EndRules {
   /** The request asked for `stream_options.include_usage`, so a usage chunk is part of the whole. */
   requireUsage?: boolean;
-  /** The request's `audio.format`, given to the first audio fragment that does not say its own. */
+  /** The request's `audio.format`, given to each choice's first audio fragment unless it says its own. */
   audioFormat?: string | undefined;
 }
 
@@ -30,7 +30,7 @@ export class ChunkEvents<T> {
   failure: Error | Promise<Error> | undefined;
   sawDone = false;
   readonly #context: ErrorContext;
-  #rules: EndRules;
+  readonly #rules: EndRules;
   readonly #gateway: GatewayInfo;
   readonly #unfinished = new Set<number>();
   readonly #finished = new Set<number>();
@@ -38,6 +38,8 @@ export class ChunkEvents<T> {
   #lastOpenIndex = -1;
   #sawUsage = false;
   #toolCalls: ToolCallIndexes | undefined;
+  /** Choices whose spoken reply has begun. */
+  readonly #spoken = new Set<number>();
 
   constructor(context: ErrorContext, gateway: GatewayInfo, rules: EndRules = {}) {
     this.#context = context;
@@ -103,10 +105,11 @@ export class ChunkEvents<T> {
       if (Array.isArray(delta.tool_calls)) (this.#toolCalls ??= new ToolCallIndexes()).fill(index, delta.tool_calls);
       // Some providers spell it `reasoning_content`: read as `reasoning`, which wins when both come.
       if (delta.reasoning == null && typeof delta.reasoning_content === "string") delta.reasoning = delta.reasoning_content;
-      // A spoken reply's format is in the request, not in its fragments: the first one carries it.
-      if (isRecord(delta.audio) && this.#rules.audioFormat && delta.audio.format == null) {
-        delta.audio.format = this.#rules.audioFormat;
-        this.#rules = { ...this.#rules, audioFormat: undefined };
+      // A spoken reply's format is in the request, not in its fragments: each choice's first
+      // fragment is given it unless it says its own (a later one that does wins, see the accumulator).
+      if (isRecord(delta.audio) && !this.#spoken.has(index)) {
+        this.#spoken.add(index);
+        if (this.#rules.audioFormat) delta.audio.format ??= this.#rules.audioFormat;
       }
     }
     const finishReason = choice.finish_reason;

@@ -73,11 +73,12 @@ export interface TranscriptionCreateParams {
   language?: string | undefined;
   /** Text to guide the model (names, spelling). */
   prompt?: string | undefined;
+  /** `"json"` (the default) and `"verbose_json"` resolve to the parsed JSON; `"text"`, `"srt"` and `"vtt"` to the text. */
   response_format?: "json" | "text" | "srt" | "verbose_json" | "vtt" | undefined;
   temperature?: number | undefined;
 }
 
-/** What `client.audio.transcriptions.create()` resolves to (the `json` format). */
+/** What `client.audio.transcriptions.create()` resolves to with the `json` (and `verbose_json`) format. */
 export interface Transcription {
   text: string;
   [key: string]: unknown;

@@ -11,22 +11,22 @@ import { assertParams, type CallOptions } from "./checks.ts";
  * The answer is checked: one vector per input, of the requested `dimensions`.
  */
 export function createEmbeddings(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
-  assertParams(params, { model: "a model id with the embeddings capability", input: "a string or an array of strings" });
-  const given = params as Record<string, unknown>;
-  const { input, dimensions } = given;
+  assertParams(params, "{ model, input }", { model: "a model id with the embeddings capability" });
+  const { input, dimensions } = params;
   if (!(typeof input === "string" || (Array.isArray(input) && input.every((text) => typeof text === "string")))) {
     throw sdk.invalidArgument("input", "a string or an array of strings", input);
   }
   if (dimensions !== undefined && !(Number.isInteger(dimensions) && (dimensions as number) > 0)) throw sdk.invalidArgument("dimensions", "a positive whole number", dimensions);
-  const asked = given.encoding_format ?? "float";
-  const call = client.request<CreateEmbeddingResponse<unknown>>({ method: "POST", path: "/v1/embeddings", body: { ...given, encoding_format: asked }, options });
+  const asked = params.encoding_format ?? "float";
+  if (asked !== "float" && asked !== "base64") throw sdk.invalidArgument("encoding_format", '"float" or "base64"', asked);
+  const call = client.request<CreateEmbeddingResponse<unknown>>({ method: "POST", path: "/v1/embeddings", body: { ...params, encoding_format: asked }, options });
   return outcomeOf(call, false, (answer) => {
     const count = typeof input === "string" ? 1 : input.length;
     const data = sdk.isRecord(answer) && Array.isArray(answer.data) ? answer.data : undefined;
     if (!data || data.length !== count) throw new sdk.ModelGateError(`The embeddings answer has ${data ? data.length : "no"} vectors for ${count} input(s).`);
     if (asked !== "float") return answer;
     for (const entry of data) {
-      if (typeof entry?.embedding === "string") entry.embedding = decodeFloat32(entry.embedding);
+      if (typeof entry?.embedding === "string") entry.embedding = decodeFloat32(entry.embedding, entry.index);
       const vector = entry?.embedding;
       if (!Array.isArray(vector) || vector.some((value) => typeof value !== "number")) {
         throw new sdk.ModelGateError(`Embedding ${entry?.index} is not a list of numbers.`);
@@ -40,9 +40,15 @@ export function createEmbeddings(client: Requester, params: unknown, options: Ca
 }
 
 /** Base64 of little-endian float32 values, as OpenAI-style servers send `encoding_format: "base64"`. */
-export function decodeFloat32(base64: string): number[] {
-  const binary = atob(base64);
-  if (binary.length % 4 !== 0) throw new sdk.ModelGateError(`A base64 embedding holds ${binary.length} bytes, not a whole number of float32 values.`);
+export function decodeFloat32(base64: string, position: unknown): number[] {
+  let binary: string;
+  try {
+    binary = atob(base64);
+  } catch {
+    // atob's own DOMException would not be a ModelGateError.
+    throw new sdk.ModelGateError(`Embedding ${position} is a string that is not valid base64.`);
+  }
+  if (binary.length % 4 !== 0) throw new sdk.ModelGateError(`Embedding ${position} holds ${binary.length} bytes of base64, not a whole number of float32 values.`);
   const view = new DataView(new ArrayBuffer(binary.length));
   for (let index = 0; index < binary.length; index++) view.setUint8(index, binary.charCodeAt(index));
   return Array.from({ length: binary.length / 4 }, (_, index) => view.getFloat32(index * 4, true));

@@ -8,7 +8,9 @@ import { assertParams, type CallOptions } from "./checks.ts";
 
 /** `client.images.generate()`: `POST /v1/images/generations`, the parsed JSON. */
 export function generateImages(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
-  assertParams(params, { model: "a model id with the image_generation capability", prompt: "a non-empty string" });
+  assertParams(params, "{ model, prompt }", { model: "a model id with the image_generation capability", prompt: "a non-empty string" });
+  const { n } = params;
+  if (n !== undefined && !(Number.isInteger(n) && (n as number) > 0)) throw sdk.invalidArgument("n", "a positive whole number", n);
   return outcomeOf(client.request({ method: "POST", path: "/v1/images/generations", body: params, options }), false);
 }
 
@@ -18,26 +20,39 @@ export function generateImages(client: Requester, params: unknown, options: Call
  * so the timeout ends with the first byte of audio and the body stays under the call's signal.
  */
 export async function createSpeech(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
-  assertParams(params, { model: "a model id with the audio_generation capability", input: "the text to speak", voice: "a voice name" });
-  const headers = acceptingAudio(options?.headers);
+  assertParams(params, "{ model, input, voice }", { model: "a model id with the audio_generation capability", input: "the text to speak", voice: "a voice name" });
+  const headers = accepting("audio/*", options?.headers);
   const call = client.request<Stream<unknown>>({ method: "POST", path: "/v1/audio/speech", body: params, stream: true, options: { ...options, headers } });
   const audio = await call.asResponse();
   return { data: audio, response: () => audio, asResponse: () => audio };
 }
 
+/** The `response_format`s a transcription answers in plain text rather than JSON. */
+const TEXT_FORMATS: unknown[] = ["text", "srt", "vtt"];
+
 /**
  * `client.audio.transcriptions.create()`: a multipart `POST /v1/audio/transcriptions` with a
  * web-standard `FormData`; `file` may be a `Blob`, a `File` (its name is sent) or bytes.
+ * Resolves to the parsed JSON, or to the text itself for `response_format` `text`, `srt` or
+ * `vtt`, which answer in plain text.
  */
-export function createTranscription(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
-  assertParams(params, { file: "a Blob, a File or bytes", model: "a model id" });
+export async function createTranscription(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
+  assertParams(params, "{ file, model }", { model: "a model id with the audio capability" });
   const form = new FormData();
-  for (const [name, value] of Object.entries(params as Record<string, unknown>)) {
-    if (value === undefined || value === null) continue;
-    if (name === "file") form.append("file", toBlob(value), value instanceof File ? value.name : "audio");
-    else form.append(name, typeof value === "string" ? value : JSON.stringify(value));
+  form.append("file", toBlob(params.file), params.file instanceof File ? params.file.name : "audio");
+  for (const [name, value] of Object.entries(params)) {
+    if (name === "file" || value === undefined || value === null) continue;
+    form.append(name, typeof value === "string" ? value : JSON.stringify(value));
   }
-  return outcomeOf(client.request({ method: "POST", path: "/v1/audio/transcriptions", body: form, options }), false);
+  const path = "/v1/audio/transcriptions";
+  if (!TEXT_FORMATS.includes(params.response_format)) return outcomeOf(client.request({ method: "POST", path, body: form, options }), false);
+  // The pipeline reads a successful plain answer as JSON and refuses it; asked as a stream is,
+  // the body is left to be read here (as speech's), errors and retries staying the pipeline's.
+  const call = client.request<Stream<unknown>>({ method: "POST", path, body: form, stream: true, options: { ...options, headers: accepting("text/plain", options?.headers) } });
+  const answer = await call.asResponse();
+  const text = await answer.text();
+  const readable = () => new Response(text, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+  return { data: text, response: readable, asResponse: readable };
 }
 
 function toBlob(file: unknown): Blob {
@@ -46,10 +61,11 @@ function toBlob(file: unknown): Blob {
   throw sdk.invalidArgument("file", "a Blob, a File or bytes (an ArrayBuffer or a typed array)", file);
 }
 
-/** The call's headers, asking for audio unless they name an `accept` themselves. */
-function acceptingAudio(headers: HeadersInput | undefined): HeadersInput {
-  if (!(headers instanceof Headers || Array.isArray(headers))) return { accept: "audio/*", ...headers };
-  const copy = new Headers(headers);
-  if (!copy.has("accept")) copy.set("accept", "audio/*");
+/** The call's headers, asking for `type` unless they name an `accept` themselves. */
+function accepting(type: string, headers: HeadersInput | undefined): HeadersInput {
+  // A `Headers` (from any realm) or pairs are iterable; a record may hold nulls, which remove.
+  if (!(Symbol.iterator in Object(headers))) return { accept: type, ...headers };
+  const copy = new Headers(headers as HeadersInit);
+  if (!copy.has("accept")) copy.set("accept", type);
   return copy;
 }

@@ -154,7 +154,9 @@ function addAudioFragment(parts: ChoiceParts, fragment: ChatCompletionAudioDelta
   if (typeof fragment.data === "string") audio.data.push(fragment.data);
   if (typeof fragment.transcript === "string") audio.transcript.push(fragment.transcript);
   if (typeof fragment.expires_at === "number") audio.expiresAt = fragment.expires_at;
-  if (typeof fragment.format === "string") audio.format ??= fragment.format;
+  // The stream gives each reply's first fragment the request's `audio.format` when it names
+  // none, so a format a later fragment names is the server's own, and wins.
+  if (typeof fragment.format === "string") audio.format = fragment.format;
 }
 
 function addToolCallFragment(parts: ChoiceParts, fragment: ChatCompletionChunkToolCallDelta): void {
@@ -189,8 +191,8 @@ function toChoice(index: number, parts: ChoiceParts): ChatCompletionChoice {
   const text = parts.content.join("");
   const message: ChatCompletionMessage = {
     role: "assistant",
-    // As in a non-streamed reply: a reply made only of tool calls, or only of a refusal, has `content: null`.
-    content: text === "" && (toolCalls.length > 0 || parts.refusal.length > 0) ? null : text,
+    // As in a non-streamed reply: a reply made only of tool calls, of a refusal or of speech has `content: null`.
+    content: text === "" && (toolCalls.length > 0 || parts.refusal.length > 0 || parts.audio) ? null : text,
   };
   if (parts.refusal.length > 0) message.refusal = parts.refusal.join("");
   if (toolCalls.length > 0) message.tool_calls = toolCalls;

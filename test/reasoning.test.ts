@@ -1,0 +1,187 @@
+import { describe, expect, it } from "vitest";
+import { ModelGate, type ChatCompletionChunkDelta, type ChatCompletionCreateParamsNonStreaming } from "../src/index.ts";
+import { createMockGateway, MOCK_API_KEY, type MockGatewayOptions } from "../src/testing/index.ts";
+import { sseResponse } from "./fixtures/body.ts";
+import { chunk, completionBody, DONE, sseData } from "./fixtures/chunks.ts";
+
+// A reasoning model's thinking (API.md, "Beyond text"): `message.reasoning` /
+// `delta.reasoning`, a provider's `reasoning_content` read as the same (where both come,
+// `reasoning` wins), `stream.reasoningStream`, finalChatCompletion() joining it, and the
+// reasoning params sent as the caller wrote them.
+
+const ask: ChatCompletionCreateParamsNonStreaming = { model: "deepseek/deepseek-r1", messages: [{ role: "user", content: "Why is the sky blue?" }] };
+
+/** A client whose every request gets `respond()`; `sent` holds the JSON bodies it sent. */
+function answering(respond: () => Response) {
+  const sent: Record<string, unknown>[] = [];
+  const client = new ModelGate({
+    apiKey: "sk-test",
+    baseURL: "https://gateway.test",
+    maxRetries: 0,
+    fetch: async (_url, init) => {
+      sent.push(JSON.parse(String(init?.body)));
+      return respond();
+    },
+  });
+  return { client, sent };
+}
+
+/** A non-streamed answer whose message has `fields` besides its content. */
+function messageWith(fields: Record<string, unknown>) {
+  const body = completionBody("Rayleigh scattering.");
+  Object.assign(body.choices[0]!.message, fields);
+  return () => Response.json(body);
+}
+
+/** A streamed answer of one chunk per delta (the wire spelling, `reasoning_content` included), then stop and [DONE]. */
+function streamOf(deltas: Record<string, unknown>[]) {
+  return () => sseResponse([...deltas.map((delta) => sseData(chunk(delta as ChatCompletionChunkDelta))), sseData(chunk({}, { finish: "stop" })), DONE]);
+}
+
+const thinking = [{ reasoning_content: "Short " }, { reasoning_content: "waves scatter more." }, { content: "Rayleigh " }, { content: "scattering." }];
+
+function mocked(options: MockGatewayOptions = {}) {
+  return new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", fetch: createMockGateway(options) });
+}
+
+describe("reasoning in a non-streamed message", () => {
+  it("reads a provider's reasoning_content as message.reasoning", async () => {
+    const { client } = answering(messageWith({ reasoning_content: "Short waves scatter more." }));
+    const { message } = (await client.chat.completions.create(ask)).choices[0]!;
+    expect(message.reasoning).toBe("Short waves scatter more.");
+    expect(message.content).toBe("Rayleigh scattering.");
+  });
+
+  it("keeps reasoning when both reasoning and reasoning_content are sent", async () => {
+    const { client } = answering(messageWith({ reasoning: "the gateway's", reasoning_content: "the provider's" }));
+    expect((await client.chat.completions.create(ask)).choices[0]!.message.reasoning).toBe("the gateway's");
+  });
+
+  it("reads reasoning_content when reasoning is null", async () => {
+    const { client } = answering(messageWith({ reasoning: null, reasoning_content: "the provider's" }));
+    expect((await client.chat.completions.create(ask)).choices[0]!.message.reasoning).toBe("the provider's");
+  });
+
+  it("leaves the raw response of withResponse() as the server sent it", async () => {
+    const { client } = answering(messageWith({ reasoning_content: "Short waves scatter more." }));
+    const { data, response } = await client.chat.completions.create(ask).withResponse();
+    expect(data.choices[0]!.message.reasoning).toBe("Short waves scatter more.");
+    const raw = (await response.json()) as { choices: { message: Record<string, unknown> }[] };
+    expect(raw.choices[0]!.message).not.toHaveProperty("reasoning");
+    expect(raw.choices[0]!.message.reasoning_content).toBe("Short waves scatter more.");
+  });
+
+  it("leaves a message without reasoning without it", async () => {
+    const { client } = answering(messageWith({}));
+    expect((await client.chat.completions.create(ask)).choices[0]!.message).not.toHaveProperty("reasoning");
+  });
+});
+
+describe("streamed reasoning", () => {
+  it("reads delta.reasoning_content as delta.reasoning in every chunk", async () => {
+    const { client } = answering(streamOf(thinking));
+    const reasoning: (string | null | undefined)[] = [];
+    for await (const each of await client.chat.completions.create({ ...ask, stream: true })) reasoning.push(each.choices[0]?.delta.reasoning);
+    expect(reasoning).toEqual(["Short ", "waves scatter more.", undefined, undefined, undefined]);
+  });
+
+  it("keeps delta.reasoning when a chunk carries both spellings", async () => {
+    const { client } = answering(streamOf([{ reasoning: "gateway ", reasoning_content: "provider " }, { reasoning_content: "and more" }]));
+    const completion = await (await client.chat.completions.create({ ...ask, stream: true })).finalChatCompletion();
+    expect(completion.choices[0]!.message.reasoning).toBe("gateway and more");
+  });
+
+  it("finalChatCompletion() joins the reasoning in order, apart from the content", async () => {
+    const { client } = answering(streamOf(thinking));
+    const { message } = (await (await client.chat.completions.create({ ...ask, stream: true })).finalChatCompletion()).choices[0]!;
+    expect(message).toEqual({ role: "assistant", content: "Rayleigh scattering.", reasoning: "Short waves scatter more." });
+  });
+
+  it("reasoningStream yields the reasoning pieces of the first choice, and textStream the content, read through tee()", async () => {
+    const deltas = [...thinking.slice(0, 2), { reasoning: "" }, { content: "Rayleigh scattering." }];
+    const { client } = answering(() =>
+      sseResponse([...deltas.map((delta) => sseData(chunk(delta as ChatCompletionChunkDelta))), sseData(chunk({ reasoning: "other choice" }, { index: 1 })), sseData(chunk({}, { finish: "stop" })), sseData(chunk({}, { index: 1, finish: "stop" })), DONE]),
+    );
+    const [forReasoning, forText] = (await client.chat.completions.create({ ...ask, stream: true })).tee();
+    const reasoning: string[] = [];
+    const text: string[] = [];
+    await Promise.all([
+      (async () => {
+        for await (const piece of forReasoning.reasoningStream) reasoning.push(piece);
+      })(),
+      (async () => {
+        for await (const piece of forText.textStream) text.push(piece);
+      })(),
+    ]);
+    expect(reasoning).toEqual(["Short ", "waves scatter more."]);
+    expect(text).toEqual(["Rayleigh scattering."]);
+  });
+
+  it("reasoningStream yields nothing for a reply without reasoning", async () => {
+    const { client } = answering(streamOf([{ content: "Hi" }]));
+    const pieces: string[] = [];
+    for await (const piece of (await client.chat.completions.create({ ...ask, stream: true })).reasoningStream) pieces.push(piece);
+    expect(pieces).toEqual([]);
+  });
+
+  it("reasoningStream reads the stream, so reading it again after throws", async () => {
+    const { client } = answering(streamOf(thinking));
+    const stream = await client.chat.completions.create({ ...ask, stream: true });
+    for await (const _ of stream.reasoningStream);
+    await expect(stream.finalChatCompletion()).rejects.toThrow(/already been consumed/);
+  });
+});
+
+describe("reasoning params", () => {
+  it("sends reasoning_effort and reasoning: { effort, max_tokens, exclude } as given", async () => {
+    const { client, sent } = answering(messageWith({}));
+    await client.chat.completions.create({ ...ask, reasoning_effort: "high" });
+    await client.chat.completions.create({ ...ask, reasoning: { effort: "low", max_tokens: 2_000, exclude: true } });
+    await client.chat.completions.create({ ...ask, reasoning: { max_tokens: 512 }, stream: true }).catch(() => {});
+    expect(sent.map(({ reasoning_effort, reasoning }) => ({ reasoning_effort, reasoning }))).toEqual([
+      { reasoning_effort: "high", reasoning: undefined },
+      { reasoning_effort: undefined, reasoning: { effort: "low", max_tokens: 2_000, exclude: true } },
+      { reasoning_effort: undefined, reasoning: { max_tokens: 512 } },
+    ]);
+  });
+
+  it("types the efforts", () => {
+    const check = (client: ModelGate) => {
+      // @ts-expect-error "extreme" is not an effort
+      void client.chat.completions.create({ ...ask, reasoning: { effort: "extreme" } });
+      // @ts-expect-error max_tokens is a number
+      void client.chat.completions.create({ ...ask, reasoning: { max_tokens: "many" } });
+    };
+    expect(check).toBeTypeOf("function");
+  });
+});
+
+describe("reasoning from the mock gateway", () => {
+  it.each(["reasoning", "reasoning_content"] as const)("gives message.reasoning, streamed or not, when the provider writes %s", async (reasoningField) => {
+    const client = mocked({ reasoningField });
+    const whole = (await client.chat.completions.create(ask)).choices[0]!.message;
+    expect(whole.reasoning).toMatch(/^The question is "Why is the sky blue\?"\./);
+    const [forPieces, forCompletion] = (await client.chat.completions.create({ ...ask, stream: true })).tee();
+    const pieces: string[] = [];
+    const [assembled] = await Promise.all([
+      forCompletion.finalChatCompletion(),
+      (async () => {
+        for await (const piece of forPieces.reasoningStream) pieces.push(piece);
+      })(),
+    ]);
+    expect(pieces.length).toBeGreaterThan(2);
+    expect(pieces.join("")).toBe(whole.reasoning);
+    expect(assembled.choices[0]!.message.reasoning).toBe(whole.reasoning);
+    expect(assembled.choices[0]!.message.content).toBe(whole.content);
+  });
+
+  it("thinks longer at a higher effort, within reasoning.max_tokens, and shows nothing with exclude", async () => {
+    const client = mocked();
+    const reasoningOf = async (extra: Partial<ChatCompletionCreateParamsNonStreaming>) => (await client.chat.completions.create({ ...ask, ...extra })).choices[0]!.message.reasoning;
+    const low = (await reasoningOf({ reasoning_effort: "low" }))!;
+    const high = (await reasoningOf({ reasoning: { effort: "high" } }))!;
+    expect(high.length).toBeGreaterThan(low.length);
+    expect((await reasoningOf({ reasoning: { max_tokens: 3 } }))?.split(" ")).toHaveLength(3);
+    expect(await reasoningOf({ reasoning: { exclude: true } })).toBeUndefined();
+  });
+});
