@@ -18,8 +18,13 @@ const statics = new Set([...source.matchAll(/^\s+static (\w+):/gm)].map(([, name
 const namespaceBlock = source.match(/declare namespace ModelGate \{\s*export \{([^}]*)\}/)?.[1] ?? "";
 const inNamespace = new Set(namespaceBlock.split(",").map((entry) => entry.trim().replace(/^type /, "").split(" as ").at(-1)));
 
-const entries = match[1]
-  .split(", ")
+// A type only re-exported from a shared chunk (no other declaration here uses it) comes as its
+// own `export { X as Name } from "./chunk"` line, which cannot stand beside `export =`: it
+// becomes an import, and its name joins the namespace.
+const reexport = /^export \{ ([^}]*) \} from ('[^']+'|"[^"]+");\s*$/gm;
+const reexported = [...source.matchAll(reexport)].flatMap(([, names]) => names.split(", ").map((entry) => entry.split(" as ").at(-1)));
+
+const entries = [...match[1].split(", "), ...reexported]
   .filter((entry) => entry !== "ModelGate as default")
   .filter((entry) => {
     const name = entry.replace(/^type /, "").split(" as ").at(-1);
@@ -33,4 +38,4 @@ const commonJS = `declare namespace ModelGate {
 }
 export = ModelGate;
 `;
-writeFileSync(file, source.replace(exportLine, commonJS));
+writeFileSync(file, source.replace(reexport, "import { $1 } from $2;").replace(exportLine, commonJS));

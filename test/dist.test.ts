@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { http } from "msw";
 import { describe, expect, it } from "vitest";
@@ -31,6 +32,15 @@ describe("the built package", () => {
     const sdk = require("../dist/index.cjs") as BuiltModule & { default: unknown };
     expect(sdk.default).toBe(sdk.ModelGate);
     expect(await streamWith(sdk)).toBe("built ok");
+  });
+
+  it("types the CJS entry with `export =` alone, every named type on the class's namespace", () => {
+    // A second `export` beside `export =` (tsup re-exports a type only a shared chunk uses,
+    // e.g. ReasoningConfig) fails every CommonJS consumer's type check with TS2309.
+    const types = readFileSync(new URL("../dist/index.d.cts", import.meta.url), "utf8");
+    expect(types.match(/^export .*/gm)).toEqual(["export = ModelGate;"]);
+    const namespace = /declare namespace ModelGate \{\s*export \{([^}]*)\}/.exec(types.slice(types.lastIndexOf("declare namespace ModelGate")))?.[1];
+    for (const name of ["ReasoningConfig", "CreateEmbeddingResponse", "Transcription", "decodeDataURL"]) expect(namespace).toMatch(new RegExp(`\\b${name}\\b`));
   });
 
   it("throws the built package's own ModelGateError class for an invalid baseURL", async () => {

@@ -257,26 +257,26 @@ describe("client.audio.transcriptions.create()", () => {
 
 describe("bad params: a rejected promise naming the field, never a synchronous throw, nothing sent", () => {
   type Call = (client: ModelGate) => Promise<unknown>;
-  const cases: [field: string, call: Call][] = [
-    ["params", (client) => client.embeddings.create(undefined as never)],
-    ["model", (client) => client.embeddings.create({ input: "a" } as never)],
-    ["input", (client) => client.embeddings.create({ model: EMBEDDER, input: 5 } as never)],
-    ["input", (client) => client.embeddings.create({ model: EMBEDDER, input: ["a", 1] } as never)],
-    ["dimensions", (client) => client.embeddings.create({ model: EMBEDDER, input: "a", dimensions: 0 })],
-    ["encoding_format", (client) => client.embeddings.create({ model: EMBEDDER, input: "a", encoding_format: "int8" } as never)],
-    ["timeout", (client) => client.embeddings.create({ model: EMBEDDER, input: "a" }, { timeout: -1 })],
-    ["params", (client) => client.images.generate("a lighthouse" as never)],
-    ["prompt", (client) => client.images.generate({ model: PAINTER, prompt: "" })],
-    ["model", (client) => client.images.generate({ prompt: "a lighthouse" } as never)],
-    ["n", (client) => client.images.generate({ model: PAINTER, prompt: "a lighthouse", n: 1.5 })],
-    ["voice", (client) => client.audio.speech.create({ model: SPEAKER, input: "Hi" } as never)],
-    ["input", (client) => client.audio.speech.create({ model: SPEAKER, input: "", voice: "alloy" })],
-    ["maxRetries", (client) => client.audio.speech.create({ model: SPEAKER, input: "Hi", voice: "alloy" }, { maxRetries: -1 })],
-    ["file", (client) => client.audio.transcriptions.create({ model: SPEAKER, file: "audio.wav" } as never)],
-    ["model", (client) => client.audio.transcriptions.create({ file: wav() } as never)],
+  const cases: [method: string, field: string, call: Call][] = [
+    ["embeddings.create", "params", (client) => client.embeddings.create(undefined as never)],
+    ["embeddings.create", "model", (client) => client.embeddings.create({ input: "a" } as never)],
+    ["embeddings.create", "input", (client) => client.embeddings.create({ model: EMBEDDER, input: 5 } as never)],
+    ["embeddings.create", "input", (client) => client.embeddings.create({ model: EMBEDDER, input: ["a", 1] } as never)],
+    ["embeddings.create", "dimensions", (client) => client.embeddings.create({ model: EMBEDDER, input: "a", dimensions: 0 })],
+    ["embeddings.create", "encoding_format", (client) => client.embeddings.create({ model: EMBEDDER, input: "a", encoding_format: "int8" } as never)],
+    ["embeddings.create", "timeout", (client) => client.embeddings.create({ model: EMBEDDER, input: "a" }, { timeout: -1 })],
+    ["images.generate", "params", (client) => client.images.generate("a lighthouse" as never)],
+    ["images.generate", "prompt", (client) => client.images.generate({ model: PAINTER, prompt: "" })],
+    ["images.generate", "model", (client) => client.images.generate({ prompt: "a lighthouse" } as never)],
+    ["images.generate", "n", (client) => client.images.generate({ model: PAINTER, prompt: "a lighthouse", n: 1.5 })],
+    ["audio.speech.create", "voice", (client) => client.audio.speech.create({ model: SPEAKER, input: "Hi" } as never)],
+    ["audio.speech.create", "input", (client) => client.audio.speech.create({ model: SPEAKER, input: "", voice: "alloy" })],
+    ["audio.speech.create", "maxRetries", (client) => client.audio.speech.create({ model: SPEAKER, input: "Hi", voice: "alloy" }, { maxRetries: -1 })],
+    ["audio.transcriptions.create", "file", (client) => client.audio.transcriptions.create({ model: SPEAKER, file: "audio.wav" } as never)],
+    ["audio.transcriptions.create", "model", (client) => client.audio.transcriptions.create({ file: wav() } as never)],
   ];
 
-  it.each(cases)("`%s`", async (field, call) => {
+  it.each(cases)("%s: `%s`", async (_method, field, call) => {
     const { client, gateway } = mocked();
     let failure: Promise<unknown> | undefined;
     expect(() => (failure = call(client)), "threw synchronously").not.toThrow();
@@ -294,7 +294,7 @@ describe("errors keep their classes on every endpoint", () => {
     ["transcriptions", (client) => client.audio.transcriptions.create({ model: SPEAKER, file: wav() })],
   ];
 
-  it.each(calls)("%s: 401, 400, 429, 500 and a failed connection", async (_name, call) => {
+  it.each(calls)("%s: 401, 429, 500 and a failed connection", async (_name, call) => {
     const wrongKey = new ModelGate({ apiKey: "wrong", baseURL: "https://mock.test", fetch: createMockGateway() });
     await expect(call(wrongKey)).rejects.toBeInstanceOf(AuthenticationError);
     for (const [status, errorClass] of [

@@ -29,17 +29,34 @@ const tarball = join(work, packed.trim().split("\n").at(-1));
 
 const { createMockGateway, MOCK_API_KEY } = await import(join(root, "dist/testing/index.js"));
 const { serveNode } = await import(join(root, "dist/testing/node.js"));
-// One server, two mocks: every reply is REPLY, except under /structured, where a mock without
-// a fixed reply answers parse()'s schema (the consumers call it with baseURL + "/structured").
+// One server, three mocks: every reply is REPLY, except under /structured, where a mock without
+// a fixed reply answers parse()'s schema (the consumers call it with baseURL + "/structured"),
+// and under /base64, where embeddings come as base64 although floats were asked for.
 const replying = createMockGateway({ reply: REPLY });
-const structured = createMockGateway();
+const mounted = { "/structured": createMockGateway(), "/base64": createMockGateway({ reply: REPLY, embeddingsAsBase64: true }) };
 const gateway = await serveNode((request) => {
   const url = new URL(request.url);
-  if (!url.pathname.startsWith("/structured/")) return replying(request);
-  url.pathname = url.pathname.slice("/structured".length);
-  return structured(new Request(url, request));
+  const prefix = Object.keys(mounted).find((path) => url.pathname.startsWith(`${path}/`));
+  if (!prefix) return replying(request);
+  url.pathname = url.pathname.slice(prefix.length);
+  return mounted[prefix](new Request(url, request));
 });
 cleanups.push(() => gateway.close());
+
+// What every runtime's embeddings and transcription must come to: the floats and the text the
+// built package gets here, in Node. A runtime's `decoded` (from /base64) must equal the floats.
+const EMBED = { model: "openai/text-embedding-3-small", input: ["sea", "ocean"], dimensions: 4 };
+const ENDPOINTS = await (async () => {
+  const { ModelGate } = await import(join(root, "dist/index.js"));
+  const client = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: gateway.url });
+  const embeddings = (await client.embeddings.create(EMBED)).data.map((entry) => entry.embedding);
+  const recording = new Blob([new Uint8Array([82, 73, 70, 70, 36, 0, 0, 0])], { type: "audio/wav" });
+  const { text: transcription } = await client.audio.transcriptions.create({ model: "openai/gpt-4o-audio-preview", file: recording });
+  const isVector = (vector) => vector.length === EMBED.dimensions && vector.every((value) => typeof value === "number" && value !== 0);
+  if (embeddings.length !== 2 || !embeddings.every(isVector)) throw new Error(`embeddings came back as ${JSON.stringify(embeddings)}`);
+  if (!(typeof transcription === "string" && transcription.length > 10)) throw new Error(`the transcription came back as ${JSON.stringify(transcription)}`);
+  return { embeddings, transcription };
+})();
 
 async function consumer(name, type) {
   const dir = join(work, name);
@@ -60,8 +77,9 @@ const readmeBlocksFor = (runs) => {
 };
 
 // --- checks --------------------------------------------------------------------------------
-function expectReply(stdout) {
+function expectReply(stdout, { endpoints = false } = {}) {
   const result = JSON.parse(stdout.trim().split("\n").at(-1));
+  if (endpoints) expectEndpoints(result);
   if (result.plain !== REPLY) throw new Error(`plain call returned ${JSON.stringify(result.plain)}`);
   if (result.streamed !== REPLY) throw new Error(`stream returned ${JSON.stringify(result.streamed)}`);
   // Consumers that also call parse() (its code loads lazily, from a file of its own when built).
@@ -72,13 +90,21 @@ function expectReply(stdout) {
   }
 }
 
+/** A runtime's embeddings (as floats, and decoded from base64) and transcription of a Blob, against `ENDPOINTS`. */
+function expectEndpoints(result) {
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  if (!same(result.embeddings, ENDPOINTS.embeddings)) throw new Error(`embeddings came back as ${JSON.stringify(result.embeddings)}`);
+  if (!same(result.decoded, ENDPOINTS.embeddings)) throw new Error(`embeddings decoded from base64 came back as ${JSON.stringify(result.decoded)}`);
+  if (result.transcription !== ENDPOINTS.transcription) throw new Error(`the transcription came back as ${JSON.stringify(result.transcription)}`);
+}
+
 async function nodeCheck(script, dir) {
-  expectReply((await run(process.execPath, [script, gateway.url, MOCK_API_KEY], { cwd: dir })).stdout);
+  expectReply((await run(process.execPath, [script, gateway.url, MOCK_API_KEY], { cwd: dir })).stdout, { endpoints: true });
   return process.version;
 }
 
 async function bunCheck(script, dir) {
-  expectReply((await run(bin("bun"), [script, gateway.url, MOCK_API_KEY], { cwd: dir })).stdout);
+  expectReply((await run(bin("bun"), [script, gateway.url, MOCK_API_KEY], { cwd: dir })).stdout, { endpoints: true });
   return `bun ${(await run(bin("bun"), ["--version"])).stdout.trim()}`;
 }
 
@@ -138,10 +164,11 @@ async function denoCheck() {
   await run(bin("deno"), ["check", "--no-lock", `--allow-import=${sourceHost}`, byURL], { env: denoEnv });
   // The narrowest permissions: import from the source host, talk to the gateway, nothing else
   // (no env access either: the SDK must not crash without it).
-  expectReply((await run(bin("deno"), ["run", "--no-lock", "--no-prompt", `--allow-import=${sourceHost}`, `--allow-net=${gatewayHost}`, byURL, gateway.url, MOCK_API_KEY], { env: denoEnv })).stdout);
-  expectReply((await run(bin("deno"), ["run", "--no-lock", "--no-prompt", `--allow-net=${gatewayHost}`, built, gateway.url, MOCK_API_KEY], { env: denoEnv })).stdout);
+  const endpoints = { endpoints: true };
+  expectReply((await run(bin("deno"), ["run", "--no-lock", "--no-prompt", `--allow-import=${sourceHost}`, `--allow-net=${gatewayHost}`, byURL, gateway.url, MOCK_API_KEY], { env: denoEnv })).stdout, endpoints);
+  expectReply((await run(bin("deno"), ["run", "--no-lock", "--no-prompt", `--allow-net=${gatewayHost}`, built, gateway.url, MOCK_API_KEY], { env: denoEnv })).stdout, endpoints);
   // The npm package as Deno resolves it from a project's node_modules (the Node ESM consumer).
-  expectReply((await run(bin("deno"), ["run", "--no-lock", "--no-prompt", `--allow-net=${gatewayHost}`, "--allow-read=.", "esm.mjs", gateway.url, MOCK_API_KEY], { cwd: esmDir, env: denoEnv })).stdout);
+  expectReply((await run(bin("deno"), ["run", "--no-lock", "--no-prompt", `--allow-net=${gatewayHost}`, "--allow-read=.", "esm.mjs", gateway.url, MOCK_API_KEY], { cwd: esmDir, env: denoEnv })).stdout, endpoints);
   // The README's Deno program, its URL import mapped onto the source server by an import map.
   for (const block of readmeBlocksFor("deno")) {
     const prefix = block.code.match(/from "(https:\/\/[^"]+\/)index\.ts"/)?.[1];
@@ -193,8 +220,24 @@ async function browserCheck() {
   await tab.waitForFunction(() => document.querySelector("#status")?.textContent !== "loading…", null, { timeout: 20_000 });
   const guard = await tab.textContent("#status");
   if (!guard?.includes("dangerouslyAllowBrowser")) throw new Error(`browser guard did not show: ${guard}`);
+  await endpointsPage(browser, build);
   await readmeBrowserPages(browser, build);
   return `chromium ${browser.version()}`;
+}
+
+/** The suite's own page of the endpoints beside chat (test/runtimes/fixtures/browser/), calling the gateway across origins. */
+async function endpointsPage(browser, build) {
+  const page = join(work, "browser-endpoints");
+  cpSync(join(fixtures, "browser/endpoints.html"), join(page, "endpoints.html"));
+  await build({ entryPoints: [join(fixtures, "browser/endpoints.ts")], bundle: true, format: "esm", target: "es2022", outfile: join(page, "endpoints.js"), alias: { modelgate: join(root, "dist/index.js") }, logLevel: "silent" });
+  const site = await staticServer(page);
+  const tab = await browser.newPage();
+  await tab.goto(`${site}/endpoints.html?baseURL=${encodeURIComponent(gateway.url)}&apiKey=${MOCK_API_KEY}`);
+  await tab.waitForFunction(() => document.querySelector("#result")?.textContent !== "", null, { timeout: 20_000 });
+  const shown = await tab.textContent("#result");
+  if (!shown?.startsWith("{")) throw new Error(`the endpoints page shows ${shown}`);
+  expectEndpoints(JSON.parse(shown));
+  await tab.close();
 }
 
 /**
@@ -243,43 +286,61 @@ async function workerdCheck() {
   const [block] = readmeBlocksFor("workerd");
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "readme-worker.mjs"), block.code);
-  await build({ entryPoints: [join(dir, "readme-worker.mjs")], bundle: true, format: "esm", target: "es2022", platform: "neutral", outfile: join(dir, "worker.js"), alias: { modelgate: join(root, "dist/index.js") }, logLevel: "silent" });
-  const port = await freePort();
+  // The README's worker, and the suite's own worker of the endpoints beside chat.
+  const workers = [
+    { name: "readme", entry: join(dir, "readme-worker.mjs"), port: await freePort() },
+    { name: "endpoints", entry: join(fixtures, "workerd/endpoints.mjs"), port: await freePort() },
+  ];
+  for (const worker of workers) {
+    await build({ entryPoints: [worker.entry], bundle: true, format: "esm", target: "es2022", platform: "neutral", outfile: join(dir, `${worker.name}.js`), alias: { modelgate: join(root, "dist/index.js") }, logLevel: "silent" });
+  }
   writeFileSync(
     join(dir, "config.capnp"),
     `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [
-    (name = "main", worker = .worker),
+${workers.map((worker) => `    (name = "${worker.name}", worker = .${worker.name}Worker),`).join("\n")}
     (name = "internet", network = (allow = ["public", "private", "local"])),
   ],
-  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
+  sockets = [
+${workers.map((worker) => `    (name = "${worker.name}", address = "127.0.0.1:${worker.port}", http = (), service = "${worker.name}"),`).join("\n")}
+  ],
 );
-const worker :Workerd.Worker = (
-  modules = [ (name = "worker.js", esModule = embed "worker.js") ],
+${workers
+  .map(
+    (worker) => `const ${worker.name}Worker :Workerd.Worker = (
+  modules = [ (name = "worker.js", esModule = embed "${worker.name}.js") ],
   compatibilityDate = "2025-01-01",
   bindings = [
     (name = "MODELGATE_BASE_URL", text = "${gateway.url}"),
     (name = "MODELGATE_API_KEY", text = "${MOCK_API_KEY}"),
   ],
   globalOutbound = "internet",
-);
+);`,
+  )
+  .join("\n")}
 `,
   );
   const child = spawn(bin("workerd"), ["serve", join(dir, "config.capnp")], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (part) => (stderr += part));
   cleanups.push(() => child.kill());
-  let body;
-  for (let attempt = 0; attempt < 100 && body === undefined; attempt++) {
-    try {
-      body = await (await fetch(`http://127.0.0.1:${port}/?q=hi`)).text();
-    } catch {
-      if (child.exitCode !== null) throw new Error(`workerd exited: ${stderr.slice(0, 300)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+  const answer = async (port, path) => {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      try {
+        return await (await fetch(`http://127.0.0.1:${port}${path}`)).text();
+      } catch {
+        if (child.exitCode !== null) throw new Error(`workerd exited: ${stderr.slice(0, 300)}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     }
-  }
+    throw new Error(`workerd did not answer on port ${port}: ${stderr.slice(0, 200)}`);
+  };
+  const body = await answer(workers[0].port, "/?q=hi");
   if (body !== REPLY) throw new Error(`README.md:${block.line} worker answered ${JSON.stringify(body)} ${stderr.slice(0, 200)}`);
+  const endpoints = await answer(workers[1].port, "/");
+  if (!endpoints.startsWith("{")) throw new Error(`the endpoints worker answered ${endpoints.slice(0, 300)}`);
+  expectEndpoints(JSON.parse(endpoints));
   return (await run(bin("workerd"), ["--version"])).stdout.trim();
 }
 
@@ -328,10 +389,10 @@ await Promise.all([
 for (let i = 0; i < RESOLUTIONS.length; i += 2) {
   await Promise.all(RESOLUTIONS.slice(i, i + 2).map((resolution) => check(`typescript ${resolution.name}`, () => typescriptCheck(resolution))));
 }
-await check("deno (source by URL, built ESM by path, npm package, the README program)", denoCheck);
+await check("deno (source by URL, built ESM by path, npm package, the README program; embeddings and a transcription in the first three)", denoCheck);
 await check("mock gateway served by Bun and Deno", serveChecks);
-await check("browser (chromium, bundled by esbuild: the example and the README pages)", browserCheck);
-await check("cloudflare workerd (the README worker)", workerdCheck);
+await check("browser (chromium, bundled by esbuild: the example, the README pages and the endpoints page)", browserCheck);
+await check("cloudflare workerd (the README worker and the endpoints worker)", workerdCheck);
 await check("packaging lint (attw, publint)", lintCheck);
 await check("deno.lock unchanged by the checks", () => {
   if (readFileSync(join(root, "deno.lock"), "utf8") !== denoLock) throw new Error("a Deno run wrote to the tracked deno.lock (pass --no-lock)");
