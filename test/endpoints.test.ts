@@ -204,7 +204,7 @@ describe("client.audio.transcriptions.create()", () => {
     expect(answer).toEqual({ text: expect.stringMatching(/\w/) });
     const [request] = gateway.requests;
     expect(request!.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
-    expect(request!.body).toEqual({ model: SPEAKER, file: { name: "audio", type: "audio/wav", size: 8 }, language: "en", temperature: "0.2" });
+    expect(request!.body).toEqual({ model: SPEAKER, file: { name: "audio.wav", type: "audio/wav", size: 8 }, language: "en", temperature: "0.2" });
   });
 
   it("sends a File under its own name", async () => {

@@ -18,6 +18,11 @@ export interface DecodedDataURL {
  */
 export function decodeDataURL(url: string): DecodedDataURL {
   if (typeof url !== "string") throw new ModelGateError(`decodeDataURL() takes a data: URL string; got ${describeValue(url)}.`);
+  // As a URL parser reads it: no leading or trailing controls and spaces, no tabs or line
+  // breaks anywhere, and no fragment.
+  url = url.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "").replace(/[\t\n\r]/g, "");
+  const hash = url.indexOf("#");
+  if (hash !== -1) url = url.slice(0, hash);
   if (!/^data:/i.test(url)) {
     const scheme = /^([a-z][a-z\d+.-]*):/i.exec(url)?.[1];
     throw new ModelGateError(

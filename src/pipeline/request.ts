@@ -223,8 +223,7 @@ async function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spec
   const readable = () => new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
   // A model's answer says which model and provider served it and what it cost: kept beside
   // the data, not in it, so the data serialises as it was sent.
-  if (isRecord(data) && gateway.requestedModel !== null && !("gateway" in data)) {
-    learnFrom(gateway, data);
+  if (isRecord(data)) {
     // Some providers spell it `reasoning_content`: read as `reasoning`, which wins when both come.
     if (Array.isArray(data.choices)) {
       for (const choice of data.choices) {
@@ -232,7 +231,10 @@ async function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spec
         if (isRecord(message) && message.reasoning == null && typeof message.reasoning_content === "string") message.reasoning = message.reasoning_content;
       }
     }
-    Object.defineProperty(data, "gateway", { value: gateway, configurable: true });
+    if (gateway.requestedModel !== null && !("gateway" in data)) {
+      learnFrom(gateway, data);
+      Object.defineProperty(data, "gateway", { value: gateway, configurable: true });
+    }
   }
   return { data: data as T, response: readable, asResponse: readable };
 }

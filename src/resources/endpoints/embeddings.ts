@@ -13,7 +13,8 @@ import { assertParams, type CallOptions } from "./checks.ts";
 export function createEmbeddings(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
   assertParams(params, "{ model, input }", { model: "a model id with the embeddings capability" });
   const { input, dimensions } = params;
-  if (!(typeof input === "string" || (Array.isArray(input) && input.every((text) => typeof text === "string")))) {
+  // Array.from, so that a hole in a sparse array counts (every() would skip it).
+  if (!(typeof input === "string" || (Array.isArray(input) && Array.from(input).every((text) => typeof text === "string")))) {
     throw sdk.invalidArgument("input", "a string or an array of strings", input);
   }
   if (dimensions !== undefined && !(Number.isInteger(dimensions) && (dimensions as number) > 0)) throw sdk.invalidArgument("dimensions", "a positive whole number", dimensions);
@@ -24,6 +25,11 @@ export function createEmbeddings(client: Requester, params: unknown, options: Ca
     const count = typeof input === "string" ? 1 : input.length;
     const data = sdk.isRecord(answer) && Array.isArray(answer.data) ? answer.data : undefined;
     if (!data || data.length !== count) throw new sdk.ModelGateError(`The embeddings answer has ${data ? data.length : "no"} vectors for ${count} input(s).`);
+    // One vector per input, each input's at its own index, in order.
+    data.sort((a, b) => (a?.index as number) - (b?.index as number));
+    if (data.some((entry, position) => entry?.index !== position)) {
+      throw new sdk.ModelGateError(`The embeddings answer does not give one vector for each of the ${count} input(s): its indexes are ${data.map((entry) => entry?.index).join(", ")}.`);
+    }
     if (asked !== "float") return answer;
     for (const entry of data) {
       if (typeof entry?.embedding === "string") entry.embedding = decodeFloat32(entry.embedding, entry.index);

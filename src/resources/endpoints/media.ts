@@ -1,6 +1,5 @@
 import type { Outcome } from "../../pipeline/api-promise.ts";
 import { outcomeOf } from "../../pipeline/outcome-of.ts";
-import type { HeadersInput } from "../../pipeline/options.ts";
 import { sdk } from "../../streaming/lazy/shared.ts";
 import type { Stream } from "../../streaming/stream.ts";
 import type { Requester } from "../requester.ts";
@@ -21,8 +20,7 @@ export function generateImages(client: Requester, params: unknown, options: Call
  */
 export async function createSpeech(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
   assertParams(params, "{ model, input, voice }", { model: "a model id with the audio_generation capability", input: "the text to speak", voice: "a voice name" });
-  const headers = accepting("audio/*", options?.headers);
-  const call = client.request<Stream<unknown>>({ method: "POST", path: "/v1/audio/speech", body: params, stream: true, options: { ...options, headers } });
+  const call = client.request<Stream<unknown>>({ method: "POST", path: "/v1/audio/speech", body: params, stream: true, options: accepting("audio/*", options) });
   const audio = await call.asResponse();
   return { data: audio, response: () => audio, asResponse: () => audio };
 }
@@ -39,16 +37,21 @@ const TEXT_FORMATS: unknown[] = ["text", "srt", "vtt"];
 export async function createTranscription(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
   assertParams(params, "{ file, model }", { model: "a model id with the audio capability" });
   const form = new FormData();
-  form.append("file", toBlob(params.file), params.file instanceof File ? params.file.name : "audio");
+  const blob = toBlob(params.file);
+  // Servers tell the format by the file name's extension: a Blob gets one from its type.
+  const subtype = /^audio\/([\w.+-]+)/.exec(blob.type)?.[1];
+  form.append("file", blob, params.file instanceof File ? params.file.name : `audio${subtype ? `.${subtype}` : ""}`);
   for (const [name, value] of Object.entries(params)) {
     if (name === "file" || value === undefined || value === null) continue;
-    form.append(name, typeof value === "string" ? value : JSON.stringify(value));
+    // A list goes as repeated `name[]` fields, as form-reading servers expect.
+    if (Array.isArray(value)) for (const item of value) form.append(`${name}[]`, String(item));
+    else form.append(name, typeof value === "string" ? value : JSON.stringify(value));
   }
   const path = "/v1/audio/transcriptions";
   if (!TEXT_FORMATS.includes(params.response_format)) return outcomeOf(client.request({ method: "POST", path, body: form, options }), false);
   // The pipeline reads a successful plain answer as JSON and refuses it; asked as a stream is,
   // the body is left to be read here (as speech's), errors and retries staying the pipeline's.
-  const call = client.request<Stream<unknown>>({ method: "POST", path, body: form, stream: true, options: { ...options, headers: accepting("text/plain", options?.headers) } });
+  const call = client.request<Stream<unknown>>({ method: "POST", path, body: form, stream: true, options: accepting("text/plain", options) });
   const answer = await call.asResponse();
   const text = await answer.text();
   const readable = () => new Response(text, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
@@ -61,11 +64,20 @@ function toBlob(file: unknown): Blob {
   throw sdk.invalidArgument("file", "a Blob, a File or bytes (an ArrayBuffer or a typed array)", file);
 }
 
-/** The call's headers, asking for `type` unless they name an `accept` themselves. */
-function accepting(type: string, headers: HeadersInput | undefined): HeadersInput {
+/**
+ * The call's options, asking for `type` unless their headers name an `accept` themselves.
+ * Options or headers that are not what they must be are passed on as they are, for the
+ * pipeline to name the mistake.
+ */
+function accepting(type: string, options: CallOptions): CallOptions {
+  if (options === undefined) return { headers: { accept: type } };
+  if (!sdk.isRecord(options)) return options;
+  const headers = options.headers;
+  if (headers === undefined || headers === null) return { ...options, headers: { accept: type } };
+  if (typeof headers !== "object") return options;
   // A `Headers` (from any realm) or pairs are iterable; a record may hold nulls, which remove.
-  if (!(Symbol.iterator in Object(headers))) return { accept: type, ...headers };
+  if (!(Symbol.iterator in headers)) return { ...options, headers: { accept: type, ...headers } };
   const copy = new Headers(headers as HeadersInit);
   if (!copy.has("accept")) copy.set("accept", type);
-  return copy;
+  return { ...options, headers: copy };
 }
