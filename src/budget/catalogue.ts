@@ -25,14 +25,22 @@ const caches = new WeakMap<Requester, CacheEntry>();
 
 /**
  * The catalogue of `client`'s gateway, from the cache when it is fresh enough. The fetch is
- * shared by the calls waiting for it, so one caller's abort does not cancel it: `signal` only
- * ends this caller's wait, at once.
+ * shared by the calls waiting for it, so one caller's abort or timeout does not cancel it:
+ * `signal` and `timeoutMs` only end this caller's wait, at once.
  */
-export function catalogueOf(client: Requester, signal?: AbortSignal | null): Promise<Catalogue> {
-  if (!signal) return cachedCatalogue(client);
-  if (signal.aborted) return Promise.reject(sdk.abortError(signal));
-  return sdk.untilAborted(cachedCatalogue(client), signal).catch((error: unknown) => {
-    throw signal.aborted ? sdk.abortError(signal) : error;
+export function catalogueOf(client: Requester, signal?: AbortSignal | null, timeoutMs?: number): Promise<Catalogue> {
+  if (signal != null && typeof (signal as AbortSignal).addEventListener !== "function") return Promise.reject(sdk.invalidArgument("signal", "an AbortSignal", signal));
+  const limits = new AbortController();
+  const onAbort = () => limits.abort(sdk.abortError(signal as AbortSignal));
+  if (signal?.aborted) return Promise.reject(sdk.abortError(signal));
+  signal?.addEventListener("abort", onAbort, { once: true });
+  const timer =
+    typeof timeoutMs === "number" && timeoutMs >= 0 && timeoutMs < sdk.MAX_TIMER_MS
+      ? setTimeout(() => limits.abort(new sdk.APIConnectionTimeoutError(`The model catalogue (for maxCost) did not arrive within ${timeoutMs} ms (timeout).`)), timeoutMs)
+      : undefined;
+  return sdk.untilAborted(cachedCatalogue(client), limits.signal).finally(() => {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
   });
 }
 

@@ -15,7 +15,7 @@ export async function withinBudget(
   send: (params: unknown, options: Record<string, unknown>) => APIPromise<unknown>,
 ): Promise<Outcome<unknown>> {
   const { maxCost, ...rest } = options;
-  const fitted = await fitToBudget(client, params, maxCost, rest.signal as AbortSignal | undefined);
+  const fitted = await fitToBudget(client, params, maxCost, rest.signal as AbortSignal | undefined, rest.timeout as number | undefined);
   return outcomeOf(send(fitted, rest), sdk.isRecord(params) && params.stream === true);
 }
 
@@ -28,12 +28,13 @@ export async function withinBudget(
  * @throws BudgetExceededError when even the prompt and one token of reply may cost more, or
  *   when the catalogue has no price for a model (a budget that cannot be checked is not kept).
  */
-export async function fitToBudget(client: Requester, params: unknown, maxCost: unknown, signal?: AbortSignal | null): Promise<unknown> {
+export async function fitToBudget(client: Requester, params: unknown, maxCost: unknown, signal?: AbortSignal | null, timeoutMs?: number): Promise<unknown> {
   if (!(typeof maxCost === "number" && maxCost > 0 && Number.isFinite(maxCost))) {
     throw new sdk.ModelGateError(`\`maxCost\` must be a positive number of US dollars; got ${typeof maxCost === "string" ? JSON.stringify(maxCost) : String(maxCost)}.`);
   }
   // Not an object, or no model: create() names the mistake.
   if (!sdk.isRecord(params) || typeof params.model !== "string") return params;
+  if (params.route != null && !sdk.isRecord(params.route)) throw sdk.invalidArgument("route", "an object of routing filters", params.route);
   if (params.model === "auto") {
     const route = sdk.isRecord(params.route) ? params.route : {};
     // A tighter max_cost the caller wrote stays.
@@ -42,7 +43,7 @@ export async function fitToBudget(client: Requester, params: unknown, maxCost: u
   }
   // The caller's own mistakes are named before the network is asked for anything.
   sdk.assertChatParams(params);
-  const { models } = await catalogueOf(client, signal);
+  const { models } = await catalogueOf(client, signal, timeoutMs);
   const { affordable, asked, limits } = replyRoom(params, maxCost, models);
   if (asked <= affordable) return params;
   return { ...params, ...Object.fromEntries((limits.length > 0 ? limits : ["max_tokens"]).map((name) => [name, affordable])) };

@@ -11,12 +11,15 @@ export type DebugLine =
 
 const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "x-api-key", "api-key", "cookie"]);
 
-export function logDebug(log: Logger, line: DebugLine): void {
+/** Writes a debug line; `redact` cuts the API key out of what a server sent (a header may echo it). */
+export function logDebug(log: Logger, line: DebugLine, redact: (text: string) => string = (text) => text): void {
   switch (line[0]) {
     case "request":
       return log.debug(`modelgate: ${line[1]} ${line[2]}`, { attempt: line[3], headers: headersForLog(line[4]) });
-    case "response":
-      return log.debug(`modelgate: ${line[3].status} from ${line[1]} ${line[2]}`, { requestID: line[3].headers.get("x-request-id") });
+    case "response": {
+      const requestID = line[3].headers.get("x-request-id");
+      return log.debug(`modelgate: ${line[3].status} from ${line[1]} ${line[2]}`, { requestID: requestID && redact(requestID) });
+    }
     case "retry":
       return log.debug(`modelgate: retrying in ${Math.round(line[1])} ms after: ${line[2]}`);
     case "shrink":

@@ -184,7 +184,7 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
 
 /** Logs a debug line (`logLevel: "debug"`), written by code loaded on first use: most apps never log one. */
 async function debugLine(config: PipelineConfig, line: DebugLine): Promise<void> {
-  (await loadHelpers()).logDebug(config.log, line);
+  (await loadHelpers()).logDebug(config.log, line, config.redact);
 }
 
 /** Per-call overrides come from plain JavaScript too: a bad one is named before anything is sent. */

@@ -99,7 +99,13 @@ function fail(message: string, issues: SchemaIssue[], content: unknown, completi
   return new pieces.StructuredOutputError(redact(message), {
     issues: issues.map((issue) => ({ ...issue, message: redact(issue.message) })),
     content: typeof content === "string" ? redact(content) : null,
-    completion: redactValue(completion, redact) as ChatCompletion,
+    completion: withGateway(redactValue(completion, redact) as ChatCompletion, completion),
     cause,
   });
+}
+
+/** The copy keeps what the gateway did (not enumerable, as on the original): the call was made and charged. */
+function withGateway(copy: ChatCompletion, original: ChatCompletion): ChatCompletion {
+  if (original.gateway) Object.defineProperty(copy, "gateway", { value: original.gateway, configurable: true });
+  return copy;
 }

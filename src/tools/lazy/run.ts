@@ -72,6 +72,11 @@ class ToolRun {
       this.#tools.set(name, internals);
     }
     if (options !== undefined && !sdk.isRecord(options)) throw pieces.invalidArgument("options", "an object such as { maxSteps, maxCost, signal }", options);
+    if (given.route != null && !sdk.isRecord(given.route)) throw pieces.invalidArgument("route", "an object of routing filters", given.route);
+    const format = given.response_format;
+    if ((typeof format === "object" || typeof format === "function") && format !== null && "~standard" in format) {
+      throw new sdk.ModelGateError('runTools() sends `response_format` as given: use OpenAI\'s { type: "json_schema", json_schema } form here (a schema object is for parse()).');
+    }
     const { maxSteps = DEFAULT_MAX_STEPS, maxCost, ...requestOptions } = options ?? {};
     if (!(Number.isInteger(maxSteps) && (maxSteps as number) >= 1)) throw pieces.invalidArgument("maxSteps", "a whole number from 1", maxSteps);
     if (maxCost !== undefined && !(typeof maxCost === "number" && maxCost > 0 && Number.isFinite(maxCost))) {
@@ -189,11 +194,14 @@ class ToolRun {
     if (this.#maxCost === undefined) return body;
     const left = this.#maxCost - this.#spent;
     if (left <= 0) return undefined;
-    const { models } = await helpers.catalogueOf(this.#client, this.#signal);
+    const { models } = await helpers.catalogueOf(this.#client, this.#signal, this.#requestOptions.timeout as number | undefined);
     if (body.model === "auto") {
       const route = sdk.isRecord(body.route) ? body.route : {};
-      // A catalogue without prices cannot tell; the gateway's routing then decides.
-      const priced = [...models.values()].filter((model) => model.pricing);
+      // Only models that could serve this request count: priced, able to call tools, and able
+      // to write a reply. A catalogue without any cannot tell; the gateway's routing decides.
+      const priced = [...models.values()].filter(
+        (model) => model.pricing && (model.capabilities?.includes("tools") ?? true) && model.max_output_tokens !== 0,
+      );
       const fitsSomewhere = priced.length === 0 || priced.some((model) => this.#fits({ ...body, model: model.id }, left, models, true));
       if (!fitsSomewhere) return undefined;
       return { ...body, route: { ...route, max_cost: Math.min(typeof route.max_cost === "number" ? route.max_cost : Infinity, left) } };
@@ -230,7 +238,7 @@ class ToolRun {
       this.#spent += cost;
       return;
     }
-    const pricing = (await helpers.catalogueOf(this.#client, this.#signal)).models.get(model)?.pricing;
+    const pricing = (await helpers.catalogueOf(this.#client, this.#signal, this.#requestOptions.timeout as number | undefined)).models.get(model)?.pricing;
     if (usage && pricing) this.#spent += ((usage.prompt_tokens ?? 0) * pricing.prompt + (usage.completion_tokens ?? 0) * pricing.completion) / 1e6;
   }
 
