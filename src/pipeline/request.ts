@@ -115,11 +115,12 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
   let headers = new Headers();
   /** The key already asked for after a 401, for the attempt that follows it. */
   let keyForNextAttempt: string | undefined;
+  /** Asks the key function (its code loads on first use); only called when `apiKey` is one. */
+  const askForKey = async () => (await loadHelpers()).keyFrom(keySource as APIKeyFunction, config.rememberSecret, options.signal, timeoutMs);
   /** A key function is asked again once after a 401; a changed key repeats the attempt once. */
   let askedAgainAfter401 = false;
 
   for (let retryIndex = 0; ; retryIndex++) {
-    const askForKey = async () => (await loadHelpers()).keyFrom(keySource as APIKeyFunction, config.rememberSecret, options.signal, timeoutMs);
     const nextKey = typeof keySource === "string" ? keySource : (keyForNextAttempt ?? (await askForKey()));
     keyForNextAttempt = undefined;
     if (nextKey !== key) headers = headersFor((key = nextKey));

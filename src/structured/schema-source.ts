@@ -1,8 +1,10 @@
+import { isRecord } from "../internal/values.ts";
+import type { ToolInternals } from "../tools/tool.ts";
 import type { StandardSchemaIssue, StandardSchemaResult } from "./standard-schema.ts";
 
 // Shared by `tool()` and `jsonSchema()` (which an app imports) and by the lazily loaded
-// `parse()` code, so it imports nothing but types: a static import of an SDK module from here
-// would pull that module into a bundle chunk of its own (see `streaming/helpers.ts`).
+// `parse()` and `runTools()` code, which the build bundles into files of their own (see
+// tsup.config.ts), each with its own copy of this stateless module.
 
 /** A problem with a schema, as `{ message, path? }`: the shape of `StructuredOutputError.issues`. */
 export interface SchemaIssue {
@@ -35,6 +37,11 @@ export const JSON_SCHEMA_VENDOR = "modelgate";
  * so that a tool made by the CommonJS build is recognised by the ESM one and the other way round.
  */
 export const TOOL_INTERNALS: unique symbol = Symbol.for("modelgate.tool") as never;
+
+/** The schema and `run` of a `tool()` definition; `undefined` for any other tool. */
+export function toolInternals(value: unknown): ToolInternals | undefined {
+  return isRecord(value) ? (value[TOOL_INTERNALS as never] as ToolInternals | undefined) : undefined;
+}
 
 /**
  * The JSON Schema and validator of a Standard Schema, or a sentence saying what is missing.
@@ -89,7 +96,7 @@ export function isStrictShaped(schema: unknown): boolean {
     if (typeof node !== "object" || node === null || Array.isArray(node) || seen.has(node)) return true;
     seen.add(node);
     const record = node as Record<string, unknown>;
-    const properties = isObject(record.properties) ? record.properties : undefined;
+    const properties = isRecord(record.properties) ? record.properties : undefined;
     const isObjectSchema = record.type === "object" || (Array.isArray(record.type) && record.type.includes("object")) || properties !== undefined;
     if (isObjectSchema) {
       if (record.additionalProperties !== false) return false;
@@ -102,7 +109,7 @@ export function isStrictShaped(schema: unknown): boolean {
       ...Object.values(properties ?? {}),
       ...SCHEMA_KEYWORDS.map((keyword) => record[keyword]),
       ...SCHEMA_LIST_KEYWORDS.flatMap((keyword) => (Array.isArray(record[keyword]) ? record[keyword] : [])),
-      ...SCHEMA_MAP_KEYWORDS.flatMap((keyword) => (isObject(record[keyword]) ? Object.values(record[keyword]) : [])),
+      ...SCHEMA_MAP_KEYWORDS.flatMap((keyword) => (isRecord(record[keyword]) ? Object.values(record[keyword]) : [])),
     ];
     return children.every(visit);
   };
@@ -126,9 +133,6 @@ const SCHEMA_LIST_KEYWORDS = ["anyOf", "oneOf", "allOf", "prefixItems", "items"]
 // `dependencies` maps to a schema or to a list of names (skipped as data, being strings).
 const SCHEMA_MAP_KEYWORDS = ["$defs", "definitions", "patternProperties", "dependentSchemas", "dependencies"];
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** A Standard Schema issue as `{ message, path? }`, its path reduced to names and indexes. */
 export function toSchemaIssue(issue: StandardSchemaIssue): SchemaIssue {

@@ -116,8 +116,3 @@ export function tool<const Name extends string, Parameters extends StructuredSch
   Object.defineProperty(definitionOnWire, TOOL_INTERNALS, { value: { schema, run } });
   return definitionOnWire as Tool<Name, SchemaOutput<Parameters>, Awaited<Result>>;
 }
-
-/** The schema and `run` of a `tool()` definition; `undefined` for any other tool. */
-export function toolInternals(value: unknown): ToolInternals | undefined {
-  return typeof value === "object" && value !== null ? (value as Partial<Tool>)[TOOL_INTERNALS] : undefined;
-}

@@ -1,6 +1,5 @@
 import { sdk } from "../../streaming/lazy/shared.ts";
-import { isStrictShaped, resolveSchema, TOOL_INTERNALS, type ResolvedSchema } from "../schema-source.ts";
-import type { ToolInternals } from "../../tools/tool.ts";
+import { isStrictShaped, resolveSchema, toolInternals, type ResolvedSchema } from "../schema-source.ts";
 import type { StructuredOutputMode } from "../../types/structured.ts";
 import type { Redact } from "../../errors/redact.ts";
 import { pieces } from "./pieces.ts";
@@ -152,7 +151,7 @@ function toolSchemas(tools: unknown): Map<string, ResolvedSchema> {
   const schemas = new Map<string, ResolvedSchema>();
   if (!Array.isArray(tools)) return schemas;
   for (const offer of tools) {
-    const internals = sdk.isRecord(offer) ? (offer[TOOL_INTERNALS as never] as ToolInternals | undefined) : undefined;
+    const internals = toolInternals(offer);
     const name = sdk.isRecord(offer) && sdk.isRecord(offer.function) ? offer.function.name : undefined;
     if (internals && typeof name === "string") schemas.set(name, internals.schema);
   }

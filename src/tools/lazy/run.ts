@@ -2,7 +2,7 @@ import type { Completions } from "../../resources/chat/completions.ts";
 import type { Requester } from "../../resources/requester.ts";
 import { sdk } from "../../streaming/lazy/shared.ts";
 import type { Stream } from "../../streaming/stream.ts";
-import { TOOL_INTERNALS } from "../../structured/schema-source.ts";
+import { toolInternals } from "../../structured/schema-source.ts";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage, Model } from "../../types/index.ts";
 import type { ToolRunCall, ToolRunEvent, ToolRunResult, ToolRunStep, ToolRunStopReason } from "../../types/tool-runner.ts";
 import type { ToolInternals } from "../tool.ts";
@@ -63,7 +63,7 @@ class ToolRun {
     const given = params as Record<string, unknown>;
     if (!Array.isArray(given.tools) || given.tools.length === 0) throw pieces.invalidArgument("tools", "a non-empty array of tool() tools", given.tools);
     for (const offer of given.tools) {
-      const internals = sdk.isRecord(offer) ? (offer[TOOL_INTERNALS as never] as ToolInternals | undefined) : undefined;
+      const internals = toolInternals(offer);
       const name = sdk.isRecord(offer) && sdk.isRecord(offer.function) ? offer.function.name : undefined;
       if (!internals?.run || typeof name !== "string") {
         throw new sdk.ModelGateError(`runTools() runs the tools itself, so each needs a \`run\` function: define ${typeof name === "string" ? `"${name}"` : "every tool"} with tool({ name, parameters, run }).`);
@@ -152,21 +152,19 @@ class ToolRun {
     // Each step is a request of its own: a caller's idempotency key is made one per step.
     const key = this.#requestOptions.idempotencyKey;
     const options = typeof key === "string" ? { ...this.#requestOptions, idempotencyKey: `${key}-step-${step}` } : this.#requestOptions;
-    {
-      if (body.stream !== true) {
-        const completion = (await this.#completions.create(body as never, options as never)) as ChatCompletion;
-        return { completion, gateway: completion.gateway };
-      }
-      // Usage (and with it the cost) comes in the usage chunk only when asked for.
-      const streamed = { ...body, stream_options: { ...(sdk.isRecord(body.stream_options) ? body.stream_options : {}), include_usage: true } };
-      const stream = (await this.#completions.create(streamed as never, options as never)) as unknown as Stream<ChatCompletionChunk>;
-      const accumulator = new helpers.ChatCompletionAccumulator();
-      for await (const chunk of stream) {
-        accumulator.add(chunk);
-        this.#log.push({ type: "chunk", step, chunk });
-      }
-      return { completion: accumulator.result(), gateway: stream.gateway };
+    if (body.stream !== true) {
+      const completion = (await this.#completions.create(body as never, options as never)) as ChatCompletion;
+      return { completion, gateway: completion.gateway };
     }
+    // Usage (and with it the cost) comes in the usage chunk only when asked for.
+    const streamed = { ...body, stream_options: { ...(sdk.isRecord(body.stream_options) ? body.stream_options : {}), include_usage: true } };
+    const stream = (await this.#completions.create(streamed as never, options as never)) as unknown as Stream<ChatCompletionChunk>;
+    const accumulator = new helpers.ChatCompletionAccumulator();
+    for await (const chunk of stream) {
+      accumulator.add(chunk);
+      this.#log.push({ type: "chunk", step, chunk });
+    }
+    return { completion: accumulator.result(), gateway: stream.gateway };
   }
 
   /** Runs every call of a step at once; their messages follow in call order. */
