@@ -15,6 +15,7 @@ import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { chunk, completionBody, DONE, sseData } from "./fixtures/chunks.ts";
 import { fromBase64, readPNG, readWAV } from "./fixtures/media.ts";
+import { recordingClient } from "./fixtures/client.ts";
 
 // Chat replies beyond text, as the SDK hands them over (API.md, "Beyond text"): images,
 // videos and spoken replies in messages, their streamed fragments, and what
@@ -25,20 +26,6 @@ const speak: Pick<ChatCompletionCreateParamsBase, "modalities" | "audio"> = { mo
 const draw: ChatCompletionMessageParam = { role: "user", content: "Draw a lighthouse at dusk" };
 const png = "data:image/png;base64,iVBORw0KGgo=";
 
-/** A client whose every request gets `respond()`; `sent` holds the JSON bodies it sent. */
-function answering(respond: () => Response) {
-  const sent: Record<string, unknown>[] = [];
-  const client = new ModelGate({
-    apiKey: "sk-test",
-    baseURL: "https://gateway.test",
-    maxRetries: 0,
-    fetch: async (_url, init) => {
-      sent.push(JSON.parse(String(init?.body)));
-      return respond();
-    },
-  });
-  return { client, sent };
-}
 
 /** A client of a fresh mock gateway. */
 function mocked() {
@@ -51,7 +38,7 @@ async function streamed(deltas: (ChatCompletionChunkDelta | [ChatCompletionChunk
   const chunks = deltas.map((delta) => (Array.isArray(delta) ? chunk(delta[0], { index: delta[1] }) : chunk(delta)));
   const choices = new Set(chunks.map((each) => each.choices[0]!.index));
   const finishes = [...choices].map((index) => chunk({}, { index, finish: "stop" }));
-  const { client, sent } = answering(() => sseResponse([...[...chunks, ...finishes].map(sseData), DONE]));
+  const { client, sent } = recordingClient(() => sseResponse([...[...chunks, ...finishes].map(sseData), DONE]));
   const stream = await client.chat.completions.create({ model: "m", messages: [draw], ...params, stream: true });
   return { completion: await stream.finalChatCompletion(), sent };
 }
@@ -63,7 +50,7 @@ describe("images, videos and audio in a non-streamed message", () => {
     message.images = [{ type: "image_url", image_url: { url: png } }];
     message.videos = [{ type: "video_url", video_url: { url: "https://cdn.test/v.mp4" } }];
     message.audio = { id: "audio_1", data: "UklGRg==", transcript: "Here you are.", expires_at: 1_700_003_600, format: "wav" };
-    const { client } = answering(() => Response.json(body));
+    const { client } = recordingClient(() => Response.json(body));
     const completion = await client.chat.completions.create({ model: "m", messages: [draw] });
     expect(completion.choices[0]!.message).toEqual(message);
   });
@@ -115,7 +102,7 @@ describe("streamed media and finalChatCompletion()", () => {
   });
 
   it("gives the request's format to the first audio delta a reader sees, for a player that starts before the end", async () => {
-    const { client } = answering(() => sseResponse([sseData(chunk({ audio: { id: "a", data: "AAEC" } })), sseData(chunk({ audio: { data: "AwQF" } }, { finish: "stop" })), DONE]));
+    const { client } = recordingClient(() => sseResponse([sseData(chunk({ audio: { id: "a", data: "AAEC" } })), sseData(chunk({ audio: { data: "AwQF" } }, { finish: "stop" })), DONE]));
     const stream = await client.chat.completions.create({ model: "m", messages: [draw], ...speak, stream: true });
     const fragments = [];
     for await (const each of stream) fragments.push(each.choices[0]!.delta.audio);

@@ -3,6 +3,7 @@ import { ModelGate, type ChatCompletionChunkDelta, type ChatCompletionCreatePara
 import { createMockGateway, MOCK_API_KEY, type MockGatewayOptions } from "../src/testing/index.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { chunk, completionBody, DONE, sseData } from "./fixtures/chunks.ts";
+import { recordingClient } from "./fixtures/client.ts";
 
 // A reasoning model's thinking (API.md, "Beyond text"): `message.reasoning` /
 // `delta.reasoning`, a provider's `reasoning_content` read as the same (where both come,
@@ -11,20 +12,6 @@ import { chunk, completionBody, DONE, sseData } from "./fixtures/chunks.ts";
 
 const ask: ChatCompletionCreateParamsNonStreaming = { model: "deepseek/deepseek-r1", messages: [{ role: "user", content: "Why is the sky blue?" }] };
 
-/** A client whose every request gets `respond()`; `sent` holds the JSON bodies it sent. */
-function answering(respond: () => Response) {
-  const sent: Record<string, unknown>[] = [];
-  const client = new ModelGate({
-    apiKey: "sk-test",
-    baseURL: "https://gateway.test",
-    maxRetries: 0,
-    fetch: async (_url, init) => {
-      sent.push(JSON.parse(String(init?.body)));
-      return respond();
-    },
-  });
-  return { client, sent };
-}
 
 /** A non-streamed answer whose message has `fields` besides its content. */
 function messageWith(fields: Record<string, unknown>) {
@@ -46,24 +33,24 @@ function mocked(options: MockGatewayOptions = {}) {
 
 describe("reasoning in a non-streamed message", () => {
   it("reads a provider's reasoning_content as message.reasoning", async () => {
-    const { client } = answering(messageWith({ reasoning_content: "Short waves scatter more." }));
+    const { client } = recordingClient(messageWith({ reasoning_content: "Short waves scatter more." }));
     const { message } = (await client.chat.completions.create(ask)).choices[0]!;
     expect(message.reasoning).toBe("Short waves scatter more.");
     expect(message.content).toBe("Rayleigh scattering.");
   });
 
   it("keeps reasoning when both reasoning and reasoning_content are sent", async () => {
-    const { client } = answering(messageWith({ reasoning: "the gateway's", reasoning_content: "the provider's" }));
+    const { client } = recordingClient(messageWith({ reasoning: "the gateway's", reasoning_content: "the provider's" }));
     expect((await client.chat.completions.create(ask)).choices[0]!.message.reasoning).toBe("the gateway's");
   });
 
   it("reads reasoning_content when reasoning is null", async () => {
-    const { client } = answering(messageWith({ reasoning: null, reasoning_content: "the provider's" }));
+    const { client } = recordingClient(messageWith({ reasoning: null, reasoning_content: "the provider's" }));
     expect((await client.chat.completions.create(ask)).choices[0]!.message.reasoning).toBe("the provider's");
   });
 
   it("leaves the raw response of withResponse() as the server sent it", async () => {
-    const { client } = answering(messageWith({ reasoning_content: "Short waves scatter more." }));
+    const { client } = recordingClient(messageWith({ reasoning_content: "Short waves scatter more." }));
     const { data, response } = await client.chat.completions.create(ask).withResponse();
     expect(data.choices[0]!.message.reasoning).toBe("Short waves scatter more.");
     const raw = (await response.json()) as { choices: { message: Record<string, unknown> }[] };
@@ -72,34 +59,34 @@ describe("reasoning in a non-streamed message", () => {
   });
 
   it("leaves a message without reasoning without it", async () => {
-    const { client } = answering(messageWith({}));
+    const { client } = recordingClient(messageWith({}));
     expect((await client.chat.completions.create(ask)).choices[0]!.message).not.toHaveProperty("reasoning");
   });
 });
 
 describe("streamed reasoning", () => {
   it("reads delta.reasoning_content as delta.reasoning in every chunk", async () => {
-    const { client } = answering(streamOf(thinking));
+    const { client } = recordingClient(streamOf(thinking));
     const reasoning: (string | null | undefined)[] = [];
     for await (const each of await client.chat.completions.create({ ...ask, stream: true })) reasoning.push(each.choices[0]?.delta.reasoning);
     expect(reasoning).toEqual(["Short ", "waves scatter more.", undefined, undefined, undefined]);
   });
 
   it("keeps delta.reasoning when a chunk carries both spellings", async () => {
-    const { client } = answering(streamOf([{ reasoning: "gateway ", reasoning_content: "provider " }, { reasoning_content: "and more" }]));
+    const { client } = recordingClient(streamOf([{ reasoning: "gateway ", reasoning_content: "provider " }, { reasoning_content: "and more" }]));
     const completion = await (await client.chat.completions.create({ ...ask, stream: true })).finalChatCompletion();
     expect(completion.choices[0]!.message.reasoning).toBe("gateway and more");
   });
 
   it("finalChatCompletion() joins the reasoning in order, apart from the content", async () => {
-    const { client } = answering(streamOf(thinking));
+    const { client } = recordingClient(streamOf(thinking));
     const { message } = (await (await client.chat.completions.create({ ...ask, stream: true })).finalChatCompletion()).choices[0]!;
     expect(message).toEqual({ role: "assistant", content: "Rayleigh scattering.", reasoning: "Short waves scatter more." });
   });
 
   it("reasoningStream yields the reasoning pieces of the first choice, and textStream the content, read through tee()", async () => {
     const deltas = [...thinking.slice(0, 2), { reasoning: "" }, { content: "Rayleigh scattering." }];
-    const { client } = answering(() =>
+    const { client } = recordingClient(() =>
       sseResponse([...deltas.map((delta) => sseData(chunk(delta as ChatCompletionChunkDelta))), sseData(chunk({ reasoning: "other choice" }, { index: 1 })), sseData(chunk({}, { finish: "stop" })), sseData(chunk({}, { index: 1, finish: "stop" })), DONE]),
     );
     const [forReasoning, forText] = (await client.chat.completions.create({ ...ask, stream: true })).tee();
@@ -118,14 +105,14 @@ describe("streamed reasoning", () => {
   });
 
   it("reasoningStream yields nothing for a reply without reasoning", async () => {
-    const { client } = answering(streamOf([{ content: "Hi" }]));
+    const { client } = recordingClient(streamOf([{ content: "Hi" }]));
     const pieces: string[] = [];
     for await (const piece of (await client.chat.completions.create({ ...ask, stream: true })).reasoningStream) pieces.push(piece);
     expect(pieces).toEqual([]);
   });
 
   it("reasoningStream reads the stream, so reading it again after throws", async () => {
-    const { client } = answering(streamOf(thinking));
+    const { client } = recordingClient(streamOf(thinking));
     const stream = await client.chat.completions.create({ ...ask, stream: true });
     for await (const _ of stream.reasoningStream);
     await expect(stream.finalChatCompletion()).rejects.toThrow(/already been consumed/);
@@ -134,7 +121,7 @@ describe("streamed reasoning", () => {
 
 describe("reasoning params", () => {
   it("sends reasoning_effort and reasoning: { effort, max_tokens, exclude } as given", async () => {
-    const { client, sent } = answering(messageWith({}));
+    const { client, sent } = recordingClient(messageWith({}));
     await client.chat.completions.create({ ...ask, reasoning_effort: "high" });
     await client.chat.completions.create({ ...ask, reasoning: { effort: "low", max_tokens: 2_000, exclude: true } });
     await client.chat.completions.create({ ...ask, reasoning: { max_tokens: 512 }, stream: true }).catch(() => {});

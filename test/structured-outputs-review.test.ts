@@ -5,27 +5,16 @@ import { scope, type } from "arktype";
 import { APIConnectionError, APIError, ModelGate, ModelGateError, StructuredOutputError, jsonSchema, tool, type ChatCompletion } from "../src/index.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { chunk, completionBody, DONE, sseData, toolFragment } from "./fixtures/chunks.ts";
+import { recordingClient } from "./fixtures/client.ts";
 
 // The defects a hostile review of parse() reproduced, one test each, so none comes back.
 
 const KEY = "mg-secret-KEY-0123456789abcdef";
 const messages = [{ role: "user" as const, content: "hi" }];
 const Answer = z.object({ a: z.number() });
+/** The client's key is KEY, so that the redaction tests mean something. */
+const clientWith = (respond: Parameters<typeof recordingClient>[0]) => recordingClient(respond, { apiKey: KEY });
 
-function clientWith(respond: (body: Record<string, unknown>) => Response | Promise<Response>) {
-  const sent: Record<string, unknown>[] = [];
-  const client = new ModelGate({
-    apiKey: KEY,
-    baseURL: "https://gw.test",
-    maxRetries: 0,
-    fetch: async (_url, init) => {
-      const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
-      sent.push(body);
-      return respond(body);
-    },
-  });
-  return { client, sent };
-}
 
 const reply = (message: Record<string, unknown>, finish = "stop"): ChatCompletion =>
   ({ ...completionBody(""), choices: [{ index: 0, message: { role: "assistant", content: null, ...message }, finish_reason: finish }] }) as ChatCompletion;

@@ -6,25 +6,11 @@ import { type } from "arktype";
 import { ModelGate, ModelGateError, StructuredOutputError, APIConnectionError, jsonSchema, tool, type ChatCompletion } from "../src/index.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { chunk, completionBody, DONE, sseData, toolFragment } from "./fixtures/chunks.ts";
+import { recordingClient } from "./fixtures/client.ts";
 
 const Weather = z.object({ city: z.string(), celsius: z.number() });
 const messages = [{ role: "user" as const, content: "Weather in Paris?" }];
 
-/** A client whose every request is recorded and answered by `respond`. */
-function recordingClient(respond: (body: Record<string, unknown>) => Response) {
-  const sent: Record<string, unknown>[] = [];
-  const client = new ModelGate({
-    apiKey: "sk-test",
-    baseURL: "https://gateway.test",
-    maxRetries: 0,
-    fetch: async (_url, init) => {
-      const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
-      sent.push(body);
-      return respond(body);
-    },
-  });
-  return { client, sent };
-}
 
 /** A client answering with `content` as the assistant message (and `finish_reason`). */
 function answering(content: string | null, extra: Partial<ChatCompletion["choices"][number]["message"]> = {}, finish: string = "stop") {
