@@ -1,8 +1,7 @@
 // The model catalogue as the budget code reads it: fetched once per client, shared by the
 // calls that need it at the same time, and revalidated with its ETag when it is more than
 // five minutes old. Loaded lazily with the budget code.
-import type { Requester } from "../resources/requester.ts";
-import { sdk } from "../streaming/lazy/shared.ts";
+import { abortError, APIConnectionTimeoutError, APIError, invalidArgument, isRecord, MAX_TIMER_MS, untilAborted, type Requester } from "../core.ts";
 import type { Model, ModelList } from "../types/index.ts";
 
 /** How long a fetched catalogue is used without asking the gateway again. */
@@ -29,16 +28,16 @@ const caches = new WeakMap<Requester, CacheEntry>();
  * `signal` and `timeoutMs` only end this caller's wait, at once.
  */
 export function catalogueOf(client: Requester, signal?: AbortSignal | null, timeoutMs?: number): Promise<Catalogue> {
-  if (signal != null && typeof (signal as AbortSignal).addEventListener !== "function") return Promise.reject(sdk.invalidArgument("signal", "an AbortSignal", signal));
+  if (signal != null && typeof (signal as AbortSignal).addEventListener !== "function") return Promise.reject(invalidArgument("signal", "an AbortSignal", signal));
   const limits = new AbortController();
-  const onAbort = () => limits.abort(sdk.abortError(signal as AbortSignal));
-  if (signal?.aborted) return Promise.reject(sdk.abortError(signal));
+  const onAbort = () => limits.abort(abortError(signal as AbortSignal));
+  if (signal?.aborted) return Promise.reject(abortError(signal));
   signal?.addEventListener("abort", onAbort, { once: true });
   const timer =
-    typeof timeoutMs === "number" && timeoutMs >= 0 && timeoutMs < sdk.MAX_TIMER_MS
-      ? setTimeout(() => limits.abort(new sdk.APIConnectionTimeoutError(`The model catalogue (for maxCost) did not arrive within ${timeoutMs} ms (timeout).`)), timeoutMs)
+    typeof timeoutMs === "number" && timeoutMs >= 0 && timeoutMs < MAX_TIMER_MS
+      ? setTimeout(() => limits.abort(new APIConnectionTimeoutError(`The model catalogue (for maxCost) did not arrive within ${timeoutMs} ms (timeout).`)), timeoutMs)
       : undefined;
-  return sdk.untilAborted(cachedCatalogue(client), limits.signal).finally(() => {
+  return untilAborted(cachedCatalogue(client), limits.signal).finally(() => {
     clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);
   });
@@ -67,13 +66,13 @@ async function fetchCatalogue(client: Requester, previous: Catalogue | undefined
   const headers = previous?.etag ? { "if-none-match": previous.etag } : undefined;
   try {
     const { data, response } = await client.request<ModelList>({ method: "GET", path: "/v1/models", options: { headers } }).withResponse();
-    const list: unknown[] = sdk.isRecord(data) && Array.isArray(data.data) ? data.data : [];
+    const list: unknown[] = isRecord(data) && Array.isArray(data.data) ? data.data : [];
     // An entry that is not a model with an id is skipped: it cannot be priced anyway.
-    const entries = list.filter((model): model is Model => sdk.isRecord(model) && typeof model.id === "string");
+    const entries = list.filter((model): model is Model => isRecord(model) && typeof model.id === "string");
     return { models: new Map(entries.map((model) => [model.id, model])), etag: response.headers.get("etag"), fetchedAt: Date.now() };
   } catch (error) {
     // 304 Not Modified: what we have is still the catalogue.
-    if (previous && error instanceof sdk.APIError && error.status === 304) return { ...previous, fetchedAt: Date.now() };
+    if (previous && error instanceof APIError && error.status === 304) return { ...previous, fetchedAt: Date.now() };
     throw error;
   }
 }

@@ -1,9 +1,6 @@
 // `maxCost`: keeps a chat call within a budget before anything is sent. Loaded lazily, with
 // the stream helpers (`loadHelpers()`), by a call that sets the option.
-import type { APIPromise, Outcome } from "../pipeline/api-promise.ts";
-import { outcomeOf } from "../pipeline/outcome-of.ts";
-import type { Requester } from "../resources/requester.ts";
-import { sdk } from "../streaming/lazy/shared.ts";
+import { assertChatParams, invalidArgument, isRecord, ModelGateError, outcomeOf, type APIPromise, type Outcome, type Requester } from "../core.ts";
 import { catalogueOf } from "./catalogue.ts";
 import { replyRoom } from "./worst-case.ts";
 
@@ -16,7 +13,7 @@ export async function withinBudget(
 ): Promise<Outcome<unknown>> {
   const { maxCost, ...rest } = options;
   const fitted = await fitToBudget(client, params, maxCost, rest.signal as AbortSignal | undefined, rest.timeout as number | undefined);
-  return outcomeOf(send(fitted, rest), sdk.isRecord(params) && params.stream === true);
+  return outcomeOf(send(fitted, rest), isRecord(params) && params.stream === true);
 }
 
 /**
@@ -30,19 +27,19 @@ export async function withinBudget(
  */
 export async function fitToBudget(client: Requester, params: unknown, maxCost: unknown, signal?: AbortSignal | null, timeoutMs?: number): Promise<unknown> {
   if (!(typeof maxCost === "number" && maxCost > 0 && Number.isFinite(maxCost))) {
-    throw new sdk.ModelGateError(`\`maxCost\` must be a positive number of US dollars; got ${typeof maxCost === "string" ? JSON.stringify(maxCost) : String(maxCost)}.`);
+    throw new ModelGateError(`\`maxCost\` must be a positive number of US dollars; got ${typeof maxCost === "string" ? JSON.stringify(maxCost) : String(maxCost)}.`);
   }
   // Not an object, or no model: create() names the mistake.
-  if (!sdk.isRecord(params) || typeof params.model !== "string") return params;
-  if (params.route != null && !sdk.isRecord(params.route)) throw sdk.invalidArgument("route", "an object of routing filters", params.route);
+  if (!isRecord(params) || typeof params.model !== "string") return params;
+  if (params.route != null && !isRecord(params.route)) throw invalidArgument("route", "an object of routing filters", params.route);
   if (params.model === "auto") {
-    const route = sdk.isRecord(params.route) ? params.route : {};
+    const route = isRecord(params.route) ? params.route : {};
     // A tighter max_cost the caller wrote stays.
     const given = typeof route.max_cost === "number" ? route.max_cost : Infinity;
     return { ...params, route: { ...route, max_cost: Math.min(given, maxCost) } };
   }
   // The caller's own mistakes are named before the network is asked for anything.
-  sdk.assertChatParams(params);
+  assertChatParams(params);
   const { models } = await catalogueOf(client, signal, timeoutMs);
   const { affordable, asked, limits } = replyRoom(params, maxCost, models);
   if (asked <= affordable) return params;

@@ -1,7 +1,7 @@
 // The worst case of a chat request under a budget, shared by `maxCost` and the tool runner:
 // the prompt (estimated from above) plus the longest reply, at catalogue prices, on every
 // model that may serve it (the `models` fallbacks too), for every choice (`n`).
-import { sdk } from "../streaming/lazy/shared.ts";
+import { BudgetExceededError } from "../core.ts";
 import type { Model } from "../types/index.ts";
 import { estimatePromptTokens } from "./estimate.ts";
 
@@ -29,7 +29,7 @@ export function replyRoom(params: Record<string, unknown>, budget: number, model
     const model = models.get(id);
     const pricing = model?.pricing;
     if (!(typeof pricing?.prompt === "number" && typeof pricing.completion === "number" && pricing.prompt >= 0 && pricing.completion >= 0)) {
-      throw new sdk.BudgetExceededError(`maxCost: the catalogue has no price for "${id}", so a budget of ${usd(budget)} cannot be checked. Nothing was sent.`, {
+      throw new BudgetExceededError(`maxCost: the catalogue has no price for "${id}", so a budget of ${usd(budget)} cannot be checked. Nothing was sent.`, {
         maxCost: budget,
         model: id,
         worstCase: null,
@@ -42,7 +42,7 @@ export function replyRoom(params: Record<string, unknown>, budget: number, model
     const tokens = promptCost > budget * (1 + 1e-9) ? 0 : tokenCost > 0 ? Math.floor((budget - promptCost) / tokenCost + 1e-6) : Infinity;
     if (tokens < 1) {
       const worstCase = promptCost + tokenCost;
-      throw new sdk.BudgetExceededError(
+      throw new BudgetExceededError(
         `maxCost: the prompt (at most ${promptTokens} tokens) and one token of reply may cost ${usd(worstCase)} on "${id}", more than the budget of ${usd(budget)}. Nothing was sent.`,
         { maxCost: budget, model: id, worstCase },
       );

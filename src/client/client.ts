@@ -25,7 +25,7 @@ import { serviceRoot } from "../pipeline/url.ts";
 import { Chat } from "../resources/chat/chat.ts";
 import type { Completions } from "../resources/chat/completions.ts";
 import { Models } from "../resources/models.ts";
-import { endpointResources, type Audio, type Embeddings, type Images } from "../resources/endpoints.ts";
+import { endpointResources, type Audio, type Embeddings, type Images } from "../resources/endpoint-resources.ts";
 import type { Stream } from "../streaming/stream.ts";
 import type {
   ChatCompletion,
@@ -86,7 +86,7 @@ import type {
 } from "../types/index.ts";
 import type { GatewayInfo } from "../gateway/info.ts";
 import { VERSION } from "../version.ts";
-import { invalidArgument } from "../internal/checks.ts";
+import { invalidArgument } from "../errors/invalid-argument.ts";
 import { readEnv } from "../internal/env.ts";
 import { isLogLevel, levelledLogger, type Logger } from "../internal/logger.ts";
 import { detectRuntime, isBrowserLike } from "../internal/runtime.ts";

@@ -1,7 +1,11 @@
 // Asking a key function for the key, loaded (with the stream helpers) by the first call of a
 // client whose `apiKey` is a function: a client with a fixed key never loads it.
-import { sdk } from "../streaming/lazy/shared.ts";
 import type { APIKeyFunction } from "./auth.ts";
+import { APIUserAbortError, APIConnectionTimeoutError, abortError } from "../errors/connection-errors.ts";
+import { MAX_TIMER_MS } from "../internal/values.ts";
+import { untilAborted } from "../internal/until-aborted.ts";
+import { ModelGateError } from "../errors/modelgate-error.ts";
+import { assertAPIKey } from "./auth.ts";
 
 /**
  * The key for the next attempt: the fixed one, or what the function gives now. Every key a
@@ -13,27 +17,27 @@ export async function keyFrom(
   signal: AbortSignal | null | undefined,
   timeoutMs: number,
 ): Promise<string> {
-  if (signal?.aborted) throw new sdk.APIUserAbortError(undefined, { cause: signal.reason });
+  if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
   // Asking for the key is part of the attempt: the caller's signal and the attempt's timeout
   // bound it, so a key function that hangs cannot hang the call.
   const limits = new AbortController();
-  const onAbort = () => limits.abort(new sdk.APIUserAbortError(undefined, { cause: signal?.reason }));
+  const onAbort = () => limits.abort(new APIUserAbortError(undefined, { cause: signal?.reason }));
   signal?.addEventListener("abort", onAbort, { once: true });
   const timer =
-    timeoutMs < sdk.MAX_TIMER_MS
-      ? setTimeout(() => limits.abort(new sdk.APIConnectionTimeoutError(`The \`apiKey\` function gave no key within ${timeoutMs} ms (timeout).`)), timeoutMs)
+    timeoutMs < MAX_TIMER_MS
+      ? setTimeout(() => limits.abort(new APIConnectionTimeoutError(`The \`apiKey\` function gave no key within ${timeoutMs} ms (timeout).`)), timeoutMs)
       : undefined;
   let key: unknown;
   try {
-    key = await sdk.untilAborted(Promise.resolve().then(source), limits.signal);
+    key = await untilAborted(Promise.resolve().then(source), limits.signal);
   } catch (error) {
-    if (limits.signal.aborted) throw sdk.abortError(limits.signal);
-    throw new sdk.ModelGateError("The `apiKey` function threw, so no request was sent; see `cause`.", { cause: error });
+    if (limits.signal.aborted) throw abortError(limits.signal);
+    throw new ModelGateError("The `apiKey` function threw, so no request was sent; see `cause`.", { cause: error });
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);
   }
-  const assertKey: typeof sdk.assertAPIKey = sdk.assertAPIKey;
+  const assertKey: typeof assertAPIKey = assertAPIKey;
   assertKey(key, "returned by the `apiKey` function");
   remember(key);
   return key;

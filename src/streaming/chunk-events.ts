@@ -23,11 +23,8 @@ const EXCERPT_LENGTH = 120;
  */
 export class ChunkEvents<T> {
   readonly queue: T[] = [];
-  /**
-   * An error to throw once the chunks queued before it have been handed out; a promise when
-   * it is built from what the server sent (the error reader loads on first use).
-   */
-  failure: Error | Promise<Error> | undefined;
+  /** An error to throw once the chunks queued before it have been handed out. */
+  failure: Error | undefined;
   sawDone = false;
   readonly #context: ErrorContext;
   readonly #rules: EndRules;

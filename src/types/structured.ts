@@ -1,7 +1,7 @@
 import type { RequestOptions } from "../pipeline/options.ts";
-import type { SchemaOutput, StructuredSchema } from "../structured/standard-schema.ts";
+import type { SchemaOutput, StructuredSchema } from "../schemas/standard-schema.ts";
 import type { Stream } from "../streaming/stream.ts";
-import type { Tool } from "../tools/tool.ts";
+import type { Tool } from "../schemas/tool.ts";
 import type { ChatCompletion, ChatCompletionChoice, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageToolCall } from "./chat-completion.ts";
 import type { ChatCompletionCreateParamsBase, ChatCompletionTool, ResponseFormat } from "./chat-params.ts";
 

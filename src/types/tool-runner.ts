@@ -1,7 +1,7 @@
 import type { GatewayInfo } from "../gateway/info.ts";
 import type { RequestOptions } from "../pipeline/options.ts";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageToolCall, CompletionUsage } from "./chat-completion.ts";
-import type { RunnableTool } from "../tools/tool.ts";
+import type { RunnableTool } from "../schemas/tool.ts";
 import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from "./chat-params.ts";
 
 /** Why a tool run ended: `"done"` when the model answered without calling a tool. */

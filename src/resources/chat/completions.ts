@@ -1,9 +1,8 @@
 import type { RequestOptions } from "../../pipeline/options.ts";
 import { createAPIPromise, type APIPromise } from "../../pipeline/api-promise.ts";
-import { loadStructured } from "../../structured/load.ts";
-import { toolRun } from "../../tools/load.ts";
+import { loadBudget, loadStructured } from "../../loader.ts";
+import { toolRun } from "./run-tools.ts";
 import type { ToolRun, ToolRunOptions, ToolRunParams } from "../../types/tool-runner.ts";
-import { loadHelpers } from "../../streaming/helpers.ts";
 import type { Stream } from "../../streaming/stream.ts";
 import type {
   ChatCompletion,
@@ -67,7 +66,7 @@ export class Completions {
       });
     // A budget is kept by code loaded when a call first asks for one.
     if ((options as ChatRequestOptions | null | undefined)?.maxCost === undefined) return send(params, options);
-    return createAPIPromise(loadHelpers().then(({ withinBudget }) => withinBudget(this.#client, params, options as Record<string, unknown>, send))) as APIPromise<
+    return createAPIPromise(loadBudget().then(({ withinBudget }) => withinBudget(this.#client, params, options as Record<string, unknown>, send))) as APIPromise<
       Stream<ChatCompletionChunk> | ChatCompletion
     >;
   }

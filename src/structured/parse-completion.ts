@@ -1,11 +1,8 @@
-import { sdk } from "../../streaming/lazy/shared.ts";
-import type { ChatCompletion, ChatCompletionChoice } from "../../types/index.ts";
-import type { ParsedChatCompletion } from "../../types/structured.ts";
-import { PartialJSONParser } from "../partial-json.ts";
-import type { ResolvedSchema, SchemaIssue } from "../schema-source.ts";
+import { isRecord, ModelGateError, redactValue, StructuredOutputError, type ResolvedSchema, type SchemaIssue } from "../core.ts";
+import type { ChatCompletion, ChatCompletionChoice } from "../types/index.ts";
+import type { ParsedChatCompletion } from "../types/structured.ts";
+import { PartialJSONParser } from "./partial-json.ts";
 import type { AnswerPlan, RequestPlan } from "./plan.ts";
-import { redactValue } from "../../errors/read-body.ts";
-import { pieces } from "./pieces.ts";
 
 /**
  * Adds `parsed` to every choice of a reply, and `parsed_arguments` to the calls of `tool()`
@@ -14,12 +11,12 @@ import { pieces } from "./pieces.ts";
  *   rejected by its schema; a tool call's arguments likewise.
  */
 export async function parseCompletion(completion: ChatCompletion, plan: RequestPlan): Promise<ParsedChatCompletion<unknown>> {
-  if (!sdk.isRecord(completion) || !Array.isArray(completion.choices)) {
-    throw new sdk.ModelGateError("The reply has no `choices` to parse.");
+  if (!isRecord(completion) || !Array.isArray(completion.choices)) {
+    throw new ModelGateError("The reply has no `choices` to parse.");
   }
   for (const choice of completion.choices) {
     const message = choice?.message as (ChatCompletionChoice["message"] & { parsed?: unknown }) | undefined;
-    if (!sdk.isRecord(message)) throw new sdk.ModelGateError("A choice of the reply has no `message` to parse.");
+    if (!isRecord(message)) throw new ModelGateError("A choice of the reply has no `message` to parse.");
     for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
       const schema = plan.tools.get(call?.function?.name);
       if (!schema) continue;
@@ -52,7 +49,7 @@ async function readAnswer(choice: ChatCompletionChoice, plan: RequestPlan, compl
   }
   const json = parseJSON(text, "The answer", completion, plan);
   // In "tool" mode an answer that is not an object travels as `{ value }`.
-  const value = answer.wrapped && sdk.isRecord(json) ? json.value : json;
+  const value = answer.wrapped && isRecord(json) ? json.value : json;
   return check(value, text, answer.schema, "The answer", completion, plan);
 }
 
@@ -96,7 +93,7 @@ function describeIssue(issue: SchemaIssue): string {
  */
 function fail(message: string, issues: SchemaIssue[], content: unknown, completion: ChatCompletion, plan: RequestPlan, cause?: unknown): Error {
   const { redact } = plan;
-  return new pieces.StructuredOutputError(redact(message), {
+  return new StructuredOutputError(redact(message), {
     issues: issues.map((issue) => ({ ...issue, message: redact(issue.message) })),
     content: typeof content === "string" ? redact(content) : null,
     completion: withGateway(redactValue(completion, redact) as ChatCompletion, completion),

@@ -1,5 +1,5 @@
 import { isRecord } from "../internal/values.ts";
-import type { ToolInternals } from "../tools/tool.ts";
+import type { ToolInternals } from "./tool.ts";
 import type { StandardSchemaIssue, StandardSchemaResult } from "./standard-schema.ts";
 
 // Shared by `tool()` and `jsonSchema()` (which an app imports) and by the lazily loaded

@@ -1,5 +1,5 @@
 import { ModelGateError } from "../errors/modelgate-error.ts";
-import { describeValue } from "../internal/checks.ts";
+import { describeValue } from "../errors/invalid-argument.ts";
 import { isRecord } from "../internal/values.ts";
 import { JSON_SCHEMA_VENDOR, NAME_PATTERN } from "./schema-source.ts";
 import type { StandardJSONSchemaConverter, StandardSchemaResult, StructuredSchema } from "./standard-schema.ts";

@@ -1,7 +1,7 @@
 import { ModelGateError } from "../errors/modelgate-error.ts";
-import { describeValue } from "../internal/checks.ts";
-import { isStrictShaped, NAME_PATTERN, resolveSchema, TOOL_INTERNALS, type ResolvedSchema } from "../structured/schema-source.ts";
-import type { SchemaOutput, StructuredSchema } from "../structured/standard-schema.ts";
+import { describeValue } from "../errors/invalid-argument.ts";
+import { isStrictShaped, NAME_PATTERN, resolveSchema, TOOL_INTERNALS, type ResolvedSchema } from "./schema-source.ts";
+import type { SchemaOutput, StructuredSchema } from "./standard-schema.ts";
 import type { ChatCompletionMessageToolCall } from "../types/chat-completion.ts";
 import type { ChatCompletionTool, FunctionDefinition } from "../types/chat-params.ts";
 

@@ -1,6 +1,10 @@
-import type { APIErrorInit, ModelGateError } from "../../errors/index.ts";
-import type { BodyReader } from "../body-reader.ts";
-import { sdk } from "./shared.ts";
+import type { APIErrorInit } from "../errors/index.ts";
+import type { BodyReader } from "./body-reader.ts";
+import { ModelGateError } from "../errors/modelgate-error.ts";
+import { excerpt, isRecord } from "../internal/values.ts";
+import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "../errors/connection-errors.ts";
+import { APIError } from "../errors/api-error.ts";
+import { apiErrorForStatus } from "../errors/status-errors.ts";
 
 /*
  * The bridge that carries a stream from a server route to a browser (`toReadableStream()` →
@@ -33,8 +37,8 @@ const NEWLINE = 10;
 const EXCERPT_LENGTH = 120;
 
 /**
- * The pull step of a body that encodes a stream's chunks as bridge frames, pulled at the pace
- * of whoever reads the body (the `Stream` owns cancelling).
+ * The source of a body that encodes a stream's chunks as bridge frames, pulled at the pace of
+ * whoever reads the body; cancelling the body cancels the stream.
  */
 export function bridgeSource<T>(iterator: AsyncIterator<T>): UnderlyingDefaultSource<Uint8Array> {
   const encoder = new TextEncoder();
@@ -56,6 +60,9 @@ export function bridgeSource<T>(iterator: AsyncIterator<T>): UnderlyingDefaultSo
         controller.enqueue(line({ chunk: result.value }));
       }
     },
+    async cancel() {
+      await iterator.return?.();
+    },
   };
 }
 
@@ -75,16 +82,16 @@ export function decodeBridge<T>(reader: BodyReader): AsyncIterator<T> {
     try {
       parsed = JSON.parse(text);
     } catch {
-      ending = { error: new sdk.ModelGateError(`The stream bridge sent a line that is not JSON: ${JSON.stringify(sdk.excerpt(text, EXCERPT_LENGTH))}`) };
+      ending = { error: new ModelGateError(`The stream bridge sent a line that is not JSON: ${JSON.stringify(excerpt(text, EXCERPT_LENGTH))}`) };
       return;
     }
-    if (sdk.isRecord(parsed) && "chunk" in parsed) queue.push(parsed.chunk as T);
-    else if (sdk.isRecord(parsed) && parsed.done === true) ending = {};
-    else if (sdk.isRecord(parsed) && sdk.isRecord(parsed.error)) ending = { error: errorFromFrame(parsed.error) };
+    if (isRecord(parsed) && "chunk" in parsed) queue.push(parsed.chunk as T);
+    else if (isRecord(parsed) && parsed.done === true) ending = {};
+    else if (isRecord(parsed) && isRecord(parsed.error)) ending = { error: errorFromFrame(parsed.error) };
     else {
       ending = {
-        error: new sdk.ModelGateError(
-          `The stream bridge sent a line that is not one of its frames ({"chunk"}, {"done"}, {"error"}): ${JSON.stringify(sdk.excerpt(text, EXCERPT_LENGTH))}. Was the body made by toReadableStream()?`,
+        error: new ModelGateError(
+          `The stream bridge sent a line that is not one of its frames ({"chunk"}, {"done"}, {"error"}): ${JSON.stringify(excerpt(text, EXCERPT_LENGTH))}. Was the body made by toReadableStream()?`,
         ),
       };
     }
@@ -122,10 +129,10 @@ export function decodeBridge<T>(reader: BodyReader): AsyncIterator<T> {
         if (bytes === undefined) {
           const rest = partial + decoder.decode();
           ending = {
-            error: new sdk.APIConnectionError(
+            error: new APIConnectionError(
               rest.trim() === ""
                 ? "The stream bridge ended before its end frame: the connection was probably cut."
-                : `The stream bridge ended in the middle of a line (${JSON.stringify(sdk.excerpt(rest, EXCERPT_LENGTH))}): the connection was probably cut.`,
+                : `The stream bridge ended in the middle of a line (${JSON.stringify(excerpt(rest, EXCERPT_LENGTH))}): the connection was probably cut.`,
             ),
           };
         } else {
@@ -142,7 +149,7 @@ export function decodeBridge<T>(reader: BodyReader): AsyncIterator<T> {
 }
 
 function errorFrame(error: unknown): ErrorFrame {
-  if (!(error instanceof sdk.APIError)) {
+  if (!(error instanceof APIError)) {
     const { name, message } = error instanceof Error ? error : { name: "Error", message: String(error) };
     return { name, message, code: null, type: null, param: null, requestID: null, error: null };
   }
@@ -155,7 +162,7 @@ function errorFrame(error: unknown): ErrorFrame {
 }
 
 /** Errors without a status that cross the bridge as themselves; any other becomes a `ModelGateError`. */
-const NAMES_KEPT = ["APIConnectionTimeoutError", "APIConnectionError", "APIUserAbortError", "ModelGateError"] as const;
+const ERRORS_KEPT = { APIConnectionTimeoutError, APIConnectionError, APIUserAbortError, ModelGateError };
 
 /** The same class on this side as on the source's: by status, else by name. */
 function errorFromFrame(frame: Record<string, unknown>): ModelGateError {
@@ -168,8 +175,8 @@ function errorFromFrame(frame: Record<string, unknown>): ModelGateError {
     param: text(frame.param),
     requestID: text(frame.requestID),
   };
-  if (typeof frame.status === "number") return sdk.apiErrorForStatus(frame.status, init);
-  if (frame.name === "APIError") return new sdk.APIError(undefined, init);
-  const name = NAMES_KEPT.find((kept) => kept === frame.name) ?? "ModelGateError";
-  return new sdk[name](init.message);
+  if (typeof frame.status === "number") return apiErrorForStatus(frame.status, init);
+  if (frame.name === "APIError") return new APIError(undefined, init);
+  const name = Object.keys(ERRORS_KEPT).find((kept) => kept === frame.name) ?? "ModelGateError";
+  return new ERRORS_KEPT[name as keyof typeof ERRORS_KEPT](init.message);
 }

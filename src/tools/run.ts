@@ -1,14 +1,10 @@
-import type { Completions } from "../../resources/chat/completions.ts";
-import type { Requester } from "../../resources/requester.ts";
-import { sdk } from "../../streaming/lazy/shared.ts";
-import type { Stream } from "../../streaming/stream.ts";
-import { toolInternals } from "../../structured/schema-source.ts";
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage, Model } from "../../types/index.ts";
-import type { ToolRunCall, ToolRunEvent, ToolRunResult, ToolRunStep, ToolRunStopReason } from "../../types/tool-runner.ts";
-import type { ToolInternals } from "../tool.ts";
+import { abortError, APIUserAbortError, assertChatParams, BudgetExceededError, ChatCompletionAccumulator, invalidArgument, isRecord, ModelGateError, toolInternals, type Completions, type Requester, type Stream, type ToolInternals } from "../core.ts";
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage, Model } from "../types/index.ts";
+import type { ToolRunCall, ToolRunEvent, ToolRunResult, ToolRunStep, ToolRunStopReason } from "../types/tool-runner.ts";
 import { callTool } from "./call-tool.ts";
 import { EventLog } from "./event-log.ts";
-import { helpers, pieces } from "./pieces.ts";
+import { catalogueOf } from "../budget/catalogue.ts";
+import { replyRoom } from "../budget/worst-case.ts";
 
 const DEFAULT_MAX_STEPS = 10;
 /** The same call (tool and arguments) in this many consecutive steps stops the run. */
@@ -59,28 +55,28 @@ class ToolRun {
   readonly #recentCalls: Set<string>[] = [];
 
   constructor(client: Requester, completions: Completions, params: unknown, options: unknown, log: EventLog<ToolRunEvent>) {
-    pieces.assertChatParams(params);
+    assertChatParams(params);
     const given = params as Record<string, unknown>;
-    if (!Array.isArray(given.tools) || given.tools.length === 0) throw pieces.invalidArgument("tools", "a non-empty array of tool() tools", given.tools);
+    if (!Array.isArray(given.tools) || given.tools.length === 0) throw invalidArgument("tools", "a non-empty array of tool() tools", given.tools);
     for (const offer of given.tools) {
       const internals = toolInternals(offer);
-      const name = sdk.isRecord(offer) && sdk.isRecord(offer.function) ? offer.function.name : undefined;
+      const name = isRecord(offer) && isRecord(offer.function) ? offer.function.name : undefined;
       if (!internals?.run || typeof name !== "string") {
-        throw new sdk.ModelGateError(`runTools() runs the tools itself, so each needs a \`run\` function: define ${typeof name === "string" ? `"${name}"` : "every tool"} with tool({ name, parameters, run }).`);
+        throw new ModelGateError(`runTools() runs the tools itself, so each needs a \`run\` function: define ${typeof name === "string" ? `"${name}"` : "every tool"} with tool({ name, parameters, run }).`);
       }
-      if (this.#tools.has(name)) throw new sdk.ModelGateError(`runTools(): two tools are named "${name}"; the model could not tell them apart.`);
+      if (this.#tools.has(name)) throw new ModelGateError(`runTools(): two tools are named "${name}"; the model could not tell them apart.`);
       this.#tools.set(name, internals);
     }
-    if (options !== undefined && !sdk.isRecord(options)) throw pieces.invalidArgument("options", "an object such as { maxSteps, maxCost, signal }", options);
-    if (given.route != null && !sdk.isRecord(given.route)) throw pieces.invalidArgument("route", "an object of routing filters", given.route);
+    if (options !== undefined && !isRecord(options)) throw invalidArgument("options", "an object such as { maxSteps, maxCost, signal }", options);
+    if (given.route != null && !isRecord(given.route)) throw invalidArgument("route", "an object of routing filters", given.route);
     const format = given.response_format;
     if ((typeof format === "object" || typeof format === "function") && format !== null && "~standard" in format) {
-      throw new sdk.ModelGateError('runTools() sends `response_format` as given: use OpenAI\'s { type: "json_schema", json_schema } form here (a schema object is for parse()).');
+      throw new ModelGateError('runTools() sends `response_format` as given: use OpenAI\'s { type: "json_schema", json_schema } form here (a schema object is for parse()).');
     }
     const { maxSteps = DEFAULT_MAX_STEPS, maxCost, ...requestOptions } = options ?? {};
-    if (!(Number.isInteger(maxSteps) && (maxSteps as number) >= 1)) throw pieces.invalidArgument("maxSteps", "a whole number from 1", maxSteps);
+    if (!(Number.isInteger(maxSteps) && (maxSteps as number) >= 1)) throw invalidArgument("maxSteps", "a whole number from 1", maxSteps);
     if (maxCost !== undefined && !(typeof maxCost === "number" && maxCost > 0 && Number.isFinite(maxCost))) {
-      throw pieces.invalidArgument("maxCost", "a positive number of US dollars", maxCost);
+      throw invalidArgument("maxCost", "a positive number of US dollars", maxCost);
     }
     this.#client = client;
     this.#completions = completions;
@@ -97,7 +93,7 @@ class ToolRun {
   async run(): Promise<ToolRunResult> {
     let stopReason: ToolRunStopReason;
     for (let step = 1; ; step++) {
-      if (this.#signal.aborted) throw sdk.abortError(this.#signal);
+      if (this.#signal.aborted) throw abortError(this.#signal);
       const body = await named(step, this.#bodyWithinBudget());
       if (!body) {
         stopReason = "max_cost";
@@ -106,7 +102,7 @@ class ToolRun {
       this.#log.push({ type: "step.start", step });
       const { completion, gateway } = await named(step, this.#complete(body, step));
       const message = completion.choices?.[0]?.message as ChatCompletionMessage | undefined;
-      if (!sdk.isRecord(message)) throw new sdk.ModelGateError(`Step ${step} of the tool run failed: the reply has no message.`);
+      if (!isRecord(message)) throw new ModelGateError(`Step ${step} of the tool run failed: the reply has no message.`);
       const cost = gateway?.cost ?? null;
       await named(step, this.#count(completion, cost, gateway?.model ?? completion.model));
       const calls = withIDs(Array.isArray(message.tool_calls) ? message.tool_calls : [], step);
@@ -157,9 +153,9 @@ class ToolRun {
       return { completion, gateway: completion.gateway };
     }
     // Usage (and with it the cost) comes in the usage chunk only when asked for.
-    const streamed = { ...body, stream_options: { ...(sdk.isRecord(body.stream_options) ? body.stream_options : {}), include_usage: true } };
+    const streamed = { ...body, stream_options: { ...(isRecord(body.stream_options) ? body.stream_options : {}), include_usage: true } };
     const stream = (await this.#completions.create(streamed as never, options as never)) as unknown as Stream<ChatCompletionChunk>;
-    const accumulator = new helpers.ChatCompletionAccumulator();
+    const accumulator = new ChatCompletionAccumulator();
     for await (const chunk of stream) {
       accumulator.add(chunk);
       this.#log.push({ type: "chunk", step, chunk });
@@ -192,9 +188,9 @@ class ToolRun {
     if (this.#maxCost === undefined) return body;
     const left = this.#maxCost - this.#spent;
     if (left <= 0) return undefined;
-    const { models } = await helpers.catalogueOf(this.#client, this.#signal, this.#requestOptions.timeout as number | undefined);
+    const { models } = await catalogueOf(this.#client, this.#signal, this.#requestOptions.timeout as number | undefined);
     if (body.model === "auto") {
-      const route = sdk.isRecord(body.route) ? body.route : {};
+      const route = isRecord(body.route) ? body.route : {};
       // Only models that could serve this request count: priced, able to call tools, and able
       // to write a reply. A catalogue without any cannot tell; the gateway's routing decides.
       const priced = [...models.values()].filter(
@@ -210,11 +206,11 @@ class ToolRun {
   /** Whether `body`'s worst case fits in `left`; a model without a price is an error, or (`lenient`) does not fit. */
   #fits(body: Record<string, unknown>, left: number, models: Map<string, Model>, lenient: boolean): boolean {
     try {
-      const { affordable, asked } = helpers.replyRoom(body, left, models);
+      const { affordable, asked } = replyRoom(body, left, models);
       return asked <= affordable;
     } catch (error) {
       // The prompt alone does not fit: the budget is spent. No price: it cannot be kept.
-      if (error instanceof sdk.BudgetExceededError && (error.worstCase !== null || lenient)) return false;
+      if (error instanceof BudgetExceededError && (error.worstCase !== null || lenient)) return false;
       throw error;
     }
   }
@@ -236,7 +232,7 @@ class ToolRun {
       this.#spent += cost;
       return;
     }
-    const pricing = (await helpers.catalogueOf(this.#client, this.#signal, this.#requestOptions.timeout as number | undefined)).models.get(model)?.pricing;
+    const pricing = (await catalogueOf(this.#client, this.#signal, this.#requestOptions.timeout as number | undefined)).models.get(model)?.pricing;
     if (usage && pricing) this.#spent += ((usage.prompt_tokens ?? 0) * pricing.prompt + (usage.completion_tokens ?? 0) * pricing.completion) / 1e6;
   }
 
@@ -273,7 +269,7 @@ async function named<T>(step: number, work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    if (error instanceof sdk.ModelGateError && !(error instanceof sdk.APIUserAbortError) && !error.message.startsWith("Step ")) {
+    if (error instanceof ModelGateError && !(error instanceof APIUserAbortError) && !error.message.startsWith("Step ")) {
       error.message = `Step ${step} of the tool run failed: ${error.message}`;
     }
     throw error;
@@ -295,7 +291,7 @@ function callSignature(call: ChatCompletionMessageToolCall): string {
 
 function canonicalJSON(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJSON).join(",")}]`;
-  if (sdk.isRecord(value)) {
+  if (isRecord(value)) {
     return `{${Object.keys(value)
       .sort()
       .map((key) => `${JSON.stringify(key)}:${canonicalJSON(value[key])}`)

@@ -1,12 +1,5 @@
-// What the pipeline does after a refused attempt that is rare enough to load on first use
-// (with the stream helpers): explain a retry it did not make, and shrink a request to what
-// the account can afford.
-
-/** Why a retryable error was thrown at once: the server asked for a wait past the cap. */
-export function refusedWaitNote(headers: Headers, capMs: number): string {
-  const asked = headers.get("retry-after-ms") ? `${headers.get("retry-after-ms")} ms` : `"${headers.get("retry-after")}"`;
-  return `(Not retried: the server asked to wait ${asked} (retry-after), longer than the ${capMs / 1000} s the SDK waits.)`;
-}
+// `shrinkToAffordable`: the request a 402 that names what the account can afford is retried
+// with. A budget rule, loaded on demand with the budget code (see src/loader.ts).
 
 /**
  * A chat `body` asking for at most `tokens`: in `max_tokens` or `max_completion_tokens`,

@@ -1,12 +1,9 @@
-import { ChatCompletionAccumulator } from "../../streaming/lazy/accumulate.ts";
-import { sdk } from "../../streaming/lazy/shared.ts";
-import type { Stream } from "../../streaming/stream.ts";
-import type { ChatCompletionChunk } from "../../types/index.ts";
-import type { ParsedChatCompletion, StructuredStream } from "../../types/structured.ts";
-import { PartialJSONParser } from "../partial-json.ts";
+import { ChatCompletionAccumulator, isRecord, ModelGateError, Stream } from "../core.ts";
+import type { ChatCompletionChunk } from "../types/index.ts";
+import type { ParsedChatCompletion, StructuredStream } from "../types/structured.ts";
+import { PartialJSONParser } from "./partial-json.ts";
 import { parseCompletion } from "./parse-completion.ts";
 import type { AnswerPlan, RequestPlan } from "./plan.ts";
-import { pieces } from "./pieces.ts";
 
 /**
  * The `Stream` `parse({ stream: true })` resolves to: the chunks of `source`, plus
@@ -14,7 +11,7 @@ import { pieces } from "./pieces.ts";
  */
 export function structuredStream(source: Stream<ChatCompletionChunk>, plan: RequestPlan): StructuredStream<unknown> {
   const recorder = new Recorder(source, plan);
-  const stream = new pieces.Stream(() => recorder.chunks(), source.controller, source.response, source.gateway) as StructuredStream<unknown>;
+  const stream = new Stream(() => recorder.chunks(), source.controller, source.response, source.gateway) as StructuredStream<unknown>;
   Object.defineProperty(stream, "partialObjectStream", { get: () => recorder.partials() });
   Object.defineProperty(stream, "finalChatCompletion", { value: () => recorder.final() });
   return stream;
@@ -73,7 +70,7 @@ class Recorder {
   /** The iterator behind `for await (const chunk of stream)`. */
   chunks(): AsyncIterator<ChatCompletionChunk> {
     if (this.#started) {
-      throw new sdk.ModelGateError(
+      throw new ModelGateError(
         "This stream has already been consumed by partialObjectStream or finalChatCompletion(); read the chunks first (or only), then call finalChatCompletion().",
       );
     }
@@ -144,7 +141,7 @@ class Recorder {
     while (!this.#ended) await this.#advance();
     if (this.#failure) throw this.#failure.error;
     if (this.#stopped) {
-      throw new sdk.ModelGateError(
+      throw new ModelGateError(
         "The stream was stopped before its end (a loop over it ended early), so there is no whole reply to parse: call finalChatCompletion() before breaking out, or read to the end.",
       );
     }
@@ -260,7 +257,7 @@ class AnswerText {
   of(chunk: ChatCompletionChunk): string {
     const choice = Array.isArray(chunk?.choices) ? chunk.choices.find((candidate) => (candidate?.index ?? 0) === 0) : undefined;
     const delta = choice?.delta;
-    if (!sdk.isRecord(delta)) return "";
+    if (!isRecord(delta)) return "";
     let text = "";
     if (this.#toolName === undefined) {
       if (typeof delta.content === "string") text = delta.content;

@@ -1,6 +1,6 @@
+import { loadEndpoints } from "../loader.ts";
 import { createAPIPromise, type APIPromise } from "../pipeline/api-promise.ts";
 import type { RequestOptions } from "../pipeline/options.ts";
-import { loadHelpers } from "../streaming/helpers.ts";
 import type {
   CreateEmbeddingResponse,
   EmbeddingCreateParams,
@@ -52,11 +52,11 @@ type Endpoint = "createEmbeddings" | "generateImages" | "createSpeech" | "create
 
 /**
  * The endpoints beside chat. Each method only delegates: the code that checks params and
- * shapes answers loads with the helpers on the first call, so a chat app does not carry it.
+ * shapes answers loads on the first call (see src/loader.ts), so a chat app does not carry it.
  */
 export function endpointResources(client: Requester): { embeddings: Embeddings; images: Images; audio: Audio } {
   const endpoint = (name: Endpoint) => (params: unknown, options?: RequestOptions) =>
-    createAPIPromise(loadHelpers().then((helpers) => helpers[name](client, params, options)));
+    createAPIPromise(loadEndpoints().then((endpoints) => endpoints[name](client, params, options)));
   return {
     embeddings: { create: endpoint("createEmbeddings") } as Embeddings,
     images: { generate: endpoint("generateImages") } as Images,

@@ -1,8 +1,5 @@
-import { sdk } from "../../streaming/lazy/shared.ts";
-import { isStrictShaped, resolveSchema, toolInternals, type ResolvedSchema } from "../schema-source.ts";
-import type { StructuredOutputMode } from "../../types/structured.ts";
-import type { Redact } from "../../errors/redact.ts";
-import { pieces } from "./pieces.ts";
+import { assertChatParams, invalidArgument, isRecord, isStrictShaped, ModelGateError, resolveSchema, toolInternals, type Redact, type ResolvedSchema } from "../core.ts";
+import type { StructuredOutputMode } from "../types/structured.ts";
 
 /** Where the answer is, and how to check it. */
 export interface AnswerPlan {
@@ -38,11 +35,11 @@ const DEFAULT_NAME = "response";
  * object go to `create()` as they are, which names the mistake.
  */
 export function planRequest(params: unknown, mode: unknown = "json_schema", redact: Redact = (text) => text): RequestPlan {
-  if (!MODES.includes(mode as StructuredOutputMode)) throw pieces.invalidArgument("structuredOutput", `one of ${MODES.map((name) => `"${name}"`).join(", ")}`, mode);
+  if (!MODES.includes(mode as StructuredOutputMode)) throw invalidArgument("structuredOutput", `one of ${MODES.map((name) => `"${name}"`).join(", ")}`, mode);
   // The caller's params are checked as the caller wrote them, before a mode adds to them.
-  pieces.assertChatParams(params);
-  if (!sdk.isRecord(params)) return { body: params, stream: false, answer: undefined, tools: new Map(), redact };
-  if (params.tools != null && !Array.isArray(params.tools)) throw pieces.invalidArgument("tools", "an array of tools", params.tools);
+  assertChatParams(params);
+  if (!isRecord(params)) return { body: params, stream: false, answer: undefined, tools: new Map(), redact };
+  if (params.tools != null && !Array.isArray(params.tools)) throw invalidArgument("tools", "an array of tools", params.tools);
   const tools = toolSchemas(params.tools);
   const stream = params.stream === true;
   const format = params.response_format;
@@ -62,11 +59,11 @@ export function planRequest(params: unknown, mode: unknown = "json_schema", reda
     if (Array.isArray(params.messages)) body.messages = [{ role: "system", content: schemaInstruction(schema) }, ...params.messages];
   } else {
     const offered = Array.isArray(params.tools) ? params.tools : [];
-    if (offered.some((offer) => sdk.isRecord(offer) && sdk.isRecord(offer.function) && offer.function.name === name)) {
-      throw new sdk.ModelGateError(`structuredOutput "tool" sends the schema as a function named "${name}", and \`tools\` already has one: name the schema otherwise (jsonSchema(schema, { name })).`);
+    if (offered.some((offer) => isRecord(offer) && isRecord(offer.function) && offer.function.name === name)) {
+      throw new ModelGateError(`structuredOutput "tool" sends the schema as a function named "${name}", and \`tools\` already has one: name the schema otherwise (jsonSchema(schema, { name })).`);
     }
     if (params.tool_choice !== undefined && params.tool_choice !== null) {
-      throw new sdk.ModelGateError('structuredOutput "tool" forces the call of the answer function, so `tool_choice` cannot be given as well.');
+      throw new ModelGateError('structuredOutput "tool" forces the call of the answer function, so `tool_choice` cannot be given as well.');
     }
     // Function arguments are always an object: any other answer travels as `{ value }`.
     const wrapped = schema.type !== "object";
@@ -96,7 +93,7 @@ function wrapInObject(schema: Record<string, unknown>): Record<string, unknown> 
       : reference;
   const rewrite = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(rewrite);
-    if (!sdk.isRecord(node)) return node;
+    if (!isRecord(node)) return node;
     return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, key === "$ref" && typeof value === "string" ? moved(value) : rewrite(value)]));
   };
   return {
@@ -114,20 +111,20 @@ function wrapInObject(schema: Record<string, unknown>): Record<string, unknown> 
 function readFormat(format: unknown): { schema: ResolvedSchema; sendAsGiven: boolean } {
   if ((typeof format === "object" || typeof format === "function") && format !== null && "~standard" in format) {
     const schema = resolveSchema(format);
-    if (typeof schema === "string") throw new sdk.ModelGateError(`\`response_format\` ${schema}.`);
+    if (typeof schema === "string") throw new ModelGateError(`\`response_format\` ${schema}.`);
     return { schema, sendAsGiven: false };
   }
-  if (sdk.isRecord(format) && format.type === "json_schema" && sdk.isRecord(format.json_schema)) {
+  if (isRecord(format) && format.type === "json_schema" && isRecord(format.json_schema)) {
     const { name, schema } = format.json_schema;
     return {
-      schema: { jsonSchema: sdk.isRecord(schema) ? schema : {}, validate: undefined, name: typeof name === "string" ? name : undefined },
+      schema: { jsonSchema: isRecord(schema) ? schema : {}, validate: undefined, name: typeof name === "string" ? name : undefined },
       sendAsGiven: true,
     };
   }
-  if (sdk.isRecord(format) && format.type === "json_object") {
+  if (isRecord(format) && format.type === "json_object") {
     return { schema: { jsonSchema: { type: "object" }, validate: undefined, name: undefined }, sendAsGiven: true };
   }
-  throw pieces.invalidArgument(
+  throw invalidArgument(
     "response_format",
     'a Standard Schema with JSON Schema (Zod 4, ArkType, Valibot through toStandardJsonSchema()), jsonSchema(...), or { type: "json_schema", json_schema: { name, schema } }',
     format,
@@ -140,9 +137,9 @@ function schemaInstruction(schema: Record<string, unknown>): string {
 }
 
 function addCapability(body: Record<string, unknown>, route: unknown, capability: string): void {
-  if (route !== undefined && route !== null && !sdk.isRecord(route)) throw pieces.invalidArgument("route", "an object of routing filters", route);
-  const given = sdk.isRecord(route) ? route.capabilities : undefined;
-  if (given != null && !Array.isArray(given)) throw pieces.invalidArgument("route.capabilities", 'an array of capability names such as ["vision"]', given);
+  if (route !== undefined && route !== null && !isRecord(route)) throw invalidArgument("route", "an object of routing filters", route);
+  const given = isRecord(route) ? route.capabilities : undefined;
+  if (given != null && !Array.isArray(given)) throw invalidArgument("route.capabilities", 'an array of capability names such as ["vision"]', given);
   const capabilities = given ?? [];
   if (!capabilities.includes(capability)) body.route = { ...route, capabilities: [...capabilities, capability] };
 }
@@ -152,7 +149,7 @@ function toolSchemas(tools: unknown): Map<string, ResolvedSchema> {
   if (!Array.isArray(tools)) return schemas;
   for (const offer of tools) {
     const internals = toolInternals(offer);
-    const name = sdk.isRecord(offer) && sdk.isRecord(offer.function) ? offer.function.name : undefined;
+    const name = isRecord(offer) && isRecord(offer.function) ? offer.function.name : undefined;
     if (internals && typeof name === "string") schemas.set(name, internals.schema);
   }
   return schemas;

@@ -1,4 +1,3 @@
-import { sdk } from "./shared.ts";
 import type {
   ChatCompletionAudioDelta,
   ChatCompletionImage,
@@ -12,7 +11,9 @@ import type {
   ChatCompletionMessageToolCall,
   CompletionUsage,
   FinishReason,
-} from "../../types/index.ts";
+} from "../types/index.ts";
+import { isRecord } from "../internal/values.ts";
+import { ModelGateError } from "../errors/modelgate-error.ts";
 
 /** A spoken reply's fragments: `data` and `transcript` pieces, joined once at the end. */
 interface AudioParts {
@@ -69,7 +70,7 @@ export class ChatCompletionAccumulator {
 
   /** Takes in the next chunk of the stream. */
   add(chunk: ChatCompletionChunk): void {
-    if (!sdk.isRecord(chunk)) return;
+    if (!isRecord(chunk)) return;
     this.#sawChunk = true;
     // Each field comes from the first chunk that has it: some providers leave them empty in
     // the first chunk (the role-only one) or only name the routed model later.
@@ -83,7 +84,7 @@ export class ChatCompletionAccumulator {
 
     // `choices` is empty in the usage-only final chunk, and absent in some error chunks.
     for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {
-      if (!sdk.isRecord(choice)) continue;
+      if (!isRecord(choice)) continue;
       // The same reading of `index` as the stream's end check (ChunkEvents): they must agree on
       // which choice a chunk belongs to.
       const parts = this.#choice(typeof choice.index === "number" ? choice.index : 0);
@@ -94,10 +95,10 @@ export class ChatCompletionAccumulator {
       if (typeof delta?.reasoning === "string") parts.reasoning.push(delta.reasoning);
       if (Array.isArray(delta?.images)) parts.images.push(...delta.images);
       if (Array.isArray(delta?.videos)) parts.videos.push(...delta.videos);
-      if (sdk.isRecord(delta?.audio)) addAudioFragment(parts, delta.audio);
-      if (Array.isArray(delta?.tool_calls)) for (const fragment of delta.tool_calls) if (sdk.isRecord(fragment)) addToolCallFragment(parts, fragment);
+      if (isRecord(delta?.audio)) addAudioFragment(parts, delta.audio);
+      if (Array.isArray(delta?.tool_calls)) for (const fragment of delta.tool_calls) if (isRecord(fragment)) addToolCallFragment(parts, fragment);
       if (choice.finish_reason) parts.finishReason = choice.finish_reason;
-      if (sdk.isRecord(choice.logprobs)) addLogprobs(parts, choice.logprobs);
+      if (isRecord(choice.logprobs)) addLogprobs(parts, choice.logprobs);
     }
   }
 
@@ -109,7 +110,7 @@ export class ChatCompletionAccumulator {
    */
   result(): ChatCompletion {
     if (!this.#sawChunk) {
-      throw new sdk.ModelGateError("The stream ended without any chunk, so there is no completion to assemble.");
+      throw new ModelGateError("The stream ended without any chunk, so there is no completion to assemble.");
     }
     const choices = [...this.#choices.entries()]
       .sort(([a], [b]) => a - b)

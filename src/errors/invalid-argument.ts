@@ -1,4 +1,4 @@
-import { ModelGateError } from "../errors/modelgate-error.ts";
+import { ModelGateError } from "./modelgate-error.ts";
 
 /**
  * The one way the SDK reports an argument that is not what it must be, for callers in plain

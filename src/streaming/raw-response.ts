@@ -1,4 +1,4 @@
-import type { BodyReader } from "../body-reader.ts";
+import type { BodyReader } from "./body-reader.ts";
 
 /**
  * A `Response` whose body is read through `reader`, for `asResponse()` on a stream: the

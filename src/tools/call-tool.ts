@@ -1,8 +1,6 @@
-import type { Redact } from "../../errors/redact.ts";
-import { sdk } from "../../streaming/lazy/shared.ts";
-import type { ToolInternals } from "../tool.ts";
-import type { ChatCompletionMessageToolCall } from "../../types/chat-completion.ts";
-import type { ToolRunCall } from "../../types/tool-runner.ts";
+import { abortError, isRecord, untilAborted, type Redact, type ToolInternals } from "../core.ts";
+import type { ChatCompletionMessageToolCall } from "../types/chat-completion.ts";
+import type { ToolRunCall } from "../types/tool-runner.ts";
 
 /** How many issues a failed check quotes to the model. */
 const MAX_ISSUES = 5;
@@ -28,7 +26,7 @@ export async function callTool(call: ChatCompletionMessageToolCall, tools: Map<s
   const work = outcomeOf(call, tools, context);
   // After an abort the run stops waiting for it; what it ends with later is nobody's concern.
   work.catch(() => {});
-  const { result, error } = await untilAborted(work, context.signal);
+  const { result, error } = await unlessAborted(work, context.signal);
   const ms = Math.round((performance.now() - started) * 10) / 10;
   if (error !== undefined) {
     const text = context.redact(error);
@@ -57,7 +55,7 @@ async function outcomeOf(call: ChatCompletionMessageToolCall, tools: Map<string,
     return { error: `The arguments are not valid JSON (${describe(error)}). Call the tool again with a JSON object as its arguments.` };
   }
   // Arguments are named: a function is always called with an object.
-  if (!sdk.isRecord(args)) return { error: "The arguments must be a JSON object of named arguments. Call the tool again with one." };
+  if (!isRecord(args)) return { error: "The arguments must be a JSON object of named arguments. Call the tool again with one." };
   if (tool.schema.validate) {
     let checked: Awaited<ReturnType<NonNullable<typeof tool.schema.validate>>>;
     try {
@@ -72,7 +70,7 @@ async function outcomeOf(call: ChatCompletionMessageToolCall, tools: Map<string,
     args = checked.value;
   }
   // Checking the arguments may have taken a while (an async refinement): the caller may have left.
-  if (context.signal.aborted) throw sdk.abortError(context.signal);
+  if (context.signal.aborted) throw abortError(context.signal);
   try {
     return { result: await tool.run(args, { signal: context.signal, step: context.step, call }) };
   } catch (error) {
@@ -85,7 +83,7 @@ async function outcomeOf(call: ChatCompletionMessageToolCall, tools: Map<string,
 function describe(thrown: unknown): string {
   if (thrown instanceof Error) return thrown.message;
   if (typeof thrown === "string") return thrown;
-  if (sdk.isRecord(thrown) && typeof thrown.message === "string") return thrown.message;
+  if (isRecord(thrown) && typeof thrown.message === "string") return thrown.message;
   try {
     return JSON.stringify(thrown) ?? String(thrown);
   } catch {
@@ -93,10 +91,10 @@ function describe(thrown: unknown): string {
   }
 }
 
-/** Settles with `promise`, or rejects with `APIUserAbortError` as soon as `signal` aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(sdk.abortError(signal));
-  return sdk.untilAborted(promise, signal).catch((error: unknown) => {
-    throw signal.aborted ? sdk.abortError(signal) : error;
+/** Settles with `promise`, or rejects with the abort's error (`APIUserAbortError`) as soon as `signal` aborts. */
+function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return untilAborted(promise, signal).catch((error: unknown) => {
+    throw signal.aborted ? abortError(signal) : error;
   });
 }
