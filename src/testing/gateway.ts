@@ -1,9 +1,9 @@
-import { createSpeech, createTranscription } from "./audio.ts";
-import { DEFAULT_CATALOGUE, type MockModel } from "./catalogue.ts";
-import { allowCrossOrigin, preflightResponse } from "./cors.ts";
-import { CreditAccount } from "./credits.ts";
-import { createEmbeddings } from "./embeddings.ts";
-import { errorResponse, RequestRejected } from "./errors.ts";
+import { createSpeech, createTranscription } from "./endpoints/audio.ts";
+import { DEFAULT_CATALOGUE, type MockModel } from "./catalogue/models.ts";
+import { allowCrossOrigin, preflightResponse } from "./http/cors.ts";
+import { CreditAccount } from "./billing/credits.ts";
+import { createEmbeddings } from "./endpoints/embeddings.ts";
+import { errorResponse, RequestRejected } from "./http/error-response.ts";
 import {
   checkReplyScript,
   delay,
@@ -15,16 +15,16 @@ import {
   type ReplyScript,
   type RequestFault,
   type StructuredFault,
-} from "./faults.ts";
-import { planReply, type MockReply } from "./replies.ts";
-import { jsonOf, readBody, toRequest, type ParsedBody } from "./request-body.ts";
-import { generateImages } from "./images.ts";
-import { modelListing, publicModel } from "./models.ts";
+} from "./http/faults.ts";
+import { planReply, type MockReply } from "./chat/replies.ts";
+import { jsonOf, readBody, toRequest, type ParsedBody } from "./http/request-body.ts";
+import { generateImages } from "./endpoints/images.ts";
+import { modelListing, publicModel } from "./endpoints/models.ts";
 import { hash, mulberry32 } from "./random.ts";
-import { chooseModel, estimatePromptTokens, hasRouteFilters, unsupportedFeature } from "./routing.ts";
-import { eventStream } from "./sse.ts";
-import { validateChatRequest } from "./validate.ts";
-import { toChunks, toCompletion } from "./wire.ts";
+import { chooseModel, estimatePromptTokens, hasRouteFilters, unsupportedFeature } from "./chat/routing.ts";
+import { eventStream } from "./http/event-stream.ts";
+import { validateChatRequest } from "./chat/check-request.ts";
+import { toChunks, toCompletion } from "./chat/wire.ts";
 
 /** The API key the mock accepts unless `apiKey` says otherwise. */
 export const MOCK_API_KEY = "mg-mock-key";

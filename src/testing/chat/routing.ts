@@ -1,7 +1,7 @@
-import type { ChatCompletionCreateParamsBase, ModelCapability } from "../types/index.ts";
-import type { MockModel } from "./catalogue.ts";
-import { limitField, worstCaseCost } from "./costs.ts";
-import { AUDIO_FORMATS_WRITTEN } from "./media.ts";
+import type { ChatCompletionCreateParamsBase, ModelCapability } from "../../types/index.ts";
+import type { MockModel } from "../catalogue/models.ts";
+import { limitField, worstCaseCost } from "../billing/costs.ts";
+import { AUDIO_FORMATS_WRITTEN } from "./beyond-text.ts";
 
 /**
  * The outcome of routing: the model, or why none could serve the request. A prompt larger

@@ -1,4 +1,4 @@
-import { isRecord } from "../internal/values.ts";
+import { isRecord } from "../../internal/values.ts";
 
 /** A JSON Schema object. `true` reads as `{}` (anything goes); `false` as no schema at all. */
 export type Schema = Record<string, unknown>;

@@ -1,5 +1,5 @@
-import type { ChatCompletionCreateParamsBase } from "../types/index.ts";
-import type { MockModel } from "./catalogue.ts";
+import type { ChatCompletionCreateParamsBase } from "../../types/index.ts";
+import type { MockModel } from "../catalogue/models.ts";
 
 /**
  * What the tokens cost at `pricing` (USD per million tokens), in USD: the gateway's

@@ -1,6 +1,6 @@
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionChunkDelta, ChatCompletionMessage } from "../types/index.ts";
-import { audioFragments, type AudioFragment, type PlannedAudio } from "./media.ts";
-import { mulberry32 } from "./random.ts";
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionChunkDelta, ChatCompletionMessage } from "../../types/index.ts";
+import { audioFragments, type AudioFragment, type PlannedAudio } from "./beyond-text.ts";
+import { mulberry32 } from "../random.ts";
 import type { PlannedChoice, ReplyPlan } from "./replies.ts";
 
 /** How the answer is spelled, where providers differ. */

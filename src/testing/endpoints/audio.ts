@@ -1,9 +1,9 @@
-import { isRecord } from "../internal/values.ts";
-import type { MockModel } from "./catalogue.ts";
-import { RequestRejected } from "./errors.ts";
-import { modelFor } from "./models.ts";
-import { hash, mulberry32, pick } from "./random.ts";
-import { mockPCM16, mockWAV } from "./wav.ts";
+import { isRecord } from "../../internal/values.ts";
+import type { MockModel } from "../catalogue/models.ts";
+import { RequestRejected } from "../http/error-response.ts";
+import { modelFor } from "../catalogue/lookup.ts";
+import { hash, mulberry32, pick } from "../random.ts";
+import { mockPCM16, mockWAV } from "../media/wav.ts";
 
 /** The longest text the speech endpoint reads, as OpenAI limits it. */
 const MAX_SPEECH_CHARACTERS = 4_096;

@@ -1,5 +1,5 @@
-import { isRecord } from "../internal/values.ts";
-import { define, flattenSchema, type Schema } from "./schema-resolve.ts";
+import { isRecord } from "../../internal/values.ts";
+import { define, flattenSchema, type Schema } from "./resolve.ts";
 
 /** One value of each JSON type, for "a value of the wrong type". */
 const WRONG_TYPES: readonly [type: string, value: unknown][] = [

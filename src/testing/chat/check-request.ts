@@ -1,7 +1,7 @@
-import type { ChatCompletionCreateParamsBase } from "../types/index.ts";
-import { CHAT_ROLES } from "../types/chat-params.ts";
-import { isRecord } from "../internal/values.ts";
-import { RequestRejected } from "./errors.ts";
+import type { ChatCompletionCreateParamsBase } from "../../types/index.ts";
+import { CHAT_ROLES } from "../../types/chat-params.ts";
+import { isRecord } from "../../internal/values.ts";
+import { RequestRejected } from "../http/error-response.ts";
 
 const ROLES: readonly string[] = CHAT_ROLES;
 const PART_TYPES = ["text", "image_url", "input_audio"];

@@ -1,4 +1,4 @@
-import { pick } from "./random.ts";
+import { pick } from "../random.ts";
 
 /** A `pattern` compiled for checking, and a generator of strings meant to match it. */
 export interface CompiledPattern {

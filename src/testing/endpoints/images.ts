@@ -1,9 +1,9 @@
-import { isRecord } from "../internal/values.ts";
-import { toBase64 } from "./base64.ts";
-import type { MockModel } from "./catalogue.ts";
-import { RequestRejected } from "./errors.ts";
-import { modelFor } from "./models.ts";
-import { mockPNG } from "./png.ts";
+import { isRecord } from "../../internal/values.ts";
+import { toBase64 } from "../media/base64.ts";
+import type { MockModel } from "../catalogue/models.ts";
+import { RequestRejected } from "../http/error-response.ts";
+import { modelFor } from "../catalogue/lookup.ts";
+import { mockPNG } from "../media/png.ts";
 
 /** The mock's fixed clock: its output must not change from one run to the next. */
 const CREATED = 1_767_225_600;

@@ -1,8 +1,8 @@
-import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam, ChatCompletionTool, FinishReason } from "../types/index.ts";
-import { isRecord } from "../internal/values.ts";
-import type { MockFault } from "./faults.ts";
-import { sampleSchema } from "./schema-values.ts";
-import { violateSchema } from "./schema-violations.ts";
+import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam, ChatCompletionTool, FinishReason } from "../../types/index.ts";
+import { isRecord } from "../../internal/values.ts";
+import type { MockFault } from "../http/faults.ts";
+import { sampleSchema } from "../schema/sample.ts";
+import { violateSchema } from "../schema/violate.ts";
 
 /** How the next structured reply goes wrong, as scripted with `gateway.inject({ type: "structured", as })`. */
 export type StructuredScript = Extract<MockFault, { type: "structured" }>["as"];

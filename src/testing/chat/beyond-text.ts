@@ -1,7 +1,7 @@
-import type { ChatCompletionCreateParamsBase, ModelCapability } from "../types/index.ts";
-import { toBase64 } from "./base64.ts";
-import { pngDataURL } from "./png.ts";
-import { mockPCM16, mockWAV } from "./wav.ts";
+import type { ChatCompletionCreateParamsBase, ModelCapability } from "../../types/index.ts";
+import { toBase64 } from "../media/base64.ts";
+import { pngDataURL } from "../media/png.ts";
+import { mockPCM16, mockWAV } from "../media/wav.ts";
 
 /** What a chat reply holds besides (or instead of) its text. */
 export type ReplyOutput = "text" | "image" | "audio" | "video";

@@ -1,9 +1,9 @@
-import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage, FinishReason } from "../types/index.ts";
-import type { MockModel } from "./catalogue.ts";
-import { tokenCost } from "./costs.ts";
-import type { ReplyScript } from "./faults.ts";
-import { caption, generatedImage, replyOutput, spokenReply, videoURL, type PlannedAudio, type ReplyOutput } from "./media.ts";
-import { hash, mulberry32, pick } from "./random.ts";
+import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage, FinishReason } from "../../types/index.ts";
+import type { MockModel } from "../catalogue/models.ts";
+import { tokenCost } from "../billing/costs.ts";
+import type { ReplyScript } from "../http/faults.ts";
+import { caption, generatedImage, replyOutput, spokenReply, videoURL, type PlannedAudio, type ReplyOutput } from "./beyond-text.ts";
+import { hash, mulberry32, pick } from "../random.ts";
 import { planReasoning, type PlannedReasoning } from "./reasoning.ts";
 import { estimatePromptTokens } from "./routing.ts";
 import { JSON_CHARS_PER_TOKEN, planStructured, structuredTarget, type StructuredScript } from "./structured.ts";

@@ -1,4 +1,4 @@
-import { errorResponse } from "./errors.ts";
+import { errorResponse } from "./error-response.ts";
 
 /**
  * A scripted failure for the next requests, injected with `gateway.inject(fault, times)`.

@@ -1,4 +1,4 @@
-import type { Schema } from "./schema-resolve.ts";
+import type { Schema } from "./resolve.ts";
 
 /** How wide a range is sampled when a schema leaves one or both sides open. */
 const DEFAULT_SPAN = 100;

@@ -1,5 +1,5 @@
-import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam, ChatCompletionMessageToolCall } from "../types/index.ts";
-import { sampleSchema } from "./schema-values.ts";
+import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam, ChatCompletionMessageToolCall } from "../../types/index.ts";
+import { sampleSchema } from "../schema/sample.ts";
 import { NO_PARAMETERS } from "./structured.ts";
 
 /** A tool call id as providers write them: `call_` and a random-looking word, unique per choice. */

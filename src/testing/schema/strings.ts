@@ -1,6 +1,6 @@
-import { pick } from "./random.ts";
-import { compilePattern } from "./schema-patterns.ts";
-import type { Schema } from "./schema-resolve.ts";
+import { pick } from "../random.ts";
+import { compilePattern } from "./patterns.ts";
+import type { Schema } from "./resolve.ts";
 
 /** The longest string the mock writes, whatever `minLength` asks: the caller's JSON is untrusted. */
 const MAX_LENGTH = 10_000;

@@ -1,5 +1,5 @@
-import { isRecord } from "../internal/values.ts";
-import { RequestRejected } from "./errors.ts";
+import { isRecord } from "../../internal/values.ts";
+import { RequestRejected } from "./error-response.ts";
 
 /** A request body as the mock read it. */
 export interface ParsedBody {

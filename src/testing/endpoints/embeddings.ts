@@ -1,9 +1,9 @@
-import { isRecord } from "../internal/values.ts";
-import { toBase64 } from "./base64.ts";
-import type { MockModel } from "./catalogue.ts";
-import { RequestRejected } from "./errors.ts";
-import { modelFor } from "./models.ts";
-import { hash, mulberry32 } from "./random.ts";
+import { isRecord } from "../../internal/values.ts";
+import { toBase64 } from "../media/base64.ts";
+import type { MockModel } from "../catalogue/models.ts";
+import { RequestRejected } from "../http/error-response.ts";
+import { modelFor } from "../catalogue/lookup.ts";
+import { hash, mulberry32 } from "../random.ts";
 
 /** Vector length of an embeddings model that does not say (`MockModel.dimensions`). */
 const DEFAULT_DIMENSIONS = 1_536;

@@ -1,5 +1,5 @@
-import type { ChatCompletionCreateParamsBase } from "../types/index.ts";
-import { pick } from "./random.ts";
+import type { ChatCompletionCreateParamsBase } from "../../types/index.ts";
+import { pick } from "../random.ts";
 
 /** The thinking of a reasoning model, for one choice. */
 export interface PlannedReasoning {

@@ -1,8 +1,8 @@
-import { isRecord } from "../internal/values.ts";
-import { pick } from "./random.ts";
-import { sampleNumber } from "./schema-numbers.ts";
-import { define, flattenSchema, type Schema } from "./schema-resolve.ts";
-import { sampleString } from "./schema-strings.ts";
+import { isRecord } from "../../internal/values.ts";
+import { pick } from "../random.ts";
+import { sampleNumber } from "./numbers.ts";
+import { define, flattenSchema, type Schema } from "./resolve.ts";
+import { sampleString } from "./strings.ts";
 
 type JSONType = "object" | "array" | "string" | "number" | "integer" | "boolean" | "null";
 const TYPES: readonly string[] = ["object", "array", "string", "number", "integer", "boolean", "null"];

@@ -1,4 +1,4 @@
-import type { Model } from "../types/index.ts";
+import type { Model } from "../../types/index.ts";
 
 /** A model of the mock gateway's catalogue: a `Model` with everything routing needs filled in. */
 export interface MockModel extends Model {

@@ -1,7 +1,7 @@
-import type { ChatCompletionCreateParamsBase } from "../types/index.ts";
-import type { MockModel } from "./catalogue.ts";
+import type { ChatCompletionCreateParamsBase } from "../../types/index.ts";
+import type { MockModel } from "../catalogue/models.ts";
 import { affordableTokens, completionLimit, worstCaseCost } from "./costs.ts";
-import { RequestRejected } from "./errors.ts";
+import { RequestRejected } from "../http/error-response.ts";
 
 /**
  * The account behind the mock's key: a balance in USD that served calls draw down, and the

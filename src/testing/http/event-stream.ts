@@ -1,4 +1,4 @@
-import type { ChatCompletionChunk } from "../types/index.ts";
+import type { ChatCompletionChunk } from "../../types/index.ts";
 import { DEFAULT_STREAM_ERROR, type BodyFault } from "./faults.ts";
 
 /** How `eventStream()` paces and breaks a stream. */
