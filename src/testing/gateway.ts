@@ -1,9 +1,17 @@
-import { createSpeech, createTranscription } from "./endpoints/audio.ts";
-import { DEFAULT_CATALOGUE, type MockModel } from "./catalogue/models.ts";
-import { allowCrossOrigin, preflightResponse } from "./http/cors.ts";
 import { CreditAccount } from "./billing/credits.ts";
-import { createEmbeddings } from "./endpoints/embeddings.ts";
+import { DEFAULT_CATALOGUE, type MockModel } from "./catalogue/models.ts";
+import { checkChatRequest } from "./chat/check-request.ts";
+import { mockPromptTokens } from "./chat/prompt-tokens.ts";
+import { planReply, type MockReply } from "./chat/replies.ts";
+import { chooseModel, hasRouteFilters, unsupportedFeature } from "./chat/routing.ts";
+import { toChunks, toCompletion } from "./chat/wire.ts";
+import { serveSpeech, serveTranscription } from "./endpoints/audio.ts";
+import { serveEmbeddings } from "./endpoints/embeddings.ts";
+import { serveImageGenerations } from "./endpoints/images.ts";
+import { modelListing, serveModel } from "./endpoints/models.ts";
+import { allowCrossOrigin, preflightResponse } from "./http/cors.ts";
 import { errorResponse, RequestRejected } from "./http/error-response.ts";
+import { eventStream } from "./http/event-stream.ts";
 import {
   checkReplyScript,
   delay,
@@ -16,15 +24,8 @@ import {
   type RequestFault,
   type StructuredFault,
 } from "./http/faults.ts";
-import { planReply, type MockReply } from "./chat/replies.ts";
 import { jsonOf, readBody, toRequest, type ParsedBody } from "./http/request-body.ts";
-import { generateImages } from "./endpoints/images.ts";
-import { modelListing, publicModel } from "./endpoints/models.ts";
 import { hash, mulberry32 } from "./random.ts";
-import { chooseModel, estimatePromptTokens, hasRouteFilters, unsupportedFeature } from "./chat/routing.ts";
-import { eventStream } from "./http/event-stream.ts";
-import { validateChatRequest } from "./chat/check-request.ts";
-import { toChunks, toCompletion } from "./chat/wire.ts";
 
 /** The API key the mock accepts unless `apiKey` says otherwise. */
 export const MOCK_API_KEY = "mg-mock-key";
@@ -132,7 +133,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   const seed = options.seed ?? 42;
   const cors = options.cors ?? true;
   const account = new CreditAccount(options.credits ?? Infinity);
-  const listModels = modelListing(catalogue);
+  const serveModelList = modelListing(catalogue);
   const faults = new FaultQueue<RequestFault>();
   const scripts = new FaultQueue<StructuredFault>();
   const replyScripts = new FaultQueue<ReplyScript>();
@@ -156,7 +157,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
 
     let response: Response;
     try {
-      response = serve(request, url.pathname, body, number, bodyFault);
+      response = route(request, url.pathname, body, number, bodyFault);
     } catch (error) {
       if (error instanceof RequestRejected) return error.toResponse();
       // A throwing `reply` function: a 500 tells the test author more than a failed fetch.
@@ -166,7 +167,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     return bodyFault && !streamed ? faultyJSONResponse(response, bodyFault, request.signal) : response;
   };
 
-  const serve = (request: Request, pathname: string, body: ParsedBody, number: number, fault: BodyFault | undefined): Response => {
+  const route = (request: Request, pathname: string, body: ParsedBody, number: number, fault: BodyFault | undefined): Response => {
     const authorization = request.headers.get("authorization");
     if (!authorization) {
       throw new RequestRejected("Missing API key: send it as `Authorization: Bearer <key>`.", null, 401, "invalid_api_key");
@@ -176,13 +177,13 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
 
     const path = pathname.replace(/\/+$/, "");
     const { method } = request;
-    if (method === "GET" && path === "/v1/models") return listModels(request.headers.get("if-none-match"));
-    if (method === "GET" && path.startsWith("/v1/models/")) return retrieveModel(path.slice("/v1/models/".length));
-    if (method === "POST" && path === "/v1/chat/completions") return chatCompletion(body, request.signal, number, fault);
-    if (method === "POST" && path === "/v1/embeddings") return createEmbeddings(jsonOf(body), catalogue, options.embeddingsAsBase64 ?? false);
-    if (method === "POST" && path === "/v1/images/generations") return generateImages(jsonOf(body), catalogue, () => ++imageCount);
-    if (method === "POST" && path === "/v1/audio/speech") return createSpeech(jsonOf(body), catalogue);
-    if (method === "POST" && path === "/v1/audio/transcriptions") return createTranscription(body.form, catalogue);
+    if (method === "GET" && path === "/v1/models") return serveModelList(request.headers.get("if-none-match"));
+    if (method === "GET" && path.startsWith("/v1/models/")) return serveModel(catalogue, path.slice("/v1/models/".length));
+    if (method === "POST" && path === "/v1/chat/completions") return serveChatCompletion(body, request.signal, number, fault);
+    if (method === "POST" && path === "/v1/embeddings") return serveEmbeddings(jsonOf(body), catalogue, options.embeddingsAsBase64 ?? false);
+    if (method === "POST" && path === "/v1/images/generations") return serveImageGenerations(jsonOf(body), catalogue, () => ++imageCount);
+    if (method === "POST" && path === "/v1/audio/speech") return serveSpeech(jsonOf(body), catalogue);
+    if (method === "POST" && path === "/v1/audio/transcriptions") return serveTranscription(body.form, catalogue);
     const allowed = ROUTES[path];
     if (allowed) {
       return errorResponse(405, `${method} is not allowed on ${path}; use ${allowed}.`, { code: "method_not_allowed", headers: { allow: allowed } });
@@ -190,21 +191,8 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     return errorResponse(404, `No route for ${method} ${pathname}.`, { code: "not_found" });
   };
 
-  const retrieveModel = (encodedId: string): Response => {
-    let id: string;
-    try {
-      // Ids contain "/": clients send it encoded (%2F) or as is; both name the same model.
-      id = decodeURIComponent(encodedId);
-    } catch {
-      throw new RequestRejected(`The model id '${encodedId}' is not validly URL-encoded.`, "id");
-    }
-    const model = catalogue.find((candidate) => candidate.id === id);
-    if (!model) throw new RequestRejected(`The model '${id}' does not exist.`, "id", 404, "model_not_found");
-    return Response.json(publicModel(model));
-  };
-
-  const chatCompletion = (body: ParsedBody, signal: AbortSignal, number: number, fault: BodyFault | undefined): Response => {
-    const params = validateChatRequest(jsonOf(body));
+  const serveChatCompletion = (body: ParsedBody, signal: AbortSignal, number: number, fault: BodyFault | undefined): Response => {
+    const params = checkChatRequest(jsonOf(body));
     const routed = chooseModel(params, catalogue);
     if ("error" in routed) {
       if (routed.code === "model_not_found") throw new RequestRejected(routed.error, "model", 404, routed.code);
@@ -215,7 +203,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     const { model } = routed;
     const unsupported = unsupportedFeature(params, model);
     if (unsupported) throw new RequestRejected(unsupported.message, unsupported.param, 400, "unsupported_parameter");
-    account.authorize(params, model, estimatePromptTokens(params));
+    account.authorize(params, model, mockPromptTokens(params));
     const plan = planReply(params, {
       id: `chatcmpl-mock${pad(number)}`,
       model,

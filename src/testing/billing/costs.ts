@@ -34,7 +34,7 @@ export function completionLimit(params: ChatCompletionCreateParamsBase, model: M
 /**
  * The most the request can cost on `model`, in USD: the prompt plus the longest reply it
  * allows, for each of its `n` choices (the gateway has to hold credit for all of them). The
- * prompt is the mock's own estimate (see `estimatePromptTokens`), as a gateway estimates it
+ * prompt is the mock's own estimate (see `mockPromptTokens`), as a gateway estimates it
  * before the provider counts.
  */
 export function worstCaseCost(params: ChatCompletionCreateParamsBase, model: MockModel, promptTokens: number): number {

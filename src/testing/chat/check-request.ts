@@ -21,7 +21,7 @@ const MAX_CHOICES = 8;
  * whose message and `param` name the field (`messages[1].role`), never a crash of the mock.
  * Unknown extra fields are ignored, as gateways add their own.
  */
-export function validateChatRequest(body: unknown): ChatCompletionCreateParamsBase {
+export function checkChatRequest(body: unknown): ChatCompletionCreateParamsBase {
   if (!isRecord(body)) throw reject(null, "The request body must be a JSON object.");
   if (typeof body.model !== "string" || body.model === "") {
     throw reject("model", "`model` is required and must be a non-empty string.");

@@ -5,7 +5,7 @@ import type { ReplyScript } from "../http/faults.ts";
 import { caption, generatedImage, replyOutput, spokenReply, videoURL, type PlannedAudio, type ReplyOutput } from "./beyond-text.ts";
 import { hash, mulberry32, pick } from "../random.ts";
 import { planReasoning, type PlannedReasoning } from "./reasoning.ts";
-import { estimatePromptTokens } from "./routing.ts";
+import { mockPromptTokens } from "./prompt-tokens.ts";
 import { JSON_CHARS_PER_TOKEN, planStructured, structuredTarget, type StructuredScript } from "./structured.ts";
 import { autonomousToolCalls, callId, textOf, toolResultsReply } from "./tool-replies.ts";
 
@@ -131,7 +131,7 @@ export function planReply(params: ChatCompletionCreateParamsBase, context: Reply
     choices.push(choice);
   }
   const completionTokens = choices.reduce((sum, choice) => sum + choiceTokens(choice), 0);
-  const promptTokens = estimatePromptTokens(params);
+  const promptTokens = mockPromptTokens(params);
   const reasoningTokens = choices.reduce((sum, choice) => sum + (choice.reasoning?.tokens ?? 0), 0);
   return {
     id: context.id,

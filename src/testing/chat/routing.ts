@@ -2,6 +2,7 @@ import type { ChatCompletionCreateParamsBase, ModelCapability } from "../../type
 import type { MockModel } from "../catalogue/models.ts";
 import { limitField, worstCaseCost } from "../billing/costs.ts";
 import { AUDIO_FORMATS_WRITTEN } from "./beyond-text.ts";
+import { mockPromptTokens } from "./prompt-tokens.ts";
 
 /**
  * The outcome of routing: the model, or why none could serve the request. A prompt larger
@@ -46,7 +47,7 @@ export function chooseModel(params: ChatCompletionCreateParamsBase, catalogue: r
 
   const route = params.route ?? {};
   const needed = requiredCapabilities(params);
-  const promptTokens = estimatePromptTokens(params);
+  const promptTokens = mockPromptTokens(params);
   const excluded: string[] = [];
   const asked = (model: MockModel) => GENERATES.every((capability) => !model.capabilities.includes(capability) || needed.includes(capability));
   let candidates = catalogue.filter((model) => servesChat(model) && asked(model));
@@ -108,7 +109,7 @@ export function requiredCapabilities(params: ChatCompletionCreateParamsBase): Mo
   if (params.tools && params.tools.length > 0) needed.add("tools");
   const format = params.response_format?.type;
   if (format === "json_object" || format === "json_schema") needed.add("json");
-  if (estimatePromptTokens(params) > LONG_CONTEXT_TOKENS) needed.add("long_context");
+  if (mockPromptTokens(params) > LONG_CONTEXT_TOKENS) needed.add("long_context");
   return [...needed];
 }
 
@@ -164,17 +165,6 @@ export function unsupportedFeature(params: ChatCompletionCreateParamsBase, model
 /** Whether the model answers chat: an `embeddings` model only serves `/v1/embeddings`. */
 export function servesChat(model: MockModel): boolean {
   return !model.capabilities.includes("embeddings");
-}
-
-/** About four characters a token, the usual rule of thumb. */
-export function estimatePromptTokens(params: ChatCompletionCreateParamsBase): number {
-  let characters = 0;
-  for (const message of params.messages) {
-    const { content } = message;
-    if (typeof content === "string") characters += content.length;
-    else if (Array.isArray(content)) for (const part of content) if (part.type === "text") characters += part.text.length;
-  }
-  return Math.ceil(characters / 4);
 }
 
 /** Whether the request narrowed `model: "auto"` itself (`sort` only orders, it filters nothing). */

@@ -24,7 +24,7 @@ const HEARD = [
  * where OpenAI's is mp3) or its raw samples with `response_format: "pcm"` (`audio/pcm`,
  * 16-bit little-endian mono at 8 kHz). Other formats are refused rather than mislabelled.
  */
-export function createSpeech(params: unknown, catalogue: readonly MockModel[]): Response {
+export function serveSpeech(params: unknown, catalogue: readonly MockModel[]): Response {
   if (!isRecord(params)) throw new RequestRejected("The request body must be a JSON object.", null);
   modelFor(catalogue, params.model, "audio_generation", "/v1/audio/speech");
   const { input, voice } = params;
@@ -47,7 +47,7 @@ export function createSpeech(params: unknown, catalogue: readonly MockModel[]): 
  * size, so the same upload always reads the same and another upload differently; `language`
  * is accepted and changes nothing.
  */
-export function createTranscription(form: FormData | undefined, catalogue: readonly MockModel[]): Response {
+export function serveTranscription(form: FormData | undefined, catalogue: readonly MockModel[]): Response {
   if (!form) {
     throw new RequestRejected("Send a multipart/form-data form with the audio as `file` and a `model`.", null);
   }

@@ -20,7 +20,7 @@ const MAX_INPUTS = 2_048;
  * as numbers or, with `encoding_format: "base64"` or when `asBase64` is set, as the base64 of
  * their little-endian bytes.
  */
-export function createEmbeddings(params: unknown, catalogue: readonly MockModel[], asBase64: boolean): Response {
+export function serveEmbeddings(params: unknown, catalogue: readonly MockModel[], asBase64: boolean): Response {
   if (!isRecord(params)) throw new RequestRejected("The request body must be a JSON object.", null);
   const model = modelFor(catalogue, params.model, "embeddings", "/v1/embeddings");
   const inputs = checkInput(params.input);

@@ -14,7 +14,7 @@ const CREATED = 1_767_225_600;
  * `nextImage`) or, with `response_format: "b64_json"`, as `b64_json`, the base64 of the
  * mock's valid PNG. A `model`, when given, must be one with `image_generation`.
  */
-export function generateImages(params: unknown, catalogue: readonly MockModel[], nextImage: () => number): Response {
+export function serveImageGenerations(params: unknown, catalogue: readonly MockModel[], nextImage: () => number): Response {
   if (!isRecord(params) || typeof params.prompt !== "string" || params.prompt === "") {
     throw new RequestRejected("`prompt` is required and must be a non-empty string.", "prompt");
   }

@@ -39,3 +39,17 @@ function matches(ifNoneMatch: string, etag: string): boolean {
 function hex(value: number): string {
   return value.toString(16).padStart(8, "0");
 }
+
+/** `GET /v1/models/{id}`: one model of the catalogue, its id sent encoded (`%2F`) or as is. */
+export function serveModel(catalogue: readonly MockModel[], encodedId: string): Response {
+  let id: string;
+  try {
+    // Ids contain "/": clients send it encoded (%2F) or as is; both name the same model.
+    id = decodeURIComponent(encodedId);
+  } catch {
+    throw new RequestRejected(`The model id '${encodedId}' is not validly URL-encoded.`, "id");
+  }
+  const model = catalogue.find((candidate) => candidate.id === id);
+  if (!model) throw new RequestRejected(`The model '${id}' does not exist.`, "id", 404, "model_not_found");
+  return Response.json(publicModel(model));
+}
