@@ -5,10 +5,11 @@ import { mockPromptTokens } from "./chat/prompt-tokens.ts";
 import { planReply, type MockReply } from "./chat/replies.ts";
 import { chooseModel, hasRouteFilters, unsupportedFeature } from "./chat/routing.ts";
 import { toChunks, toCompletion } from "./chat/wire.ts";
-import { serveSpeech, serveTranscription } from "./endpoints/audio.ts";
 import { serveEmbeddings } from "./endpoints/embeddings.ts";
 import { serveImageGenerations } from "./endpoints/images.ts";
 import { modelListing, serveModel } from "./endpoints/models.ts";
+import { serveSpeech } from "./endpoints/speech.ts";
+import { serveTranscription, serveTranslation } from "./endpoints/transcriptions.ts";
 import { allowCrossOrigin, preflightResponse } from "./http/cors.ts";
 import { errorResponse, RequestRejected } from "./http/error-response.ts";
 import { eventStream } from "./http/event-stream.ts";
@@ -124,6 +125,7 @@ const ROUTES: Record<string, string> = {
   "/v1/images/generations": "POST",
   "/v1/audio/speech": "POST",
   "/v1/audio/transcriptions": "POST",
+  "/v1/audio/translations": "POST",
 };
 
 /** Creates a mock gateway; see `MockGateway` and `MockGatewayOptions`. */
@@ -184,6 +186,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     if (method === "POST" && path === "/v1/images/generations") return serveImageGenerations(jsonOf(body), catalogue, () => ++imageCount);
     if (method === "POST" && path === "/v1/audio/speech") return serveSpeech(jsonOf(body), catalogue);
     if (method === "POST" && path === "/v1/audio/transcriptions") return serveTranscription(body.form, catalogue);
+    if (method === "POST" && path === "/v1/audio/translations") return serveTranslation(body.form, catalogue);
     const allowed = ROUTES[path];
     if (allowed) {
       return errorResponse(405, `${method} is not allowed on ${path}; use ${allowed}.`, { code: "method_not_allowed", headers: { allow: allowed } });

@@ -51,12 +51,15 @@ export function jsonOf(body: ParsedBody): unknown {
 
 /**
  * A form's fields as a test reads them in the request log: text as is, a file as its `name`,
- * `type` and `size` (its bytes would make the log unreadable). A repeated field keeps its last value.
+ * `type` and `size` (its bytes would make the log unreadable). A field sent more than once
+ * (`image[]` of an edit, `timestamp_granularities[]`) is the list of its values, in order.
  */
 function formFields(form: FormData): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
-  form.forEach((value, key) => {
-    fields[key] = typeof value === "string" ? value : { name: value.name, type: value.type, size: value.size };
-  });
+  for (const key of new Set(form.keys())) {
+    const values = form.getAll(key).map((value) => (typeof value === "string" ? value : { name: value.name, type: value.type, size: value.size }));
+    // defineProperty: a field named "__proto__" stays a plain entry of the log.
+    Object.defineProperty(fields, key, { value: values.length === 1 ? values[0] : values, enumerable: true, writable: true, configurable: true });
+  }
   return fields;
 }
