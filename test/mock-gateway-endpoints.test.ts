@@ -1,58 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { ModelGate } from "../src/index.ts";
 import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
-import { fromBase64, readPNG, readWAV } from "./fixtures/media.ts";
-import { MOCK_URL, mockGateway } from "./fixtures/mock.ts";
+import { readWAV } from "./fixtures/media.ts";
+import { MOCK_URL, mockGateway, postForm, type FormFields } from "./fixtures/mock.ts";
 import { inOrder, readSRT, readVTT } from "./fixtures/subtitles.ts";
 
-// The mock's endpoints besides chat: image generation, speech (binary WAV), transcription and
-// translation (multipart uploads, in every response_format OpenAI documents).
+// The mock's audio endpoints: speech (binary WAV), transcription and translation (multipart
+// uploads, in every response_format OpenAI documents). Images: mock-gateway-images.test.ts.
 
 const HEARING = "google/gemini-2.5-flash";
 
-/** Posts a multipart form to `path` of `gateway`; a `[Blob, name]` pair is a file field, a list a repeated field. */
-function uploadTo(path: string, fields: Record<string, string | Blob | [Blob, string] | string[]>, gateway = mockGateway().gateway) {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) {
-    if (Array.isArray(value) && value[0] instanceof Blob) form.append(name, value[0], value[1] as string);
-    else if (Array.isArray(value)) for (const item of value as string[]) form.append(name, item);
-    else form.append(name, value);
-  }
-  return gateway(new Request(`${MOCK_URL}${path}`, { method: "POST", headers: { authorization: `Bearer ${MOCK_API_KEY}` }, body: form }));
-}
-
-const audio = (size: number) => new Blob([new Uint8Array(size)], { type: "audio/wav" });
-
-describe("mock gateway endpoints: /v1/images/generations", () => {
-  it("answers b64_json with the base64 of a valid PNG for response_format b64_json", async () => {
-    const response = await mockGateway().call("/v1/images/generations", { body: { prompt: "a cat", n: 2, response_format: "b64_json" } });
-    const body = await response.json();
-    expect(body).toEqual({ created: expect.any(Number), data: [{ b64_json: expect.any(String) }, { b64_json: expect.any(String) }] });
-    expect(readPNG(fromBase64(body.data[0].b64_json))).toMatchObject({ width: 2, height: 2 });
-  });
-
-  it("keeps numbering URLs for response_format url, the default", async () => {
-    const { call } = mockGateway();
-    await call("/v1/images/generations", { body: { prompt: "a cat" } });
-    const body = await (await call("/v1/images/generations", { body: { prompt: "a dog", response_format: "url" } })).json();
-    expect(body.data).toEqual([{ url: "https://mock.modelgate.invalid/images/2.png" }]);
-  });
-
-  it("takes an image model, and answers 400 or 404 naming model for another", async () => {
-    const { call } = mockGateway();
-    expect((await call("/v1/images/generations", { body: { prompt: "a cat", model: "openai/gpt-image-1" } })).status).toBe(200);
-    const other = await call("/v1/images/generations", { body: { prompt: "a cat", model: "openai/gpt-4.1" } });
-    expect(other.status).toBe(400);
-    expect((await other.json()).error).toMatchObject({ param: "model", message: expect.stringContaining("image_generation") });
-    expect((await call("/v1/images/generations", { body: { prompt: "a cat", model: "acme/paint" } })).status).toBe(404);
-  });
-
-  it("answers 400 naming response_format for an unknown one", async () => {
-    const response = await mockGateway().call("/v1/images/generations", { body: { prompt: "a cat", response_format: "svg" } });
-    expect(response.status).toBe(400);
-    expect((await response.json()).error.param).toBe("response_format");
-  });
-});
+/** A WAV upload of `size` zero bytes, named `name`. */
+const audio = (size: number, name = "audio.wav") => new File([new Uint8Array(size)], name, { type: "audio/wav" });
 
 describe("mock gateway endpoints: /v1/audio/speech", () => {
   const speech = { model: "openai/gpt-4o-audio-preview", input: "Hello there", voice: "alloy" };
@@ -87,10 +46,10 @@ describe("mock gateway endpoints: /v1/audio/speech", () => {
 });
 
 describe("mock gateway endpoints: /v1/audio/transcriptions", () => {
-  const upload = (fields: Parameters<typeof uploadTo>[1], gateway?: Parameters<typeof uploadTo>[2]) => uploadTo("/v1/audio/transcriptions", fields, gateway);
+  const upload = (fields: FormFields, gateway = mockGateway().gateway) => postForm(gateway, "/v1/audio/transcriptions", fields);
 
   it("answers { text } for a multipart upload, the same text for the same file", async () => {
-    const file: [Blob, string] = [audio(1000), "meeting.wav"];
+    const file = audio(1000, "meeting.wav");
     const first = await upload({ file, model: "google/gemini-2.5-flash" });
     expect(first.status).toBe(200);
     const body = await first.json();
@@ -101,13 +60,13 @@ describe("mock gateway endpoints: /v1/audio/transcriptions", () => {
   it("derives the text from the file's name and size", async () => {
     const texts = new Set<string>();
     for (const [size, name] of [[1000, "a.wav"], [1001, "a.wav"], [1000, "b.wav"], [3000, "c.wav"]] as const) {
-      texts.add((await (await upload({ file: [audio(size), name], model: "google/gemini-2.5-flash" })).json()).text);
+      texts.add((await (await upload({ file: audio(size, name), model: "google/gemini-2.5-flash" })).json()).text);
     }
     expect(texts.size).toBeGreaterThan(1);
   });
 
   it("answers the text alone, as text/plain, for response_format text", async () => {
-    const file: [Blob, string] = [audio(1000), "meeting.wav"];
+    const file = audio(1000, "meeting.wav");
     const json = await (await upload({ file, model: "google/gemini-2.5-flash" })).json();
     const text = await upload({ file, model: "google/gemini-2.5-flash", response_format: "text" });
     expect(text.headers.get("content-type")).toMatch(/^text\/plain/);
@@ -116,7 +75,7 @@ describe("mock gateway endpoints: /v1/audio/transcriptions", () => {
 
   it("answers srt as SubRip: cues numbered from 1, in order, one a sentence, whose text is the json text", async () => {
     // 1001 bytes: the mock hears two sentences in a file of odd size.
-    const file: [Blob, string] = [audio(1001), "meeting.wav"];
+    const file = audio(1001, "meeting.wav");
     const { text } = await (await upload({ file, model: HEARING })).json();
     const srt = await upload({ file, model: HEARING, response_format: "srt" });
     expect(srt.status).toBe(200);
@@ -127,19 +86,19 @@ describe("mock gateway endpoints: /v1/audio/transcriptions", () => {
   });
 
   it("answers vtt as WebVTT with the same cues as srt", async () => {
-    const file: [Blob, string] = [audio(1001), "meeting.wav"];
+    const file = audio(1001, "meeting.wav");
     const srt = readSRT(await (await upload({ file, model: HEARING, response_format: "srt" })).text());
     const vtt = readVTT(await (await upload({ file, model: HEARING, response_format: "vtt" })).text());
     expect(vtt).toEqual(srt);
   });
 
   it.each(["text", "srt", "vtt"])("answers %s as text/plain; charset=utf-8, as OpenAI does", async (format) => {
-    const response = await upload({ file: [audio(1000), "a.wav"], model: HEARING, response_format: format });
+    const response = await upload({ file: audio(1000, "a.wav"), model: HEARING, response_format: format });
     expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
   });
 
   it("answers verbose_json with task, language, duration, text, segments timed as the srt cues, and usage in seconds", async () => {
-    const file: [Blob, string] = [audio(1001), "meeting.wav"];
+    const file = audio(1001, "meeting.wav");
     const cues = readSRT(await (await upload({ file, model: HEARING, response_format: "srt" })).text());
     const response = await upload({ file, model: HEARING, response_format: "verbose_json", language: "de", temperature: "0.3" });
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
@@ -164,7 +123,7 @@ describe("mock gateway endpoints: /v1/audio/transcriptions", () => {
   });
 
   it("adds words for timestamp_granularities[] word, and segments only when segment is asked for too", async () => {
-    const file: [Blob, string] = [audio(1000), "a.wav"];
+    const file = audio(1000, "a.wav");
     const words = await (await upload({ file, model: HEARING, response_format: "verbose_json", "timestamp_granularities[]": ["word"] })).json();
     expect(words.segments).toBeUndefined();
     expect(words.words.map((word: { word: string }) => word.word).join(" ")).toBe(words.text);
@@ -179,20 +138,20 @@ describe("mock gateway endpoints: /v1/audio/transcriptions", () => {
     ["a temperature above 1", { temperature: "1.5" }, "temperature"],
     ["an unknown timestamp granularity", { "timestamp_granularities[]": ["sentence"] }, "timestamp_granularities"],
   ])("answers 400 naming the field for %s", async (_, extra, param) => {
-    const response = await upload({ file: [audio(10), "a.wav"], model: HEARING, ...extra });
+    const response = await upload({ file: audio(10, "a.wav"), model: HEARING, ...extra });
     expect(response.status).toBe(400);
     expect((await response.json()).error.param).toBe(param);
   });
 
   it("logs a field sent more than once as the list of its values", async () => {
     const { gateway } = mockGateway();
-    await upload({ file: [audio(10), "a.wav"], model: HEARING, "timestamp_granularities[]": ["word", "segment"] }, gateway);
+    await upload({ file: audio(10, "a.wav"), model: HEARING, "timestamp_granularities[]": ["word", "segment"] }, gateway);
     expect(gateway.requests[0]?.body).toMatchObject({ "timestamp_granularities[]": ["word", "segment"] });
   });
 
   it("logs the form's fields, a file by its name, type and size", async () => {
     const { gateway } = mockGateway();
-    await upload({ file: [audio(1000), "meeting.wav"], model: "google/gemini-2.5-flash" }, gateway);
+    await upload({ file: audio(1000, "meeting.wav"), model: "google/gemini-2.5-flash" }, gateway);
     expect(gateway.requests[0]?.body).toEqual({ file: { name: "meeting.wav", type: "audio/wav", size: 1000 }, model: "google/gemini-2.5-flash" });
   });
 
@@ -208,15 +167,15 @@ describe("mock gateway endpoints: /v1/audio/transcriptions", () => {
     const json = await mockGateway().call("/v1/audio/transcriptions", { body: { model: "google/gemini-2.5-flash" } });
     expect(json.status).toBe(400);
     expect((await json.json()).error.message).toMatch(/multipart\/form-data/);
-    const model = await upload({ file: [audio(10), "a.wav"], model: "openai/gpt-4.1" });
+    const model = await upload({ file: audio(10, "a.wav"), model: "openai/gpt-4.1" });
     expect(model.status).toBe(400);
     expect((await model.json()).error).toMatchObject({ param: "model", message: expect.stringContaining("google/gemini-2.5-flash") });
   });
 });
 
 describe("mock gateway endpoints: /v1/audio/translations", () => {
-  const upload = (fields: Parameters<typeof uploadTo>[1], gateway?: Parameters<typeof uploadTo>[2]) => uploadTo("/v1/audio/translations", fields, gateway);
-  const file: [Blob, string] = [audio(1001), "german.wav"];
+  const upload = (fields: FormFields, gateway = mockGateway().gateway) => postForm(gateway, "/v1/audio/translations", fields);
+  const file = audio(1001, "german.wav");
 
   it("answers { text } for a multipart upload, the same text for the same file", async () => {
     const first = await upload({ file, model: HEARING });

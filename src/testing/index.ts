@@ -5,7 +5,7 @@
  * @module
  */
 export { createMockGateway, MOCK_API_KEY } from "./gateway.ts";
-export type { MockGateway, MockGatewayOptions, MockRequestRecord } from "./gateway.ts";
+export type { MockGateway, MockGatewayOptions, MockRequestRecord } from "./gateway-types.ts";
 export type { MockFault } from "./http/faults.ts";
 export type { MockReply } from "./chat/replies.ts";
 export { DEFAULT_CATALOGUE, type MockModel } from "./catalogue/models.ts";

@@ -1,5 +1,7 @@
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionChunkDelta, ChatCompletionMessage } from "../../types/index.ts";
 import { audioFragments, type AudioFragment, type PlannedAudio } from "./beyond-text.ts";
+import type { StreamScript } from "../http/event-stream.ts";
+import { streamError } from "../http/faults.ts";
 import { mulberry32 } from "../random.ts";
 import type { PlannedChoice, ReplyPlan } from "./replies.ts";
 
@@ -110,6 +112,24 @@ export function toChunks(plan: ReplyPlan, includeUsage: boolean, seed: number, o
   }
   if (includeUsage) chunks.push({ ...chunk([]), usage: plan.usage });
   return chunks;
+}
+
+/**
+ * `chunks` as a chat stream: each a `data:` event, `data: [DONE]` last. A `stream-error`
+ * fault is reported as providers do, by a chunk carrying `error: { code, message }` with
+ * `finish_reason: "error"` (`as: "chunk"`), or by an `event: error` frame (`as: "event"`).
+ */
+export function chunkStream(chunks: readonly ChatCompletionChunk[]): StreamScript {
+  return {
+    events: chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`),
+    done: true,
+    errorFrame(fault) {
+      const error = streamError(fault);
+      if (fault.as === "event") return `event: error\ndata: ${JSON.stringify({ error })}\n\n`;
+      const chunk = { ...chunks[0]!, choices: [{ index: 0, delta: {}, finish_reason: "error" }], error };
+      return `data: ${JSON.stringify(chunk)}\n\n`;
+    },
+  };
 }
 
 /** Pieces of one to three words, each keeping the spaces that follow it, as tokenisers emit them. */

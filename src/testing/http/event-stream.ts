@@ -1,5 +1,17 @@
-import type { ChatCompletionChunk } from "../../types/index.ts";
-import { DEFAULT_STREAM_ERROR, type BodyFault } from "./faults.ts";
+import type { BodyFault } from "./faults.ts";
+
+/** What a stream sends: its events, how it ends, and how it reports a failure. */
+export interface StreamScript {
+  /** Each event whole and framed (`data: <json>\n\n`, after its `event:` line if it has one). */
+  events: readonly string[];
+  /**
+   * Whether `data: [DONE]` follows the last event, as chat streams end; image streams end with
+   * their last event, as OpenAI sends them.
+   */
+  done: boolean;
+  /** The frame that reports a `stream-error` fault in this kind of stream (the fault is sent after it). */
+  errorFrame(fault: Extract<BodyFault, { type: "stream-error" }>): string;
+}
 
 /** How `eventStream()` paces and breaks a stream. */
 export interface EventStreamOptions {
@@ -21,16 +33,18 @@ const DONE = "data: [DONE]\n\n";
 const STALL_KEEP_ALIVE_MS = 50;
 
 /**
- * Streams `chunks` as Server-Sent Events the way an OpenAI-compatible provider does: a
- * keep-alive comment first, `data: <json>\n\n` events with a keep-alive comment after every
- * `keepAliveEvery` of them, `data: [DONE]` last, and the scripted fault if any. Produced on
- * demand (`pull`), one event per pull, so a slow reader is never flooded, and every timer
- * stops when the reader cancels or the request aborts.
+ * Streams `script` as Server-Sent Events the way an OpenAI-compatible provider does: a
+ * keep-alive comment first, the events with a keep-alive comment after every
+ * `keepAliveEvery` of them, `data: [DONE]` last when the script says so, and the scripted
+ * fault if any (`afterChunks` counts events). Produced on demand (`pull`), one event per pull,
+ * so a slow reader is never flooded, and every timer stops when the reader cancels or the
+ * request aborts.
  */
-export function eventStream(chunks: readonly ChatCompletionChunk[], options: EventStreamOptions): ReadableStream<Uint8Array> {
+export function eventStream(script: StreamScript, options: EventStreamOptions): ReadableStream<Uint8Array> {
+  const { events } = script;
   const { chunkDelayMs, keepAliveEvery, fault, signal } = options;
   const encoder = new TextEncoder();
-  const faultAt = fault ? Math.min(Math.max(0, fault.afterChunks), chunks.length) : -1;
+  const faultAt = fault ? Math.min(Math.max(0, fault.afterChunks), events.length) : -1;
   let sent = 0;
   let greeted = false;
   let keepAliveDue = false;
@@ -54,7 +68,7 @@ export function eventStream(chunks: readonly ChatCompletionChunk[], options: Eve
   };
   const send = (text: string) => controller.enqueue(encoder.encode(text));
   const finish = (last: string) => {
-    send(last);
+    if (last !== "") send(last);
     stop();
     controller.close();
   };
@@ -77,13 +91,8 @@ export function eventStream(chunks: readonly ChatCompletionChunk[], options: Eve
         timer = setTimeout(tick, every);
         return new Promise<void>((resolve) => (wake = resolve));
       }
-      case "stream-error": {
-        const error = { code: fault.status ?? 502, message: fault.message ?? DEFAULT_STREAM_ERROR };
-        if (fault.as === "event") return finish(`event: error\ndata: ${JSON.stringify({ error })}\n\n`);
-        const template = chunks[0]!;
-        const chunk = { ...template, choices: [{ index: 0, delta: {}, finish_reason: "error" }], error };
-        return finish(`data: ${JSON.stringify(chunk)}\n\n`);
-      }
+      case "stream-error":
+        return finish(script.errorFrame(fault));
     }
   };
 
@@ -112,8 +121,8 @@ export function eventStream(chunks: readonly ChatCompletionChunk[], options: Eve
         if (!running) return;
       }
       if (sent === faultAt) return breakStream(fault!);
-      if (sent === chunks.length) return finish(DONE);
-      send(`data: ${JSON.stringify(chunks[sent++])}\n\n`);
+      if (sent === events.length) return finish(script.done ? DONE : "");
+      send(events[sent++]!);
       keepAliveDue = keepAliveEvery > 0 && sent % keepAliveEvery === 0;
     },
     cancel() {

@@ -11,7 +11,8 @@ import { errorResponse } from "./error-response.ts";
  * - `stream-error`: after `afterChunks` chunks, report an error inside the 200 stream — a
  *   chunk carrying `error: { code, message }` with `finish_reason: "error"` (`as: "chunk"`,
  *   the default) or an `event: error` — then end without `[DONE]`. `status` is the `code`
- *   (default 502).
+ *   (default 502). An image stream, which has no chunks, always sends the `event: error`,
+ *   its data `{ type: "error", error: { code, message } }`.
  * - `cut`: after `afterChunks` chunks the body errors, as a dropped connection does.
  * - `stall`: after `afterChunks` chunks only `: PROCESSING` comments follow, every
  *   `keepAliveMs` (default 50), until the reader cancels.
@@ -39,9 +40,11 @@ import { errorResponse } from "./error-response.ts";
  *   queued); it is used before a queued `structured` script, which stays queued for a later
  *   structured reply.
  *
- * `afterChunks` larger than the stream means "just before `[DONE]`". A body fault that meets
- * a non-streamed answer acts on its JSON: `cut` sends half of it and errors, `stall` sends
- * half and then nothing, `stream-error` becomes an error answer with its `status`.
+ * `afterChunks` counts the events of a stream (chunks, or an image stream's events); larger
+ * than the stream, it means "just before the end" (before `[DONE]`, where the stream has
+ * one). A body fault that meets a non-streamed answer acts on its JSON: `cut` sends half of
+ * it and errors, `stall` sends half and then nothing, `stream-error` becomes an error answer
+ * with its `status`.
  */
 export type MockFault =
   | {
@@ -85,6 +88,11 @@ export type BodyFault = Extract<MockFault, { afterChunks: number }>;
 
 /** The message of a `stream-error` fault that gives none. */
 export const DEFAULT_STREAM_ERROR = "The upstream provider failed mid-stream.";
+
+/** The `error` a `stream-error` fault reports inside a stream: `{ code, message }`. */
+export function streamError(fault: Extract<BodyFault, { type: "stream-error" }>): { code: number; message: string } {
+  return { code: fault.status ?? 502, message: fault.message ?? DEFAULT_STREAM_ERROR };
+}
 
 /**
  * `script` when it is well formed, else a `TypeError` saying what is wrong: a test that

@@ -8,6 +8,9 @@ const PIXELS = [
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
+/** The grey a partial image starts from, before the colours come in. */
+const GREY = 0x80;
+
 let cached: Uint8Array<ArrayBuffer> | undefined;
 
 /**
@@ -16,12 +19,26 @@ let cached: Uint8Array<ArrayBuffer> | undefined;
  * each chunk's CRC-32 — is visibly right. Built once; callers must not change the bytes.
  */
 export function mockPNG(): Uint8Array<ArrayBuffer> {
-  if (cached) return cached;
-  const header = [...u32(PIXELS[0]!.length / 3), ...u32(PIXELS.length), 8, 2, 0, 0, 0]; // width, height, depth 8, RGB, no interlace
-  // Each row starts with its filter type, 0 (None).
-  const raw = PIXELS.flatMap((row) => [0, ...row]);
-  cached = new Uint8Array([...SIGNATURE, ...chunk("IHDR", header), ...chunk("IDAT", zlibStored(raw)), ...chunk("IEND", [])]);
+  cached ??= encodePNG(PIXELS);
   return cached;
+}
+
+/**
+ * Partial image `index` of `count` of a streamed generation: the mock's picture faded toward
+ * grey, less with each partial (the first is the faintest), so every partial is a valid PNG
+ * of the final size that differs from the others and from the final image.
+ */
+export function partialPNG(index: number, count: number): Uint8Array<ArrayBuffer> {
+  const weight = (index + 1) / (count + 1);
+  return encodePNG(PIXELS.map((row) => row.map((value) => Math.round(GREY + (value - GREY) * weight))));
+}
+
+/** `rows` of RGB values as a PNG: width, height, depth 8, colour type 2 (RGB), no interlace. */
+function encodePNG(rows: readonly number[][]): Uint8Array<ArrayBuffer> {
+  const header = [...u32(rows[0]!.length / 3), ...u32(rows.length), 8, 2, 0, 0, 0];
+  // Each row starts with its filter type, 0 (None).
+  const raw = rows.flatMap((row) => [0, ...row]);
+  return new Uint8Array([...SIGNATURE, ...chunk("IHDR", header), ...chunk("IDAT", zlibStored(raw)), ...chunk("IEND", [])]);
 }
 
 /** The PNG as the `data:` URL a gateway puts in `message.images`. */
