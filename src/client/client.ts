@@ -85,6 +85,17 @@ import type {
   DeepPartial,
 } from "../types/index.ts";
 import type { GatewayInfo } from "../gateway/info.ts";
+import type { HeadersInput, QueryInput } from "../client/options.ts";
+import type { LogLevel } from "../internal/logger.ts";
+import type { DecodedDataURL } from "../media/data-url.ts";
+import type { APIKeyFunction } from "../pipeline/auth.ts";
+import type { HTTPMethod } from "../pipeline/request.ts";
+import type { ModelListPromise } from "../resources/models.ts";
+import type { JSONSchemaFormat, JSONSchemaOptions } from "../schemas/json-schema.ts";
+import type { SchemaIssue } from "../schemas/schema-source.ts";
+import type { SchemaOutput, StandardJSONSchemaConverter, StandardSchemaIssue, StandardSchemaResult, StandardSchemaV1, StructuredSchema } from "../schemas/standard-schema.ts";
+import type { RunnableTool, Tool, ToolDefinition, ToolRunContext } from "../schemas/tool.ts";
+import type { ChatCompletionAudioDelta, ChatCompletionChunkError, ChatCompletionImage, ChatCompletionParseParams, ChatCompletionVideo, CreateEmbeddingResponse, Embedding, EmbeddingCreateParams, ImageGenerateParams, ImagesResponse, ParseResponseFormat, ParsedInput, ParsedOutput, ParsedToolCallOf, ReasoningConfig, SpeechCreateParams, ToolRun, ToolRunCall, ToolRunEvent, ToolRunOptions, ToolRunParams, ToolRunResult, ToolRunStep, ToolRunStopReason, Transcription, TranscriptionCreateParams } from "../types/index.ts";
 import { VERSION } from "../version.ts";
 import { invalidArgument } from "../errors/invalid-argument.ts";
 import { readEnv } from "../internal/env.ts";
@@ -353,6 +364,56 @@ export declare namespace ModelGate {
     type StructuredStream,
     type StructuredOutputMode,
     type DeepPartial,
+    type LogLevel,
+    type Logger,
+    type HeadersInput,
+    type QueryInput,
+    type APIKeyFunction,
+    type HTTPMethod,
+    type ModelListPromise,
+    type Audio,
+    type Embeddings,
+    type Images,
+    type JSONSchemaFormat,
+    type JSONSchemaOptions,
+    type SchemaIssue,
+    type StandardSchemaV1,
+    type StandardSchemaIssue,
+    type StandardSchemaResult,
+    type StandardJSONSchemaConverter,
+    type StructuredSchema,
+    type SchemaOutput,
+    type DecodedDataURL,
+    type RunnableTool,
+    type Tool,
+    type ToolDefinition,
+    type ToolRunContext,
+    type ReasoningConfig,
+    type ChatCompletionAudioDelta,
+    type ChatCompletionImage,
+    type ChatCompletionVideo,
+    type ChatCompletionChunkError,
+    type ChatCompletionParseParams,
+    type ParsedInput,
+    type ParsedOutput,
+    type ParsedToolCallOf,
+    type ParseResponseFormat,
+    type ToolRun,
+    type ToolRunCall,
+    type ToolRunEvent,
+    type ToolRunOptions,
+    type ToolRunParams,
+    type ToolRunResult,
+    type ToolRunStep,
+    type ToolRunStopReason,
+    type CreateEmbeddingResponse,
+    type Embedding,
+    type EmbeddingCreateParams,
+    type ImageGenerateParams,
+    type ImagesResponse,
+    type SpeechCreateParams,
+    type Transcription,
+    type TranscriptionCreateParams,
   };
 }
 
