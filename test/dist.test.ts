@@ -62,7 +62,7 @@ describe("the type namespace on the client class", () => {
     const resolve = (symbol: import("typescript").Symbol) => (symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol);
     const isType = (symbol: import("typescript").Symbol) => (resolve(symbol).flags & ts.SymbolFlags.Value) === 0;
     // In the CommonJS declarations the module *is* the class (`export =`).
-    const client = file === "index.d.cts" ? resolve(checker.resolveExternalModuleSymbol(module)) : resolve(checker.getExportsOfModule(module).find((symbol) => symbol.name === "ModelGate") as import("typescript").Symbol);
+    const client = file === "index.d.cts" ? resolve((checker as unknown as { resolveExternalModuleSymbol(symbol: import("typescript").Symbol): import("typescript").Symbol }).resolveExternalModuleSymbol(module)) : resolve(checker.getExportsOfModule(module).find((symbol) => symbol.name === "ModelGate") as import("typescript").Symbol);
     const namespaceTypes = [...(client.exports?.values() ?? [])].filter(isType).map((symbol) => symbol.name).sort();
     const exportedTypes = checker.getExportsOfModule(module).filter(isType).map((symbol) => symbol.name).sort();
     return { namespaceTypes, exportedTypes };
