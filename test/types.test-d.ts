@@ -50,7 +50,7 @@ import { z } from "zod";
 import * as valibot from "valibot";
 import { toStandardJsonSchema } from "@valibot/to-json-schema";
 import { type as arkType } from "arktype";
-import { jsonSchema, tool, type DeepPartial, type ParsedChatCompletion, type StructuredStream } from "../src/index.ts";
+import { jsonSchema, tool, type DeepPartial, type ParsedChatCompletion, type ParsedToolCall, type StructuredStream } from "../src/index.ts";
 
 const WeatherSchema = z.object({ city: z.string(), celsius: z.number() });
 type Weather = { city: string; celsius: number };
@@ -99,6 +99,8 @@ const withTools = await client.chat.completions.parse({ model: "auto", messages:
 const call = withTools.choices[0].message.tool_calls![0];
 if (call.function.name === "get_weather") expectTypeOf(call.function.parsed_arguments).toEqualTypeOf<{ city: string }>();
 else expectTypeOf(call.function.parsed_arguments).toEqualTypeOf<{ zone: string }>();
+// Each call is one named type an editor shows as such, its arguments once.
+expectTypeOf(call).toEqualTypeOf<ParsedToolCall<"get_weather", { city: string }> | ParsedToolCall<"get_time", { zone: string }>>();
 // A tool() definition is a tool for create() as well.
 void client.chat.completions.create({ model: "auto", messages: userMessage, tools: [getWeather] });
 

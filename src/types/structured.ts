@@ -83,7 +83,17 @@ export type ParsedToolCallOf<Tools extends readonly unknown[]> = [Tools[number]]
   ? ParsedFunctionToolCall // no tools given: a call may still come (the answer function of the "tool" mode)
   : ToolCallFor<Tools[number]>;
 
-type ToolCallFor<T> = T extends Tool<infer Name, infer Args> ? ParsedFunctionToolCall<Name, Args> & { function: { parsed_arguments: Args } } : ParsedFunctionToolCall;
+type ToolCallFor<T> = T extends Tool<infer Name, infer Args> ? ParsedToolCall<Name, Args> : ParsedFunctionToolCall;
+
+/** A call of a `tool()` tool in `parse()`'s result: `parsed_arguments` is always there, typed by the tool's schema. */
+export interface ParsedToolCall<Name extends string = string, Args = unknown> extends ParsedFunctionToolCall<Name, Args> {
+  function: {
+    name: Name;
+    arguments: string;
+    /** The arguments, parsed and validated by the tool's schema. */
+    parsed_arguments: Args;
+  };
+}
 
 /** The assistant message of a `parse()` result. */
 export interface ParsedChatCompletionMessage<T, Call extends ChatCompletionMessageToolCall = ParsedFunctionToolCall> extends Omit<ChatCompletionMessage, "tool_calls"> {
