@@ -143,3 +143,9 @@ expectTypeOf<ChatCompletion["choices"][number]["message"]["reasoning"]>().toEqua
 expectTypeOf<ChatCompletion["choices"][number]["message"]["images"]>().toEqualTypeOf<import("../src/index.ts").ChatCompletionImage[] | undefined>();
 expectTypeOf<ChatCompletionChunk["choices"][number]["delta"]["audio"]>().toEqualTypeOf<import("../src/index.ts").ChatCompletionAudioDelta | undefined>();
 expectTypeOf<Endpoints["decodeDataURL"]>().toEqualTypeOf<(url: string) => import("../src/index.ts").DecodedDataURL>();
+
+// The nested type paths openai's docs use name the same types as the flat ones.
+expectTypeOf<ModelGate.Chat.ChatCompletionCreateParams>().toEqualTypeOf<ModelGate.ChatCompletionCreateParams>();
+expectTypeOf<ModelGate.Chat.Completions.ChatCompletionMessageParam>().toEqualTypeOf<ModelGate.ChatCompletionMessageParam>();
+expectTypeOf<ModelGate.Chat.Completions.ChatCompletionTool>().toEqualTypeOf<ModelGate.ChatCompletionTool>();
+expectTypeOf<ModelGate.Chat.Completions.ChatCompletionChunk>().toEqualTypeOf<ModelGate.ChatCompletionChunk>();
