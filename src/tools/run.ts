@@ -163,7 +163,8 @@ class ToolRun {
     const accumulator = new ChatCompletionAccumulator();
     for await (const chunk of stream) {
       accumulator.add(chunk);
-      this.#log.push({ type: "chunk", step, chunk });
+      // Kept only for iterators reading now: a long answer must not be held twice (see EventLog).
+      this.#log.pushLive({ type: "chunk", step, chunk });
     }
     return { completion: accumulator.result(), gateway: stream.gateway };
   }
