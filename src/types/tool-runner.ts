@@ -83,6 +83,10 @@ export type ToolRunEvent =
 
 /**
  * What `runTools()` returns: await it for the result, or iterate it for the events as they
- * happen (then await it for the same result, nothing run twice).
+ * happen (then await it for the same result, nothing run twice). The events are a live view:
+ * an iterator gets every event but the chunks from the first, whenever it is made, and the
+ * `"chunk"` events from when it is made on. Chunks nobody iterates are not kept, and a chunk
+ * is let go once every iterator there has read it, so a long streamed answer is held once
+ * (in the result), not again as its chunks.
  */
 export interface ToolRun extends Promise<ToolRunResult>, AsyncIterable<ToolRunEvent> {}
