@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { tool, type ChatCompletionMessageParam, type ToolRunEvent } from "../src/index.ts";
+import { sseResponse } from "./fixtures/body.ts";
+import { chunk, DONE, sseData, toolFragment } from "./fixtures/chunks.ts";
 import { recordingClient } from "./fixtures/client.ts";
 
 // runTools() against hand-made replies that no well-behaved model sends: whatever a call looks
@@ -159,6 +161,17 @@ describe("runTools(): malformed calls become that call's tool message", () => {
     const { client, sent } = replying(assistant([signed]), answer);
     await client.chat.completions.runTools({ model: "m", messages, tools: [getWeather] });
     expect((sent[1]!.messages as { tool_calls?: unknown[] }[])[1]!.tool_calls).toEqual([signed]);
+  });
+
+  it("answers a streamed call that came without an id or a name, and sends it back valid", async () => {
+    const parts = [sseData(chunk(toolFragment({ index: 0, arguments: '{"city":"Oslo"}' }))), sseData(chunk({}, { finish: "tool_calls" })), DONE];
+    let served = 0;
+    const { client, sent } = recordingClient(() => (served++ === 0 ? sseResponse(parts) : sseResponse([sseData(chunk({ content: "Cold." }, { finish: "stop" })), DONE])));
+    const result = await client.chat.completions.runTools({ model: "m", messages, tools: [getWeather], stream: true });
+    expect(result.stopReason).toBe("done");
+    expect(toolTexts(result.messages)).toEqual(["Error: The tool call has no tool name. Call the tool again by its name."]);
+    expect((sent[1]!.messages as { tool_calls?: unknown[] }[])[1]!.tool_calls).toEqual([{ id: "call_step1_0", type: "function", function: { name: "unnamed_call", arguments: '{"city":"Oslo"}' } }]);
+    expectValidConversation(sent[1]!.messages);
   });
 
   it("keeps a refusal in messages as the model sent it", async () => {
