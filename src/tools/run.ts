@@ -1,6 +1,7 @@
 import { abortError, APIUserAbortError, assertChatParams, BudgetExceededError, ChatCompletionAccumulator, invalidArgument, isRecord, ModelGateError, toolInternals, type Completions, type Requester, type Stream, type ToolInternals } from "../core.ts";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage, Model } from "../types/index.ts";
 import type { ToolRunCall, ToolRunEvent, ToolRunResult, ToolRunStep, ToolRunStopReason } from "../types/tool-runner.ts";
+import { assistantTurn, callIDsIn, type PreparedCall } from "./assistant-turn.ts";
 import { callTool } from "./call-tool.ts";
 import { EventLog } from "./event-log.ts";
 import { catalogueOf } from "../budget/catalogue.ts";
@@ -45,6 +46,8 @@ class ToolRun {
   readonly #tools = new Map<string, ToolInternals>();
   readonly #log: EventLog<ToolRunEvent>;
   readonly #messages: ChatCompletionMessageParam[];
+  /** Every tool call id in the conversation: a new call's id must not repeat one (some providers reject it). */
+  readonly #callIDs: Set<string>;
   readonly #steps: ToolRunStep[] = [];
   readonly #usage: CompletionUsage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
   /** The cost the gateway reported, summed; `null` while it reported none. */
@@ -88,6 +91,7 @@ class ToolRun {
     this.#maxCost = maxCost as number | undefined;
     this.#log = log;
     this.#messages = [...(given.messages as ChatCompletionMessageParam[])];
+    this.#callIDs = callIDsIn(this.#messages);
   }
 
   async run(): Promise<ToolRunResult> {
@@ -105,10 +109,11 @@ class ToolRun {
       if (!isRecord(message)) throw new ModelGateError(`Step ${step} of the tool run failed: the reply has no message.`);
       const cost = gateway?.cost ?? null;
       await named(step, this.#count(completion, cost, gateway?.model ?? completion.model));
-      const calls = withIDs(Array.isArray(message.tool_calls) ? message.tool_calls : [], step);
+      // Whatever the reply holds, the turn that goes back is a valid request's; a call that cannot be run says why in its tool message.
+      const { turn, calls } = assistantTurn(message, step, this.#callIDs);
       const record: ToolRunStep = { completion, model: completion.model, cost, gateway, toolCalls: [] };
       this.#steps.push(record);
-      this.#messages.push(assistantMessage(message, calls));
+      this.#messages.push(turn);
       if (calls.length === 0) {
         this.#log.push({ type: "step.end", step, completion, cost });
         stopReason = "done";
@@ -117,7 +122,7 @@ class ToolRun {
       const repeated = this.#repeated(calls);
       if (repeated.size > 0) {
         // Not run a third time; every call still gets its message, so the conversation can go on.
-        record.toolCalls = calls.map((call) => {
+        record.toolCalls = calls.map(({ call }) => {
           const error = repeated.has(call)
             ? "Not run: this call was made with the same arguments in three steps in a row, so the run stopped."
             : "Not run: another call of this step repeated itself three steps in a row, so the run stopped.";
@@ -158,17 +163,18 @@ class ToolRun {
     const accumulator = new ChatCompletionAccumulator();
     for await (const chunk of stream) {
       accumulator.add(chunk);
-      this.#log.push({ type: "chunk", step, chunk });
+      // Kept only for iterators reading now: a long answer must not be held twice (see EventLog).
+      this.#log.pushLive({ type: "chunk", step, chunk });
     }
     return { completion: accumulator.result(), gateway: stream.gateway };
   }
 
   /** Runs every call of a step at once; their messages follow in call order. */
-  async #runCalls(calls: ChatCompletionMessageToolCall[], step: number): Promise<ToolRunCall[]> {
+  async #runCalls(calls: PreparedCall[], step: number): Promise<ToolRunCall[]> {
     const outcomes = await Promise.all(
-      calls.map(async (call) => {
-        this.#log.push({ type: "tool_call", step, call });
-        const done = await callTool(call, this.#tools, { signal: this.#signal, step, redact: this.#client.redact });
+      calls.map(async (prepared) => {
+        this.#log.push({ type: "tool_call", step, call: prepared.call });
+        const done = await callTool(prepared, this.#tools, { signal: this.#signal, step, redact: this.#client.redact });
         this.#log.push({ type: "tool_result", step, ...done.outcome });
         return done;
       }),
@@ -237,31 +243,13 @@ class ToolRun {
   }
 
   /** The calls that repeat one made with the same arguments in each of the two steps before. */
-  #repeated(calls: ChatCompletionMessageToolCall[]): Set<ChatCompletionMessageToolCall> {
-    const signatures = calls.map(callSignature);
+  #repeated(calls: PreparedCall[]): Set<ChatCompletionMessageToolCall> {
+    const signatures = calls.map(({ call }) => callSignature(call));
     const earlier = this.#recentCalls.slice(-(REPEATS_TO_STOP - 1));
     this.#recentCalls.push(new Set(signatures));
     if (earlier.length < REPEATS_TO_STOP - 1) return new Set();
-    return new Set(calls.filter((_, index) => earlier.every((step) => step.has(signatures[index] as string))));
+    return new Set(calls.filter((_, index) => earlier.every((step) => step.has(signatures[index] as string))).map(({ call }) => call));
   }
-}
-
-/** The assistant message as a param for the next step: what the model said and called (ids filled in). */
-function assistantMessage(message: ChatCompletionMessage, calls: ChatCompletionMessageToolCall[]): ChatCompletionMessageParam {
-  return { role: "assistant", content: message.content ?? null, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
-}
-
-/**
- * The calls with an `id` each, unique in the step: a provider that leaves it out (or repeats
- * one) would otherwise get tool messages it cannot match, and the next step a 400.
- */
-function withIDs(calls: ChatCompletionMessageToolCall[], step: number): ChatCompletionMessageToolCall[] {
-  const seen = new Set<string>();
-  return calls.map((call, index) => {
-    const id = typeof call?.id === "string" && call.id !== "" && !seen.has(call.id) ? call.id : `call_step${step}_${index}`;
-    seen.add(id);
-    return id === call?.id ? call : { ...call, id, type: "function" };
-  });
 }
 
 /** A step's own failure names the step, which matters in a long run. */
@@ -278,14 +266,12 @@ async function named<T>(step: number, work: Promise<T>): Promise<T> {
 
 /** A call as `name(canonical JSON of its arguments)`: the same call whatever the key order or spacing; no arguments are `{}`. */
 function callSignature(call: ChatCompletionMessageToolCall): string {
-  const text = String(call?.function?.arguments ?? "");
-  let args: unknown = text;
+  const { name, arguments: text } = call.function;
   try {
-    args = text.trim() === "" ? {} : JSON.parse(text);
-    return `${call?.function?.name}(${canonicalJSON(args)})`;
+    return `${name}(${canonicalJSON(text.trim() === "" ? {} : JSON.parse(text))})`;
   } catch {
     // Not JSON, or nested too deep to walk: compared as the text it is.
-    return `${call?.function?.name}(${text})`;
+    return `${name}(${text})`;
   }
 }
 
