@@ -2,8 +2,9 @@
 // runtimes into this folder (install.mjs: its own package.json, so the repository's install stays
 // small), builds and packs the package, installs the tarball into throwaway consumer projects,
 // starts the mock gateway on 127.0.0.1, and runs one check per runtime, the README's blocks for
-// that runtime included. Each check prints `<runtime>: ok (<version>)` or
-// `<runtime>: FAILED <reason>`; the command exits non-zero if any failed.
+// that runtime included, and one of installing from source (source-install.mjs). Each check
+// prints `<runtime>: ok (<version>)` or `<runtime>: FAILED <reason>`; the command exits non-zero
+// if any failed.
 import { execFile, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -13,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { installRuntimes, suiteBin } from "./install.mjs";
 import { readmeBlocks } from "./readme-blocks.mjs";
+import { sourceInstallCheck } from "./source-install.mjs";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -30,7 +32,8 @@ const started = performance.now();
 // --- setup: runtimes, build, pack, install, gateway ---------------------------------------
 console.log(`runtimes install (test/runtimes/node_modules): ${await installRuntimes()}`);
 await run("npm", ["run", "build", "--silent"], { cwd: root });
-const { stdout: packed } = await run("npm", ["pack", "--silent", "--pack-destination", work], { cwd: root });
+// Just built: packing skips `prepare`, which would build again.
+const { stdout: packed } = await run("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", work], { cwd: root });
 const tarball = join(work, packed.trim().split("\n").at(-1));
 
 const { createMockGateway, MOCK_API_KEY } = await import(join(root, "dist/testing/index.js"));
@@ -356,7 +359,8 @@ ${workers
 }
 
 async function lintCheck() {
-  await run(suiteBin("attw"), ["--pack", ".", "--format", "ascii"], { cwd: root }).catch((error) => {
+  // The tarball packed above (`attw --pack .` would run npm pack again, and with it `prepare`).
+  await run(suiteBin("attw"), [tarball, "--format", "ascii"], { cwd: root }).catch((error) => {
     throw new Error(`attw: ${`${error.stdout}`.trim().split("\n").slice(-6).join(" | ")}`);
   });
   const { stdout } = await run(suiteBin("publint"), ["--strict"], { cwd: root }).catch((error) => {
@@ -405,6 +409,7 @@ await check("mock gateway served by Bun and Deno", serveChecks);
 await check("browser (chromium, bundled by esbuild: the example, the README pages and the endpoints page)", browserCheck);
 await check("cloudflare workerd (the README worker and the endpoints worker)", workerdCheck);
 await check("packaging lint (attw, publint)", lintCheck);
+await check("install from source (prepare builds dist/ for a directory and a git install)", () => sourceInstallCheck({ root, work, reply: REPLY }));
 await check("deno.lock unchanged by the checks", () => {
   if (readFileSync(join(root, "deno.lock"), "utf8") !== denoLock) throw new Error("a Deno run wrote to the tracked deno.lock (pass --no-lock)");
   return "no writes";
