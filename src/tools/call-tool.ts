@@ -31,7 +31,7 @@ export async function callTool({ call, problem }: PreparedCall, tools: Map<strin
   if (problem !== undefined) {
     outcome = { error: problem };
   } else {
-    const work = outcomeOf(call, tools, context);
+    const work = runOneCall(call, tools, context);
     // After an abort the run stops waiting for it; what it ends with later is nobody's concern.
     work.catch(() => {});
     outcome = await unlessAborted(work, context.signal);
@@ -52,7 +52,7 @@ export async function callTool({ call, problem }: PreparedCall, tools: Map<strin
   return { outcome: record, content: `Error: ${error}` };
 }
 
-async function outcomeOf(call: PreparedCall["call"], tools: Map<string, ToolInternals>, context: CallContext): Promise<Outcome> {
+async function runOneCall(call: PreparedCall["call"], tools: Map<string, ToolInternals>, context: CallContext): Promise<Outcome> {
   const { name, arguments: text } = call.function;
   const tool = tools.get(name);
   if (!tool?.run) return { error: `There is no tool named ${JSON.stringify(name)}. The tools are: ${[...tools.keys()].join(", ")}.` };
