@@ -1,12 +1,16 @@
+import { Queue } from "./queue.ts";
+
 type Settled<T> = { ok: true; result: IteratorResult<T> } | { ok: false; error: unknown };
 
 /**
  * Splits one iterator into two that each see every value (and the same error) in order.
  * Values are pulled from the source once, by whichever side asks first, and buffered for the
- * other side only while it lags; the source is cancelled once both sides have stopped.
+ * other side only while it lags; the source is cancelled once both sides have stopped. Either
+ * side may lag the other by the whole stream: its buffer is a `Queue`, so the cost stays
+ * linear in the stream's length.
  */
 export function teeIterator<T>(source: AsyncIterator<T>): [AsyncIterator<T>, AsyncIterator<T>] {
-  const buffers: [Settled<T>[], Settled<T>[]] = [[], []];
+  const buffers = [new Queue<Settled<T>>(), new Queue<Settled<T>>()] as const;
   const listening = [true, true];
   let pending: Promise<void> | undefined;
 
@@ -35,7 +39,7 @@ export function teeIterator<T>(source: AsyncIterator<T>): [AsyncIterator<T>, Asy
     },
     async return() {
       listening[index] = false;
-      buffers[index].length = 0;
+      buffers[index].clear();
       if (!listening[1 - index]) await source.return?.();
       return { value: undefined, done: true };
     },
