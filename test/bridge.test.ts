@@ -192,15 +192,16 @@ describe("the bridge framing", () => {
     const piece = new TextEncoder().encode("a".repeat(MiB));
     let reads = 0;
     let cancelled = false;
-    // An endless line: a reader that keeps it all never returns (and runs out of memory).
-    const endless = new ReadableStream<Uint8Array>({
+    // A 40 MiB line, read 1 MiB at a time (a reader without the limit keeps it all, and a
+    // 256 MiB one runs the process out of memory).
+    const long = new ReadableStream<Uint8Array>({
       pull(controller) {
-        reads++;
-        controller.enqueue(piece);
+        if (++reads > 40) controller.close();
+        else controller.enqueue(piece);
       },
       cancel: () => void (cancelled = true),
     });
-    const { error } = await readAll(endless);
+    const { error } = await readAll(long);
     expect(error).toBeInstanceOf(ModelGateError);
     expect(error).not.toBeInstanceOf(APIConnectionError);
     expect(error?.message).toMatch(/exceeded 16777216 characters/);

@@ -104,14 +104,6 @@ describe("stream.gateway", () => {
     expect(Object.keys(completion)).not.toContain("gateway");
   });
 
-  it("is on finalChatCompletion() of a stream from create()", async () => {
-    const client = clientAnswering(() => sseResponse([sseData(first), sseData(chunk({ content: "lo" }, { finish: "stop" })), sseData(usageChunk(usage)), DONE]));
-    const stream = await client.chat.completions.create({ model: "auto", messages, stream: true, stream_options: { include_usage: true } });
-    const completion = await stream.finalChatCompletion();
-    expect(completion.gateway).toMatchObject({ model: "anthropic/claude-haiku-4.5", cost: 0.00002, usage });
-    expect(Object.keys(completion)).not.toContain("gateway");
-  });
-
   it("gives an error sent inside the stream what the stream knew", async () => {
     const failing = { ...chunk({}, { finish: "error" as never }), error: { code: 502, message: "upstream failed" } };
     const client = clientAnswering(() => sseResponse([sseData(first), sseData(failing)]));

@@ -53,7 +53,7 @@ export function bridgeSource<T>(iterator: AsyncIterator<T>): UnderlyingDefaultSo
   /** The stream's `id`: the frames repeat it, so openai's `ChatCompletionStream` sees no new completion. */
   let id = "";
   let failure: { error: unknown } | undefined;
-  const frame = (kind: "end" | "error", error?: ErrorFrame) => line({ id, choices: [], modelgate_bridge: kind, ...(error && { error }) });
+  const frame = (kind: "end" | "error", extra?: { error: ErrorFrame }) => line({ id, choices: [], modelgate_bridge: kind, ...extra });
   return {
     async pull(controller) {
       // The error frame went out in the previous pull: erroring the body in the same one would
@@ -71,7 +71,7 @@ export function bridgeSource<T>(iterator: AsyncIterator<T>): UnderlyingDefaultSo
         controller.enqueue(bytes);
       } catch (error) {
         failure = { error };
-        controller.enqueue(frame("error", errorFrame(error)));
+        controller.enqueue(frame("error", { error: errorFrame(error) }));
         // A chunk that cannot be written as JSON leaves the source unfinished: stop it too.
         await Promise.resolve(iterator.return?.()).catch(() => {});
       }
@@ -98,8 +98,8 @@ export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_
   /** What the stream ends with once the queue is empty: the end, or an error to throw. */
   let ending: { error?: Error | undefined } | undefined;
 
-  const reject = (why: string, text: string) => {
-    ending = { error: new ModelGateError(`The stream bridge sent ${why}: ${JSON.stringify(excerpt(text, EXCERPT_LENGTH))}. Was the body made by toReadableStream()?`) };
+  const reject = (text: string) => {
+    ending = { error: new ModelGateError(`The stream bridge sent a line that is neither a chunk object nor one of its frames: ${JSON.stringify(excerpt(text, EXCERPT_LENGTH))}`) };
   };
 
   const handle = (text: string) => {
@@ -108,7 +108,7 @@ export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_
       value = JSON.parse(text);
     } catch {
       // Blank lines are skipped, as openai's reader does; only a failed parse pays for the trim.
-      if (text.trim() !== "") reject("a line that is not JSON", text);
+      if (text.trim() !== "") reject(text);
       return;
     }
     const kind = isRecord(value) ? value.modelgate_bridge : null;
@@ -122,7 +122,7 @@ export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_
       }
     } else if (kind === "end") ending = {};
     else if (kind === "error" && isRecord((value as Record<string, unknown>).error)) ending = { error: errorFromFrame((value as { error: Record<string, unknown> }).error) };
-    else reject("a line that is neither a chunk object nor one of its frames", text);
+    else reject(text);
   };
 
   const tooLong = () => {
@@ -137,7 +137,7 @@ export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_
     for (let end = text.indexOf("\n"); end !== -1 && !ending; end = text.indexOf("\n", start)) {
       if (partialLength + end - start > maxLineLength) return tooLong();
       partial.push(text.slice(start, end));
-      const line = partial.length === 1 ? (partial[0] as string) : partial.join("");
+      const line = partial.join("");
       partial = [];
       partialLength = 0;
       handle(line);
@@ -169,12 +169,8 @@ export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_
           take(bytes);
           continue;
         }
-        const rest = partial.join("") + decoder.decode();
-        ending = {
-          error: new APIConnectionError(
-            `The stream bridge ended ${rest.trim() === "" ? "without its end frame" : `in the middle of a line (${JSON.stringify(excerpt(rest, EXCERPT_LENGTH))})`}: the connection was cut, or the body was written by openai's toReadableStream() (which marks no end) rather than modelgate's.`,
-          ),
-        };
+        // Whether or not a line was left half-sent, the end frame is missing.
+        ending = { error: new APIConnectionError("The stream bridge ended without its end frame: the connection was cut, or openai's toReadableStream() wrote the body (it marks no end).") };
       }
     },
     async return(): Promise<IteratorResult<T>> {

@@ -1,3 +1,12 @@
+/** A first-in, first-out buffer; see `queue()`. */
+export interface Queue<T> {
+  push(value: T): void;
+  /** The oldest value, removed; `undefined` when the queue is empty. */
+  shift(): T | undefined;
+  /** Drops every value. */
+  clear(): void;
+}
+
 /**
  * First in, first out, at a constant cost per value however far the reader lags the writer.
  *
@@ -6,37 +15,25 @@
  * a head index instead, and the slots already read are dropped only once they are at least
  * half of the array, so each value is moved at most once on average.
  */
-export class Queue<T> {
-  #items: (T | undefined)[] = [];
-  #head = 0;
-
-  /** How many values are waiting. */
-  get length(): number {
-    return this.#items.length - this.#head;
-  }
-
-  push(value: T): void {
-    this.#items.push(value);
-  }
-
-  /** The oldest value, removed; `undefined` when the queue is empty. */
-  shift(): T | undefined {
-    const items = this.#items;
-    if (this.#head === items.length) return undefined;
-    const value = items[this.#head];
-    // The slot is cleared so a value read is not kept alive until the next compaction.
-    items[this.#head++] = undefined;
-    if (this.#head === items.length) this.clear();
-    else if (this.#head >= 1024 && this.#head * 2 >= items.length) {
-      items.splice(0, this.#head);
-      this.#head = 0;
-    }
-    return value;
-  }
-
-  /** Drops every value. */
-  clear(): void {
-    this.#items = [];
-    this.#head = 0;
-  }
+export function queue<T>(): Queue<T> {
+  const items: (T | undefined)[] = [];
+  let head = 0;
+  return {
+    push: (value) => void items.push(value),
+    shift() {
+      if (head === items.length) return undefined;
+      const value = items[head];
+      // The slot is cleared so a value read is not kept alive until the next compaction.
+      items[head++] = undefined;
+      if (head === items.length) items.length = head = 0;
+      else if (head >= 1024 && head * 2 >= items.length) {
+        items.splice(0, head);
+        head = 0;
+      }
+      return value;
+    },
+    clear() {
+      items.length = head = 0;
+    },
+  };
 }

@@ -142,9 +142,6 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
     const iterator = this[Symbol.asyncIterator]();
     const accumulator = new ChatCompletionAccumulator();
     for await (const chunk of { [Symbol.asyncIterator]: () => iterator }) accumulator.add(chunk);
-    const completion = accumulator.result();
-    // Not enumerable, as on a completion from create(): JSON.stringify shows only the reply.
-    if (this.gateway) Object.defineProperty(completion, "gateway", { value: this.gateway, configurable: true });
-    return completion;
+    return accumulator.result();
   }
 }
