@@ -256,6 +256,7 @@ function streamOutcome<T>(exchange: Exchange, config: PipelineConfig, spec: Requ
     maxLineLength: config.maxSSELineLength,
     requireUsage: asksForUsage(spec.body),
     audioFormat: isRecord(spec.body) && isRecord(spec.body.audio) && typeof spec.body.audio.format === "string" ? spec.body.audio.format : undefined,
+    choiceCount: isRecord(spec.body) && typeof spec.body.n === "number" ? spec.body.n : undefined,
     errorContext: { redact: config.redact },
   });
   return {

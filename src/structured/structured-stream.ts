@@ -145,7 +145,10 @@ class Recorder {
         "The stream was stopped before its end (a loop over it ended early), so there is no whole reply to parse: call finalChatCompletion() before breaking out, or read to the end.",
       );
     }
-    return parseCompletion(this.#accumulator.result(), this.#plan);
+    const completion = this.#accumulator.result();
+    // What the gateway did, as on parse()'s non-streamed completion (not enumerable there either).
+    if (this.#stream.gateway) Object.defineProperty(completion, "gateway", { value: this.#stream.gateway, configurable: true });
+    return parseCompletion(completion, this.#plan);
   }
 
   /** Whether the answer has grown enough since the partial shown at `shownAtLength` to show another. */
