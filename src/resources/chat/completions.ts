@@ -107,7 +107,8 @@ export class Completions {
    * Runs a tool loop: asks the model, runs every tool it calls (at the same time), sends the
    * results back, and repeats until it answers without calling a tool (`"done"`), or a stop
    * condition ends the run with a result: `maxSteps` (default 10), `maxCost` (USD, checked
-   * before each step from its worst case and after it from the reported cost), or the same
+   * before each step from its worst case and after it from the reported cost, or the worst
+   * case when none was reported), or the same
    * call three steps in a row (`"repeated_call"`). A tool's mistakes (bad arguments, an
    * unknown name, a throw) go back to the model as that call's result.
    *
