@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { APIError, APIUserAbortError, BudgetExceededError, ModelGate, ModelGateError, type Model } from "../src/index.ts";
-import { estimatePromptTokens } from "../src/budget/estimate.ts";
+import { promptTokensAtMost } from "../src/budget/prompt-tokens.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { chunk, completionBody, sseData } from "./fixtures/chunks.ts";
 
@@ -55,7 +55,7 @@ describe("budgets and 402s: edges found by review", () => {
 
   it("never estimates a prompt below its UTF-8 size, which bounds byte-level tokenizers", () => {
     for (const text of ["1,2,3,4,5,6,7,8,9,10\n".repeat(50), "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo=".repeat(20), "ሰላም ልዑል ".repeat(40), "👨‍👩‍👧‍👦".repeat(30), "𝓣𝓱𝓮 𝓼𝓮𝓪".repeat(30)]) {
-      expect(estimatePromptTokens({ messages: [{ role: "user", content: text }] })).toBeGreaterThanOrEqual(new TextEncoder().encode(text).length);
+      expect(promptTokensAtMost({ messages: [{ role: "user", content: text }] })).toBeGreaterThanOrEqual(new TextEncoder().encode(text).length);
     }
   });
 

@@ -55,8 +55,8 @@ describe("runTools(): edges found by review", () => {
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
-  it("keeps the budget when the gateway reports no cost, counting usage at catalogue prices", async () => {
-    // Each step: 100 + 100 tokens at $1,000 per million = $0.2, reported nowhere.
+  it("keeps the budget when the gateway reports no cost, counting each step at its worst case", async () => {
+    // Each step: the prompt bound plus 1 token at $1,000 per million, reported nowhere.
     const { client, bodies } = scripted([{ calls: [{ name: "echo", arguments: '{"text":"a"}' }] }, { calls: [{ name: "echo", arguments: '{"text":"b"}' }] }, { calls: [{ name: "echo", arguments: '{"text":"c"}' }] }], { models: [priced({ prompt: 1_000, completion: 1_000 }, { max_output_tokens: 1 })] });
     const result = await client.chat.completions.runTools({ model: "priced/model", messages, tools: [echo], max_tokens: 1 }, { maxCost: 0.5 });
     expect(result.stopReason).toBe("max_cost");

@@ -24,10 +24,13 @@ export interface ChatRequestOptions extends RequestOptions {
   /**
    * The most this call may cost, in USD. With a model id, the SDK reads the model's prices
    * from the catalogue (`models.list()`, cached per client, revalidated after 5 minutes) and
-   * lowers `max_tokens` until the worst case (the prompt, estimated from above, plus the
-   * reply) fits, or throws `BudgetExceededError` without sending when even the prompt may
-   * not fit or the model has no price. With `model: "auto"` it sends `route.max_cost` and the
-   * gateway picks a model that fits.
+   * lowers the reply limit the gateway applies (`max_completion_tokens` when sent, else
+   * `max_tokens`, sent when neither was) until the worst case fits — `n` times the prompt
+   * (bounded from above) plus the reply, on the dearest of `model` and its `models` — or
+   * throws `BudgetExceededError` without sending when even the prompt may not fit or a model
+   * has no price. With `model: "auto"` it sends `route.max_cost` and the gateway picks a model
+   * that fits; when none does, its 400 is thrown as `BudgetExceededError` (the 400 as `cause`).
+   * The wait for the catalogue ends with the call's `timeout` (else the client's) or `signal`.
    */
   maxCost?: number | undefined;
 }

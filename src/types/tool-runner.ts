@@ -18,9 +18,11 @@ export interface ToolRunOptions extends RequestOptions {
   maxSteps?: number | undefined;
   /**
    * The most the run may cost, in USD. The run stops (`"max_cost"`) before a step whose worst
-   * case (the prompt, estimated from above, plus `max_tokens` at the model's catalogue prices)
-   * would pass what is left, and once the reported cost reaches it. With `model: "auto"` each
-   * step sends what is left as `route.max_cost`.
+   * case (as for `create()`'s `maxCost`: the prompt, bounded from above, plus the reply limit
+   * the gateway applies, at the model's catalogue prices) would pass what is left, and once
+   * what was spent reaches it: a step counts for the cost the gateway reported, else for its
+   * worst case. With `model: "auto"` each step sends what is left as `route.max_cost`, and
+   * the gateway's 400 saying no model fits ends the run with `"max_cost"` too.
    */
   maxCost?: number | undefined;
 }
