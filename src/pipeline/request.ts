@@ -3,7 +3,7 @@ import { gatewayInfo, learnFrom, type GatewayInfo } from "../gateway/info.ts";
 import { logDebug, type DebugLine } from "../internal/debug-lines.ts";
 import type { Logger } from "../internal/logger.ts";
 import { invalidArgument } from "../errors/invalid-argument.ts";
-import { loadBudget } from "../loader.ts";
+import { loadBudget, loadKeyFunction } from "../loader.ts";
 import { rawResponse } from "../streaming/raw-response.ts";
 import { isRecord } from "../internal/values.ts";
 import { BodyReader } from "../streaming/body-reader.ts";
@@ -14,7 +14,6 @@ import { createAPIPromise, type APIPromise, type Outcome } from "./api-promise.t
 import { mergeHeaders } from "./headers.ts";
 import type { Fetch, HeadersInput, QueryInput, RequestOptions } from "./options.ts";
 import { isRetryableResponse, MAX_RETRY_AFTER_MS, refusedWaitNote, retryDelayMs } from "./retry-policy.ts";
-import { keyFrom } from "./key-function.ts";
 import { sleep } from "./sleep.ts";
 import { buildURL } from "./url.ts";
 
@@ -118,7 +117,7 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
   /** The key already asked for after a 401, for the attempt that follows it. */
   let keyForNextAttempt: string | undefined;
   /** Asks the key function; only called when `apiKey` is one. */
-  const askForKey = () => keyFrom(keySource as APIKeyFunction, config.rememberSecret, options.signal, timeoutMs);
+  const askForKey = async () => (await loadKeyFunction()).keyFrom(keySource as APIKeyFunction, config.rememberSecret, options.signal, timeoutMs);
   /** A key function is asked again once after a 401; a changed key repeats the attempt once. */
   let askedAgainAfter401 = false;
 

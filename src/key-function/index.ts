@@ -1,11 +1,6 @@
-// Asking a key function for the key, loaded (with the stream helpers) by the first call of a
-// client whose `apiKey` is a function: a client with a fixed key never loads it.
-import type { APIKeyFunction } from "./auth.ts";
-import { APIUserAbortError, APIConnectionTimeoutError, abortError } from "../errors/connection-errors.ts";
-import { MAX_TIMER_MS } from "../internal/values.ts";
-import { untilAborted } from "../internal/until-aborted.ts";
-import { ModelGateError } from "../errors/modelgate-error.ts";
-import { assertAPIKey } from "./auth.ts";
+// Asking a key function for the key, loaded on demand (see src/loader.ts) by the first call of
+// a client whose `apiKey` is a function: a client with a fixed key never loads it.
+import { abortError, APIConnectionTimeoutError, APIUserAbortError, assertAPIKey, MAX_TIMER_MS, ModelGateError, untilAborted, type APIKeyFunction } from "../core.ts";
 
 /**
  * The key for the next attempt: the fixed one, or what the function gives now. Every key a
