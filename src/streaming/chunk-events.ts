@@ -118,6 +118,8 @@ export class ChunkEvents<T> {
     const index = typeof choice.index === "number" ? choice.index : 0;
     const delta = choice.delta;
     if (isRecord(delta)) {
+      // A lone call object instead of a list is read as a list of one.
+      if (isRecord(delta.tool_calls)) delta.tool_calls = [delta.tool_calls];
       if (Array.isArray(delta.tool_calls)) (this.#toolCalls ??= new ToolCallIndexes()).fill(index, delta.tool_calls);
       aliasReasoning(delta);
       // A spoken reply's format is in the request, not in its fragments: each choice's first
@@ -159,6 +161,9 @@ class ToolCallIndexes {
       else if (id !== undefined) index = calls.indexById.get(id) ?? calls.next;
       else index = calls.last;
       fragment.index = index;
+      // Arguments sent as an object rather than JSON text are taken as that object's JSON.
+      const call = fragment.function;
+      if (isRecord(call) && isRecord(call.arguments)) call.arguments = JSON.stringify(call.arguments);
       if (id !== undefined && !calls.indexById.has(id)) calls.indexById.set(id, index);
       calls.last = index;
       calls.next = Math.max(calls.next, index + 1);
