@@ -1,7 +1,9 @@
+import { createHash } from "node:crypto";
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { APIConnectionError, APIConnectionTimeoutError, APIError, AuthenticationError, ModelGate, StructuredOutputError, type ClientOptions, type Logger } from "../src/index.ts";
+import { APIConnectionError, APIConnectionTimeoutError, APIError, AuthenticationError, ModelGate, ModelGateError, StructuredOutputError, type ClientOptions, type Logger } from "../src/index.ts";
+import { createRedactor, redactValue } from "../src/errors/redact.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { chunk, completionBody, DONE, sseData } from "./fixtures/chunks.ts";
 import { loopbackServer, type LoopbackServer } from "./fixtures/loopback.ts";
@@ -342,6 +344,29 @@ describe("no part of the key shows in what an error holds", () => {
     expectNoPart(keys, renderings(error));
   });
 
+  it("when a custom fetch throws with the request's URL, whose query carries it (node-fetch's FetchError does)", async () => {
+    const client = clientAnswering(
+      (url) => {
+        throw Object.assign(new TypeError(`request to ${url} failed, reason: connect ECONNREFUSED`), { code: "ECONNREFUSED", url });
+      },
+      { defaultQuery: { key: SECRET } },
+    );
+    const error = (await client.models.list().catch((caught: unknown) => caught)) as APIConnectionError;
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error.message).toMatch(/^Connection error: request to https:\/\/gateway\.test\/v1\/models\?key=\[redacted\] failed/);
+    expect(error.cause).toBeInstanceOf(TypeError);
+    expect((error.cause as { code?: string }).code).toBe("ECONNREFUSED");
+    expectNoPart([SECRET], renderings(error));
+  });
+
+  it("when an embeddings answer echoes it as an index", async () => {
+    const client = clientAnswering(() => json({ object: "list", data: [{ object: "embedding", index: SECRET, embedding: [0.5] }], model: "e" }));
+    const error = await client.embeddings.create({ model: "e", input: "a" }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect((error as Error).message).toMatch(/indexes/);
+    expectNoPart([SECRET], renderings(error));
+  });
+
   it("in every rendering of a client whose key also rides in defaultQuery and defaultHeaders", () => {
     const client = new ModelGate({ apiKey: SECRET, baseURL: "https://gateway.test", defaultQuery: { key: SECRET }, defaultHeaders: { "x-goog-api-key": SECRET } });
     expectNoPart([SECRET], [
@@ -392,5 +417,78 @@ describe("no part of the key shows in a debug line", () => {
     const log = await debugLinesOf({}, () => (calls++ === 0 ? json({ error: { message: `overloaded for ${SECRET.slice(3)}` } }, 503, { "retry-after-ms": "1", "x-request-id": SECRET.slice(1, 20) }) : json({ object: "list", data: [] })));
     expect(log).toContain("retrying in");
     expectNoPart([SECRET], [["the debug log", log]]);
+  });
+});
+
+describe("the redactor", () => {
+  const { redact, remember } = createRedactor(SECRET);
+
+  it("cuts out the whole key, and any run of 8 of its characters, as one [redacted] per stretch", () => {
+    expect(redact(`key ${SECRET} end`)).toBe("key [redacted] end");
+    expect(redact(`start ${SECRET.slice(0, 8)} | tail ${SECRET.slice(-9)}`)).toBe("start [redacted] | tail [redacted]");
+    expect(redact(`${SECRET}${SECRET.slice(3, 15)}`)).toBe("[redacted]");
+    expect(redact(`seven ${SECRET.slice(0, 7)} and ${SECRET.slice(9, 16)}`)).toBe(`seven ${SECRET.slice(0, 7)} and ${SECRET.slice(9, 16)}`);
+    expect(redact("")).toBe("");
+  });
+
+  it("cuts out the key as a JSON string and a query string write it", () => {
+    const quoted = 'mg"key\\with/escapes+and=more';
+    const redactor = createRedactor(quoted);
+    expect(redactor.redact(JSON.stringify({ echo: quoted }))).toBe('{"echo":"[redacted]"}');
+    expect(redactor.redact(`https://g.test/v1/models?${new URLSearchParams({ key: quoted })}`)).toBe("https://g.test/v1/models?key=[redacted]");
+  });
+
+  it("cuts out a short key (4 to 7 characters) only whole, and ignores shorter ones", () => {
+    expect(createRedactor("abcdef").redact("abcdef abcde")).toBe("[redacted] abcde");
+    expect(createRedactor("abc").redact("abc")).toBe("abc");
+  });
+
+  it("keeps the parts of a key it still remembers when another key sharing them is forgotten", () => {
+    const redactor = createRedactor("shared-prefix-0001");
+    redactor.remember("shared-prefix-0002");
+    // 63 more: 65 in all, so the oldest ("…0001") is forgotten.
+    for (let index = 0; index < 63; index++) redactor.remember(createHash("sha256").update(`other ${index}`).digest("hex"));
+    expect(redactor.redact("shared-prefix-0002")).toBe("[redacted]");
+    // Only the run that "…0001" alone had is gone.
+    expect(redactor.redact("shared-prefix-0001")).toBe("[redacted]1");
+  });
+
+  it("copies a body with __proto__ as an own key, cycles as cycles, and errors of built-in classes as their class", () => {
+    const body = JSON.parse(`{"__proto__": {"echo": "${SECRET}"}, "list": ["${SECRET}"]}`) as Record<string, unknown>;
+    body.self = body;
+    const copy = redactValue(body, redact) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(copy, "__proto__")?.value).toEqual({ echo: "[redacted]" });
+    expect(copy.list).toEqual(["[redacted]"]);
+    expect(copy.self).toBe(copy);
+
+    const thrown = new RangeError(`too big: ${SECRET}`, { cause: Object.assign(new Error(`inner ${SECRET}`), { code: SECRET }) });
+    const error = redactValue(thrown, redact) as RangeError;
+    expect(error).toBeInstanceOf(RangeError);
+    expect(error.message).toBe("too big: [redacted]");
+    expect((error.cause as Error).message).toBe("inner [redacted]");
+    expect((error.cause as { code: string }).code).toBe("[redacted]");
+    expectNoPart([SECRET], renderings(error));
+  });
+
+  it("never throws: a getter that throws and a value nested 100,000 deep become notes", () => {
+    const hostile = { get boom(): never { throw new Error(SECRET); } };
+    expect(redactValue({ hostile }, redact)).toEqual({ hostile: "[unreadable value]" });
+    const deep = JSON.parse(`${"[".repeat(100_000)}"${SECRET}"${"]".repeat(100_000)}`) as unknown;
+    expect(JSON.stringify(redactValue(deep, redact))).toContain("[nested deeper than 100 levels]");
+  });
+
+  it("remembers keys given later", () => {
+    remember("mg-later-key-Xy01Za92");
+    expect(redact("later mg-later-key-Xy01Za92")).toBe("later [redacted]");
+  });
+});
+
+describe("an error body nested 100,000 deep", () => {
+  it("gives the status's error class, not a stack overflow", async () => {
+    const body = `{"error":${"[".repeat(100_000)}"${SECRET}"${"]".repeat(100_000)}}`;
+    const error = await clientAnswering(() => new Response(body, { status: 400 })).models.list().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(APIError);
+    expect((error as APIError).status).toBe(400);
   });
 });

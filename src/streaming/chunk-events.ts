@@ -80,7 +80,7 @@ export class ChunkEvents<T> {
     // usage chunk; nothing to do for the chunks in between.
     const gateway = this.#gateway;
     if (chunk.usage != null) this.#sawUsage = true;
-    if (gateway.model === null || gateway.generationID === null || chunk.usage != null) learnFrom(gateway, chunk);
+    if (gateway.model === null || gateway.generationID === null || chunk.usage != null) learnFrom(gateway, chunk, this.#context.redact);
     const { choices } = chunk;
     if (Array.isArray(choices)) for (const choice of choices) if (isRecord(choice)) this.#see(choice);
     this.queue.push(chunk as T);
