@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { APIConnectionError, APIConnectionTimeoutError, APIError, AuthenticationError, ModelGate, ModelGateError, StructuredOutputError, type ClientOptions, type Logger } from "../src/index.ts";
 import { createRedactor, redactValue } from "../src/errors/redact.ts";
+import { redactThrown } from "../src/structured/redact-thrown.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { chunk, completionBody, DONE, sseData } from "./fixtures/chunks.ts";
 import { loopbackServer, type LoopbackServer } from "./fixtures/loopback.ts";
@@ -354,8 +355,7 @@ describe("no part of the key shows in what an error holds", () => {
     const error = (await client.models.list().catch((caught: unknown) => caught)) as APIConnectionError;
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(error.message).toMatch(/^Connection error: request to https:\/\/gateway\.test\/v1\/models\?key=\[redacted\] failed/);
-    expect(error.cause).toBeInstanceOf(TypeError);
-    expect((error.cause as { code?: string }).code).toBe("ECONNREFUSED");
+    expect((error.cause as { code?: string }).code, "the fields of what fetch threw are kept").toBe("ECONNREFUSED");
     expectNoPart([SECRET], renderings(error));
   });
 
@@ -406,9 +406,10 @@ describe("no part of the key shows in a debug line", () => {
     expectNoPart([SECRET], [["the debug log", log]]);
   });
 
-  it("when a credential header or query parameter carries another secret, it is masked by name", async () => {
+  it("when a credential header carries another secret, it is masked by its name", async () => {
     const other = "AIzaOtherSecret-0123456789";
-    const log = await debugLinesOf({ defaultHeaders: { "x-goog-api-key": other }, defaultQuery: { key: other } });
+    const log = await debugLinesOf({ defaultHeaders: { "x-goog-api-key": other, "proxy-authorization": `Basic ${other}` } });
+    expect(log).toContain("'x-goog-api-key': '[redacted]'");
     expectNoPart([other], [["the debug log", log]]);
   });
 
@@ -453,29 +454,40 @@ describe("the redactor", () => {
     expect(redactor.redact("shared-prefix-0001")).toBe("[redacted]1");
   });
 
-  it("copies a body with __proto__ as an own key, cycles as cycles, and errors of built-in classes as their class", () => {
-    const body = JSON.parse(`{"__proto__": {"echo": "${SECRET}"}, "list": ["${SECRET}"]}`) as Record<string, unknown>;
-    body.self = body;
+  it("copies a body with __proto__ as an own key, and objects as their own enumerable fields only", () => {
+    const body = JSON.parse(`{"__proto__": {"echo": "${SECRET}"}, "list": ["${SECRET}", 1, null]}`) as Record<string, unknown>;
     const copy = redactValue(body, redact) as Record<string, unknown>;
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(copy, "__proto__")?.value).toEqual({ echo: "[redacted]" });
-    expect(copy.list).toEqual(["[redacted]"]);
-    expect(copy.self).toBe(copy);
-
-    const thrown = new RangeError(`too big: ${SECRET}`, { cause: Object.assign(new Error(`inner ${SECRET}`), { code: SECRET }) });
-    const error = redactValue(thrown, redact) as RangeError;
-    expect(error).toBeInstanceOf(RangeError);
-    expect(error.message).toBe("too big: [redacted]");
-    expect((error.cause as Error).message).toBe("inner [redacted]");
-    expect((error.cause as { code: string }).code).toBe("[redacted]");
-    expectNoPart([SECRET], renderings(error));
+    expect(copy.list).toEqual(["[redacted]", 1, null]);
+    const error = Object.assign(new Error(`inner ${SECRET}`), { code: SECRET });
+    expect(redactValue(error, redact)).toEqual({ code: "[redacted]" });
   });
 
-  it("never throws: a getter that throws and a value nested 100,000 deep become notes", () => {
-    const hostile = { get boom(): never { throw new Error(SECRET); } };
-    expect(redactValue({ hostile }, redact)).toEqual({ hostile: "[unreadable value]" });
+  it("stops copying 100 levels deep instead of overflowing the stack", () => {
     const deep = JSON.parse(`${"[".repeat(100_000)}"${SECRET}"${"]".repeat(100_000)}`) as unknown;
     expect(JSON.stringify(redactValue(deep, redact))).toContain("[nested deeper than 100 levels]");
+  });
+
+  it("copies what a schema threw as its built-in class, with its cause chain, however it loops", () => {
+    const inner = Object.assign(new Error(`inner ${SECRET}`), { code: SECRET });
+    const thrown = new RangeError(`too big: ${SECRET}`, { cause: inner });
+    inner.cause = thrown;
+    const copy = redactThrown(thrown, redact) as RangeError;
+    expect(copy).toBeInstanceOf(RangeError);
+    expect(copy.message).toBe("too big: [redacted]");
+    expect(copy.stack).toMatch(/^RangeError: too big: \[redacted\]\n/);
+    expect((copy.cause as Error).message).toBe("inner [redacted]");
+    expect((copy.cause as { code: string }).code).toBe("[redacted]");
+    expectNoPart([SECRET], renderings(copy));
+  });
+
+  it("turns a thrown value whose getters throw into an Error that says so", () => {
+    const hostile = Object.assign(Object.create(Error.prototype) as Error, {});
+    Object.defineProperty(hostile, "boom", { enumerable: true, get: () => { throw new Error(SECRET); } });
+    const copy = redactThrown(hostile, redact) as Error;
+    expect(copy).toBeInstanceOf(Error);
+    expect(copy.message).toBe("(a thrown value that could not be read)");
   });
 
   it("remembers keys given later", () => {

@@ -57,17 +57,17 @@ export function gatewayInfo(requestBody: unknown, headers: Headers | undefined, 
  * The texts are cut by `redact`: a chunk may echo anything, and a stream's info goes into the
  * errors it throws.
  */
-export function learnFrom(info: GatewayInfo, data: Record<string, unknown>, redact?: Redact): void {
+export function learnFrom(info: GatewayInfo, data: Record<string, unknown>, redact: Redact = (text) => text): void {
   info.model ??= textOr(data.model, redact);
   info.provider ??= textOr(data.provider, redact);
   info.generationID ??= textOr(data.id, redact);
   const usage = data.usage;
   if (isRecord(usage)) {
-    info.usage = (redact ? redactValue(usage, redact) : usage) as CompletionUsage;
+    info.usage = redactValue(usage, redact) as CompletionUsage;
     if (typeof usage.cost === "number") info.cost = usage.cost;
   }
 }
 
-function textOr(value: unknown, redact: Redact | undefined): string | null {
-  return typeof value === "string" && value !== "" ? (redact ? redact(value) : value) : null;
+function textOr(value: unknown, redact: Redact): string | null {
+  return typeof value === "string" && value !== "" ? redact(value) : null;
 }

@@ -33,9 +33,9 @@ export interface AttemptInit {
   stream: boolean;
   /**
    * Cuts the key out of a connection error: a custom fetch may quote the URL, whose query can
-   * carry it (node-fetch: "request to https://…?key=… failed").
+   * carry it (node-fetch: "request to https://…?key=… failed, reason: …").
    */
-  redact?: Redact | undefined;
+  redact: Redact;
 }
 
 /**
@@ -69,8 +69,10 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, stream, red
   const explain = (error: unknown) => {
     release();
     if (controller.signal.aborted) return abortError(controller.signal);
-    if (!redact) return new APIConnectionError(`Connection error: ${describeCause(error)}`, { cause: error });
-    return new APIConnectionError(redact(`Connection error: ${describeCause(error)}`), { cause: redactValue(error, redact) });
+    const text = `Connection error: ${describeCause(error)}`;
+    const shown = redact(text);
+    // What fetch threw is kept as it is unless it shows the key: then a redacted copy of its fields.
+    return new APIConnectionError(shown, { cause: shown === text ? error : redactValue(error, redact) });
   };
 
   let response: Response;

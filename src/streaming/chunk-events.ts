@@ -64,7 +64,8 @@ export class ChunkEvents<T> {
     try {
       chunk = JSON.parse(data);
     } catch {
-      const shown = JSON.stringify(excerpt((this.#context.redact ?? String)(data), EXCERPT_LENGTH));
+      // Redacted before the cut, with room past it so a key the cut goes through is caught whole.
+      const shown = JSON.stringify(excerpt((this.#context.redact ?? String)(data.slice(0, 2 * EXCERPT_LENGTH)), EXCERPT_LENGTH));
       this.failure = bodyEnded
         ? new APIConnectionError(`The stream ended in the middle of an event (its data is incomplete: ${shown}).`)
         : new ModelGateError(`The stream sent data that is not valid JSON: ${shown}`);

@@ -2,6 +2,7 @@ import { isRecord, ModelGateError, redactValue, StructuredOutputError, type Reda
 import type { ChatCompletion, ChatCompletionChoice } from "../types/index.ts";
 import type { ParsedChatCompletion } from "../types/structured.ts";
 import { PartialJSONParser } from "./partial-json.ts";
+import { redactThrown } from "./redact-thrown.ts";
 import type { AnswerPlan, RequestPlan } from "./plan.ts";
 
 /**
@@ -98,7 +99,7 @@ function fail(message: string, issues: SchemaIssue[], content: unknown, completi
     issues: issues.map((issue) => redactIssue(issue, redact)),
     content: typeof content === "string" ? redact(content) : null,
     completion: withGateway(redactValue(completion, redact) as ChatCompletion, completion, redact),
-    cause: redactValue(cause, redact),
+    cause: redactThrown(cause, redact),
   });
 }
 
