@@ -77,7 +77,8 @@ export class ChunkEvents<T> {
     try {
       chunk = JSON.parse(data);
     } catch {
-      const shown = JSON.stringify(excerpt((this.#context.redact ?? String)(data), EXCERPT_LENGTH));
+      // Redacted before the cut, with room past it so a key the cut goes through is caught whole.
+      const shown = JSON.stringify(excerpt((this.#context.redact ?? String)(data.slice(0, 2 * EXCERPT_LENGTH)), EXCERPT_LENGTH));
       this.failure = bodyEnded
         ? new APIConnectionError(`The stream ended in the middle of an event (its data is incomplete: ${shown}).`)
         : new ModelGateError(`The stream sent data that is not valid JSON: ${shown}`);
@@ -93,7 +94,7 @@ export class ChunkEvents<T> {
     // usage chunk; nothing to do for the chunks in between.
     const gateway = this.#gateway;
     if (chunk.usage != null) this.#sawUsage = true;
-    if (gateway.model === null || gateway.generationID === null || chunk.usage != null) learnFrom(gateway, chunk);
+    if (gateway.model === null || gateway.generationID === null || chunk.usage != null) learnFrom(gateway, chunk, this.#context.redact);
     const { choices } = chunk;
     if (Array.isArray(choices)) for (const choice of choices) if (isRecord(choice)) this.#see(choice);
     this.queue.push(chunk as T);
