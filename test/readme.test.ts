@@ -47,7 +47,9 @@ let dir: string;
 const saved = { baseURL: process.env.MODELGATE_BASE_URL, apiKey: process.env.MODELGATE_API_KEY };
 
 beforeAll(async () => {
-  gateway = createMockGateway();
+  // A chunk per millisecond, as from a model: the partials block shows several updates (chunks
+  // that arrive together may share one partial).
+  gateway = createMockGateway({ chunkDelayMs: 1 });
   server = await serveNode(gateway);
   // Inside the repository (ignored by git), so that a block's `import { z } from "zod"` finds
   // the dev dependency in node_modules as it would in an app that installed it.

@@ -87,7 +87,8 @@ describe("parse() edges found by review", () => {
   });
 
   it("rejects finalChatCompletion() after a break stopped the stream, instead of inventing an end", async () => {
-    const { client } = clientWith(() => sseResponse([sseData(chunk({ content: '{"a":1}' })), sseData(chunk({}, { finish: "length" })), DONE]));
+    // The end arrives a timer turn later than the answer: the break comes before it.
+    const { client } = clientWith(() => sseResponse([sseData(chunk({ content: '{"a":1}' })), sseData(chunk({}, { finish: "length" })), DONE], { delayMs: 1 }));
     const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Answer, stream: true });
     for await (const _ of stream.partialObjectStream) break;
     const error = await stream.finalChatCompletion().catch((caught: unknown) => caught);
@@ -138,23 +139,6 @@ describe("parse() edges found by review", () => {
     const silent = { "~standard": { version: 1, vendor: "custom", validate: () => undefined, jsonSchema: { input: () => ({ type: "object" }), output: () => ({}) } } };
     const second = await client.chat.completions.parse({ model: "m", messages, response_format: silent as never }).catch((caught: unknown) => caught);
     expect(second).toBeInstanceOf(StructuredOutputError);
-  });
-
-  it("shows partials of a long answer often, but not once per chunk, so the work stays linear", async () => {
-    const answer = JSON.stringify(Object.fromEntries(Array.from({ length: 8_000 }, (_, index) => [`key${index}`, `value ${index}`])));
-    const pieces = answer.match(/[\s\S]{1,16}/g)!;
-    const { client } = clientWith(() => sseResponse([pieces.map((piece) => sseData(chunk({ content: piece }))).join(""), sseData(chunk({}, { finish: "stop" })), DONE]));
-    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: z.record(z.string(), z.string()), stream: true });
-    let shown = 0;
-    let last: unknown;
-    for await (const partial of stream.partialObjectStream) {
-      shown++;
-      last = partial;
-    }
-    expect(last).toEqual(JSON.parse(answer));
-    // Every change below 16 KiB (about 1,000 chunks), then one per 1/32 of growth: far fewer than the 11,000 chunks.
-    expect(shown).toBeGreaterThan(500);
-    expect(shown).toBeLessThan(2_000);
   });
 
   it("names the caller's own mistakes, as the caller wrote them", async () => {

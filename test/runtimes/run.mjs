@@ -40,9 +40,11 @@ const { createMockGateway, MOCK_API_KEY } = await import(join(root, "dist/testin
 const { serveNode } = await import(join(root, "dist/testing/node.js"));
 // One server, three mocks: every reply is REPLY, except under /structured, where a mock without
 // a fixed reply answers parse()'s schema (the consumers call it with baseURL + "/structured"),
-// and under /base64, where embeddings come as base64 although floats were asked for.
+// and under /base64, where embeddings come as base64 although floats were asked for. The
+// structured answer comes a chunk per millisecond, as from a model: chunks that arrive
+// together may share one partial, so a reply sent at once could show as a single one.
 const replying = createMockGateway({ reply: REPLY });
-const mounted = { "/structured": createMockGateway(), "/base64": createMockGateway({ reply: REPLY, embeddingsAsBase64: true }) };
+const mounted = { "/structured": createMockGateway({ chunkDelayMs: 1 }), "/base64": createMockGateway({ reply: REPLY, embeddingsAsBase64: true }) };
 const gateway = await serveNode((request) => {
   const url = new URL(request.url);
   const prefix = Object.keys(mounted).find((path) => url.pathname.startsWith(`${path}/`));
