@@ -307,6 +307,15 @@ describe("what a partial value shows", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it("shows a repeated key once, in its first place, and __proto__ as an entry, in every snapshot", () => {
+    expect(shows('{"__proto__": 1, "a": 2, "__proto__": [', "3", '], "1": 4,', ' "a": "x')).toEqual([
+      '{"__proto__":[],"a":2}',
+      '{"__proto__":[],"a":2}',
+      '{"1":4,"__proto__":[3],"a":2}',
+      '{"1":4,"__proto__":[3],"a":"x"}',
+    ]);
+  });
+
   it("keeps the last of duplicate keys, in the first one's place, like JSON.parse", () => {
     const text = '{"a": 1, "b": 2, "a": [3], "__proto__": 4, "__proto__": 5}';
     const value = parse([text]).value;
