@@ -31,7 +31,7 @@ export function structuredStream(source: Stream<ChatCompletionChunk>, plan: Requ
  * One partial per chunk would make a burst of chunks quadratic; one per network read keeps it
  * linear, and while a partial is being copied, what arrives meanwhile joins the next one.
  */
-const TURNS_FOR_RECEIVED_CHUNK = 32;
+const JOBS_FOR_A_RECEIVED_CHUNK = 32;
 
 /**
  * Reads the source stream once for every way of consuming it, keeping what each needs: the
@@ -167,7 +167,7 @@ class Recorder {
     const reads = this.#reads;
     // A failed read is recorded (#failure) and ends the stream: the loop shows the last state, then throws it.
     if (!this.#owned) this.#pull().catch(() => {});
-    for (let turn = 0; turn < TURNS_FOR_RECEIVED_CHUNK && this.#reads === reads; turn++) await null;
+    for (let job = 0; job < JOBS_FOR_A_RECEIVED_CHUNK && this.#reads === reads; job++) await null;
     return this.#reads !== reads;
   }
 
