@@ -472,7 +472,8 @@ describe("linear work", () => {
     try {
       run();
     } finally {
-      Object.assign(String.prototype, { charCodeAt, slice });
+      String.prototype.charCodeAt = charCodeAt;
+      String.prototype.slice = slice;
       RegExp.prototype.test = test;
     }
     return count;
