@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { APIConnectionError, APIUserAbortError, ModelGate, RateLimitError, Stream, type ChatCompletionChunk } from "../src/index.ts";
 import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
-import { standingAfterTurns } from "./fixtures/turns.ts";
+import { standingAfterTurns } from "./fixtures/promises.ts";
 
 // The server -> browser bridge (toReadableStream() -> Stream.fromReadableStream()) keeps every
 // promise of an SSE stream: a cut body is never read as a whole one.

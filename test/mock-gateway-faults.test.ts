@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { mockGateway, MOCK_URL, parseEventStream } from "./fixtures/mock.ts";
 import { bodyReader, count } from "./fixtures/mock-stream.ts";
 import { inFakeTime, useFakeClock } from "./fixtures/clock.ts";
-import { standingAfterTurns } from "./fixtures/turns.ts";
+import { standingAfterTurns } from "./fixtures/promises.ts";
 
 // Scripted faults: each one, the queue they wait in, and that none leaves a timer running.
 
