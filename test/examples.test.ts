@@ -13,7 +13,7 @@ const root = join(import.meta.dirname, "..");
 const offlineEnv = { ...process.env, MODELGATE_BASE_URL: "", MODELGATE_API_KEY: "", MOCK_CHUNK_DELAY_MS: "0", NO_COLOR: "1" };
 
 async function example(file: string) {
-  const { stdout, stderr } = await run(join(root, "node_modules/.bin/tsx"), [join(root, "examples", file)], { cwd: root, env: offlineEnv, timeout: 30_000 });
+  const { stdout, stderr } = await run(join(root, "node_modules/.bin/tsx"), [join(root, "examples", file)], { cwd: root, env: offlineEnv, timeout: 90_000 });
   return { stdout, stderr };
 }
 
@@ -130,7 +130,7 @@ describe("examples run offline against the mock gateway", () => {
       const { stdout } = await run(
         join(root, "node_modules/.bin/deno"),
         ["run", "--no-lock", "--no-prompt", "--allow-env=MODELGATE_BASE_URL,MODELGATE_API_KEY", join(root, "examples/deno.ts")],
-        { cwd: root, env: { ...offlineEnv, DENO_DIR: denoDir, DENO_NO_UPDATE_CHECK: "1" }, timeout: 60_000 },
+        { cwd: root, env: { ...offlineEnv, DENO_DIR: denoDir, DENO_NO_UPDATE_CHECK: "1" }, timeout: 90_000 },
       );
       expect(stdout).toContain('You asked: "Greet Deno in one sentence."');
     } finally {
