@@ -1,17 +1,51 @@
-// Bundles a browser app with esbuild (minified, code splitting on, as Vite and Rollup do by
-// default) and reports what the page loads before it calls any lazily loaded helper: the
+// Bundles a browser app with esbuild or Vite (minified, code splitting on, as both do by
+// default) and reports what the page loads before it calls anything that loads on demand: the
 // entry file and every file it imports statically, raw, gzip and brotli. Chunks reached only
 // through a dynamic import() are reported apart, as `lazyGzipBytes`.
 // Deterministic, so the size budget test uses it too.
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, gzipSync, constants } from "node:zlib";
-import { build } from "esbuild";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
-/** @param {"raw" | "modelgate" | "modelgate-parse" | "modelgate-tools" | "openai"} app */
-export async function bundleSize(app) {
+/** The apps in bench/apps/. */
+export const APPS = ["modelgate", "modelgate-text-stream", "modelgate-parse", "modelgate-tools"];
+
+/**
+ * @param {string} app a file of bench/apps/, without `.mjs`
+ * @param {"esbuild" | "vite"} bundler
+ */
+export async function bundleSize(app, bundler = "esbuild") {
+  const chunks = bundler === "vite" ? await viteChunks(app) : await esbuildChunks(app);
+  const byName = new Map(chunks.map((chunk) => [chunk.name, chunk]));
+  // The first load: the entry and the closure of its static imports.
+  const firstLoad = new Set();
+  const visit = (chunk) => {
+    if (firstLoad.has(chunk)) return;
+    firstLoad.add(chunk);
+    for (const imported of chunk.imports) visit(byName.get(imported));
+  };
+  visit(chunks.find((chunk) => chunk.entry));
+  const loaded = [...firstLoad].map((chunk) => chunk.code);
+  const lazy = chunks.filter((chunk) => !firstLoad.has(chunk)).map((chunk) => chunk.code);
+  const sum = (list, measure) => list.reduce((total, code) => total + measure(code), 0);
+  const gzip = (code) => gzipSync(code, { level: 9 }).length;
+  return {
+    minifiedBytes: sum(loaded, (code) => Buffer.byteLength(code)),
+    gzipBytes: sum(loaded, gzip),
+    brotliBytes: sum(loaded, (code) => brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length),
+    lazyGzipBytes: sum(lazy, gzip),
+    lazyFiles: lazy.length,
+    firstLoadFiles: loaded.length,
+    /** The first load's code, for tests that check what is (not) in it. */
+    firstLoadCode: loaded.join("\n"),
+  };
+}
+
+/** @returns {Promise<{ name: string, code: string, entry: boolean, imports: string[] }[]>} */
+async function esbuildChunks(app) {
+  const { build } = await import("esbuild");
   const result = await build({
     entryPoints: [`${root}bench/apps/${app}.mjs`],
     bundle: true,
@@ -26,30 +60,32 @@ export async function bundleSize(app) {
     logLevel: "silent",
     alias: { modelgate: `${root}dist/index.js` },
   });
-  const files = new Map(result.outputFiles.map((file) => [file.path, file.contents]));
-  const outputs = result.metafile.outputs;
-  const entry = Object.keys(outputs).find((path) => outputs[path].entryPoint);
-  // The first load: the entry and the closure of its static imports.
-  const firstLoad = new Set();
-  const visit = (path) => {
-    if (firstLoad.has(path)) return;
-    firstLoad.add(path);
-    for (const imported of outputs[path].imports) if (imported.kind === "import-statement") visit(imported.path);
-  };
-  visit(entry);
   // Metafile paths are relative to the working directory; output files carry absolute ones.
-  const bytesOf = (path) => files.get(resolve(path));
-  const loaded = [...firstLoad].map(bytesOf);
-  const lazy = Object.keys(outputs).filter((path) => !firstLoad.has(path)).map(bytesOf);
-  const sum = (list, measure) => list.reduce((total, code) => total + measure(code), 0);
-  const gzip = (code) => gzipSync(code, { level: 9 }).length;
-  return {
-    minifiedBytes: sum(loaded, (code) => code.length),
-    gzipBytes: sum(loaded, gzip),
-    brotliBytes: sum(loaded, (code) => brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length),
-    lazyGzipBytes: sum(lazy, gzip),
-    firstLoadFiles: loaded.length,
-    /** The first load's code, for tests that check what is (not) in it. */
-    firstLoadCode: loaded.map((code) => new TextDecoder().decode(code)).join("\n"),
-  };
+  const code = new Map(result.outputFiles.map((file) => [file.path, file.text]));
+  return Object.entries(result.metafile.outputs).map(([name, output]) => ({
+    name,
+    code: code.get(resolve(name)),
+    entry: Boolean(output.entryPoint),
+    imports: output.imports.filter((imported) => imported.kind === "import-statement").map((imported) => imported.path),
+  }));
+}
+
+async function viteChunks(app) {
+  const { build } = await import("vite");
+  const output = await build({
+    root,
+    configFile: false,
+    logLevel: "silent",
+    resolve: { alias: { modelgate: `${root}dist/index.js` } },
+    build: {
+      write: false,
+      minify: true,
+      target: "es2022",
+      // The preload helper Vite adds for dynamic imports is the app's, not the SDK's.
+      modulePreload: false,
+      rollupOptions: { input: `${root}bench/apps/${app}.mjs` },
+    },
+  });
+  const chunks = (Array.isArray(output) ? output[0] : output).output.filter((file) => file.type === "chunk");
+  return chunks.map((chunk) => ({ name: chunk.fileName, code: chunk.code, entry: chunk.isEntry, imports: chunk.imports }));
 }

@@ -12,12 +12,12 @@ export type { LogLevel, Logger } from "./internal/logger.ts";
 export type { ClientOptions, RequestOptions, Fetch, HeadersInput, QueryInput } from "./client/options.ts";
 export type { APIKeyFunction } from "./pipeline/auth.ts";
 export type { APIPromise, WithResponse } from "./pipeline/api-promise.ts";
-export type { RequestSpec, HTTPMethod } from "./pipeline/request.ts";
+export type { HTTPMethod } from "./pipeline/request.ts";
 export { Stream } from "./streaming/stream.ts";
 export { Chat } from "./resources/chat/chat.ts";
 export { Completions } from "./resources/chat/completions.ts";
 export { Models, type ModelListPromise } from "./resources/models.ts";
-export type { Audio, Embeddings, Images } from "./resources/endpoints.ts";
+export type { Audio, Embeddings, Images } from "./resources/endpoint-resources.ts";
 export type { APIErrorInit } from "./errors/index.ts";
 export {
   ModelGateError,
@@ -38,10 +38,10 @@ export {
 export { StructuredOutputError } from "./errors/structured-output-error.ts";
 export { BudgetExceededError } from "./errors/budget-exceeded-error.ts";
 export type { GatewayInfo } from "./gateway/info.ts";
-export { jsonSchema, type JSONSchemaFormat, type JSONSchemaOptions } from "./structured/json-schema.ts";
-export type { SchemaIssue } from "./structured/schema-source.ts";
-export type { StandardSchemaV1, StandardSchemaIssue, StandardSchemaResult, StandardJSONSchemaConverter, StructuredSchema, SchemaOutput } from "./structured/standard-schema.ts";
+export { jsonSchema, type JSONSchemaFormat, type JSONSchemaOptions } from "./schemas/json-schema.ts";
+export type { SchemaIssue } from "./schemas/schema-source.ts";
+export type { StandardSchemaV1, StandardSchemaIssue, StandardSchemaResult, StandardJSONSchemaConverter, StructuredSchema, SchemaOutput } from "./schemas/standard-schema.ts";
 export { decodeDataURL, type DecodedDataURL } from "./media/data-url.ts";
-export { tool, type RunnableTool, type Tool, type ToolDefinition, type ToolRunContext, type ToolInternals } from "./tools/tool.ts";
+export { tool, type RunnableTool, type Tool, type ToolDefinition, type ToolRunContext } from "./schemas/tool.ts";
 export type * from "./types/index.ts";
 export { VERSION } from "./version.ts";

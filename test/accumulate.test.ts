@@ -1,11 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { gatewayInfo } from "../src/gateway/info.ts";
 import { ModelGateError, type ChatCompletionChunk, type ChatCompletionTokenLogprob } from "../src/index.ts";
-import { loadHelpers } from "../src/streaming/helpers.ts";
+import { ChatCompletionAccumulator } from "../src/streaming/accumulate.ts";
 import { ChunkEvents } from "../src/streaming/chunk-events.ts";
-
-// The accumulator is one of the lazily loaded helpers: loaded as the Stream loads it.
-const { ChatCompletionAccumulator } = await loadHelpers();
 import { chunk, textChunks, toolFragment, usageChunk } from "./fixtures/chunks.ts";
 
 /**

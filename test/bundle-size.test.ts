@@ -6,33 +6,49 @@ import { bundleSize } from "../bench/bundle.mjs";
 
 // Bundle size is deterministic, so its budget is a test (timings stay in the benchmark).
 // Measures the built dist/, which `npm test` builds first.
-const budget = JSON.parse(readFileSync(join(import.meta.dirname, "../bench/size-budget.json"), "utf8")) as { gzipBytes: number; minifiedBytes: number };
+const budget = JSON.parse(readFileSync(join(import.meta.dirname, "../bench/size-budget.json"), "utf8")) as { gzipBytes: number };
 
-describe("bundle size budget", () => {
-  it(`keeps the streamed-chat browser app's first load within ${budget.gzipBytes} bytes gzip and ${budget.minifiedBytes} minified`, async () => {
-    const size = (await bundleSize("modelgate")) as { gzipBytes: number; minifiedBytes: number };
+interface BundleSize {
+  gzipBytes: number;
+  firstLoadFiles: number;
+  lazyFiles: number;
+  firstLoadCode: string;
+}
+
+const measure = (app: string, bundler: "esbuild" | "vite") => bundleSize(app, bundler) as Promise<BundleSize>;
+
+// Strings only the code that loads on demand holds: the JSON parser's errors and the schema
+// instruction (parse()), the runner's stop reason, the budget check, an endpoint's check.
+const ON_DEMAND_ONLY = ["leading zero", "follows this JSON Schema", "repeated_call", "cannot be checked", "embeddings answer"];
+// Strings of what a streamed chat reaches: the error reader, the accumulator, the bridge, tee().
+const CHAT_PATHS = ["non-JSON (HTML) body", "without any chunk", "stream bridge", "consumed"];
+
+describe.each(["esbuild", "vite"] as const)("a browser app's first load, bundled by %s", (bundler) => {
+  it.each(["modelgate", "modelgate-text-stream"])(`keeps the streamed chat app %s within ${budget.gzipBytes} bytes gzip, in the app's file and one of the SDK's`, async (app) => {
+    const size = await measure(app, bundler);
     expect(size.gzipBytes, `gzip ${size.gzipBytes} > budget ${budget.gzipBytes}`).toBeLessThanOrEqual(budget.gzipBytes);
-    expect(size.minifiedBytes, `minified ${size.minifiedBytes} > budget ${budget.minifiedBytes}`).toBeLessThanOrEqual(budget.minifiedBytes);
+    // One file more would mean the first load is cut where a feature loaded on demand shares
+    // code with it (see src/loader.ts).
+    expect(size.firstLoadFiles, "the SDK's part of the first load is split in several files").toBeLessThanOrEqual(2);
   });
 
-  it("keeps the stream bridge, the accumulator and tee() out of the first load (behind a dynamic import)", async () => {
-    const size = (await bundleSize("modelgate")) as { lazyGzipBytes: number; firstLoadFiles: number };
-    expect(size.lazyGzipBytes, "no lazily loaded chunk: a helper is imported statically again").toBeGreaterThan(1500);
-    // A static import from src/streaming/lazy/ into the rest of the SDK would split the first
-    // load into the app's file and a shared one (measured: 600 B gzip more); see helpers.ts.
-    expect(size.firstLoadFiles, "the first load is split: a lazy helper imports a module of the main bundle").toBe(1);
+  it("holds everything a streamed chat can reach, errors included, and none of what loads on demand", async () => {
+    const { firstLoadCode, lazyFiles } = await measure("modelgate-text-stream", bundler);
+    for (const text of CHAT_PATHS) expect(firstLoadCode, `"${text}" missing from the first load`).toContain(text);
+    for (const text of ON_DEMAND_ONLY) expect(firstLoadCode, `"${text}" is in the first load`).not.toContain(text);
+    expect(lazyFiles, "nothing is left to load on demand").toBeGreaterThanOrEqual(4);
   });
 
-  it("keeps parse()'s code (schemas, the incremental JSON parser) out of a chat app's first load, and loads it in one piece", async () => {
-    const chat = (await bundleSize("modelgate")) as { firstLoadCode: string };
-    // Strings only the parse() code holds: the JSON parser's errors and the schema instruction.
-    expect(chat.firstLoadCode).not.toContain("leading zero");
-    expect(chat.firstLoadCode).not.toContain("follows this JSON Schema");
-    const parseApp = (await bundleSize("modelgate-parse")) as { firstLoadFiles: number; firstLoadCode: string };
-    expect(parseApp.firstLoadFiles, "an app using parse() loads one file first").toBe(1);
-    expect(parseApp.firstLoadCode).not.toContain("leading zero");
+  it("leaves parse()'s and the runner's code out of the first load of the apps that call them", async () => {
+    for (const app of ["modelgate-parse", "modelgate-tools"]) {
+      const { firstLoadCode, firstLoadFiles } = await measure(app, bundler);
+      expect(firstLoadFiles).toBeLessThanOrEqual(2);
+      for (const text of ON_DEMAND_ONLY) expect(firstLoadCode, `"${text}" is in ${app}'s first load`).not.toContain(text);
+    }
   });
+});
 
+describe("the browser build", () => {
   it("bundles without any node: import (the browser build stays web-standard)", async () => {
     const { build } = await import("esbuild");
     const result = await build({

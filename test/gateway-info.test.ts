@@ -116,6 +116,17 @@ describe("stream.gateway", () => {
     expect((error as APIError).gateway).toMatchObject({ requestedModel: "auto", model: "anthropic/claude-haiku-4.5", attempts: 1, cost: null, usage: null });
   });
 
+  it("is on finalChatCompletion() of a streamed parse(), as on parse()'s completion, and stays out of JSON.stringify", async () => {
+    const answer = chunk({ role: "assistant", content: '{"a":1}' }, { id: "chatcmpl-s", model: "anthropic/claude-haiku-4.5", provider: "anthropic", finish: "stop" });
+    const client = clientAnswering(() => sseResponse([sseData(answer), sseData(usageChunk(usage)), DONE], { headers: { "x-request-id": "req_s" } }));
+    const stream = await client.chat.completions.parse({ model: "auto", messages, response_format: z.object({ a: z.number() }), stream: true, stream_options: { include_usage: true } });
+    const completion = await stream.finalChatCompletion();
+    expect(completion.choices[0]!.message.parsed).toEqual({ a: 1 });
+    expect(completion.gateway).toMatchObject({ requestedModel: "auto", model: "anthropic/claude-haiku-4.5", generationID: "chatcmpl-s", requestID: "req_s", cost: 0.00002 });
+    expect(completion.gateway).toBe(stream.gateway);
+    expect(Object.keys(completion)).not.toContain("gateway");
+  });
+
   it("gives an error sent inside the stream what the stream knew", async () => {
     const failing = { ...chunk({}, { finish: "error" as never }), error: { code: 502, message: "upstream failed" } };
     const client = clientAnswering(() => sseResponse([sseData(first), sseData(failing)]));

@@ -16,8 +16,8 @@ const messages = [{ role: "user" as const, content: "Go." }];
 const weatherInLisbon = [{ role: "user" as const, content: "Weather in Lisbon?" }];
 
 describe("runTools() within maxCost: the check before each step", () => {
-  it("keeps the budget when the gateway reports no cost, counting usage at catalogue prices", async () => {
-    // Each step: 100 + 100 tokens at $1,000 per million = $0.2, reported nowhere.
+  it("keeps the budget when the gateway reports no cost, counting each step at its worst case", async () => {
+    // Each step: the prompt bound plus 1 token at $1,000 per million, reported nowhere.
     const { client, bodies } = scriptedReplies([{ calls: [{ name: "echo", arguments: '{"text":"a"}' }] }, { calls: [{ name: "echo", arguments: '{"text":"b"}' }] }, { calls: [{ name: "echo", arguments: '{"text":"c"}' }] }], { models: [pricedModel({ prompt: 1_000, completion: 1_000 }, { max_output_tokens: 1 })] });
     const result = await client.chat.completions.runTools({ model: "priced/model", messages, tools: [echoTool], max_tokens: 1 }, { maxCost: 0.5 });
     expect(result.stopReason).toBe("max_cost");

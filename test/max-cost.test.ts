@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { APIConnectionTimeoutError, APIUserAbortError, BudgetExceededError, ModelGate, ModelGateError, type Model } from "../src/index.ts";
-import { estimatePromptTokens, IMAGE_TOKENS } from "../src/budget/estimate.ts";
+import { IMAGE_TOKENS, promptTokensAtMost } from "../src/budget/prompt-tokens.ts";
 import { DEFAULT_CATALOGUE } from "../src/testing/index.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { chunk, completionBody, DONE, sseData } from "./fixtures/chunks.ts";
@@ -20,7 +20,7 @@ const catalogue: Model[] = [
   { id: "free/model", object: "model", created: 0, owned_by: "free" },
 ];
 const messages = [{ role: "user" as const, content: "Say hello." }];
-const promptTokens = estimatePromptTokens({ messages });
+const promptTokens = promptTokensAtMost({ messages });
 
 function gateway(options: { etag?: string } = {}) {
   const chatBodies: Record<string, unknown>[] = [];
@@ -186,21 +186,21 @@ describe("the catalogue behind maxCost", () => {
   });
 });
 
-describe("estimatePromptTokens", () => {
-  it("estimates from above: 2 bytes a token, 4 per message, and a fixed count per image without its data", () => {
+describe("promptTokensAtMost", () => {
+  it("bounds from above: a token per byte, 4 per message, and a fixed count per image without its data", () => {
     const text = "word ".repeat(400); // about 400 tokens in any tokenizer
-    expect(estimatePromptTokens({ messages: [{ role: "user", content: text }] })).toBeGreaterThanOrEqual(400);
-    const withImage = estimatePromptTokens({
+    expect(promptTokensAtMost({ messages: [{ role: "user", content: text }] })).toBeGreaterThanOrEqual(400);
+    const withImage = promptTokensAtMost({
       messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: `data:image/png;base64,${"A".repeat(100_000)}` } }] }],
     });
     expect(withImage).toBeGreaterThanOrEqual(IMAGE_TOKENS);
     expect(withImage).toBeLessThan(IMAGE_TOKENS + 100);
-    expect(estimatePromptTokens({ messages: [{ role: "user", content: "日本語のテキスト" }] })).toBeGreaterThanOrEqual(8);
+    expect(promptTokensAtMost({ messages: [{ role: "user", content: "日本語のテキスト" }] })).toBeGreaterThanOrEqual(8);
   });
 
   it("never estimates a prompt below its UTF-8 size, which bounds byte-level tokenizers", () => {
     for (const text of ["1,2,3,4,5,6,7,8,9,10\n".repeat(50), "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo=".repeat(20), "ሰላም ልዑል ".repeat(40), "👨‍👩‍👧‍👦".repeat(30), "𝓣𝓱𝓮 𝓼𝓮𝓪".repeat(30)]) {
-      expect(estimatePromptTokens({ messages: [{ role: "user", content: text }] })).toBeGreaterThanOrEqual(new TextEncoder().encode(text).length);
+      expect(promptTokensAtMost({ messages: [{ role: "user", content: text }] })).toBeGreaterThanOrEqual(new TextEncoder().encode(text).length);
     }
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ChatCompletion, ChatCompletionChunk } from "../src/index.ts";
 import { DEFAULT_CATALOGUE } from "../src/testing/index.ts";
 import { mulberry32 } from "../src/testing/random.ts";
-import { sampleSchema } from "../src/testing/schema-values.ts";
+import { sampleSchema } from "../src/testing/schema/sample.ts";
 import { LIBRARY_SCHEMAS, valibotProduct, zodCategoryTree, zodSignup } from "./fixtures/json-schemas.ts";
 import { validatorFor } from "./fixtures/json-schema-validator.ts";
 import { mockGateway, parseEventStream } from "./fixtures/mock.ts";

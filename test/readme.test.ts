@@ -136,23 +136,33 @@ describe("README server route for the browser bridge", () => {
     expect(text).toContain('You asked: "Hi from the page"');
   });
 
-  // The framing below is the bridge the README documents (lead's src/streaming rewrite).
-  it("writes one {chunk} frame per line, each ending in \\n, then exactly one {done: true}", async () => {
+  // The framing below is the bridge the README documents: openai's chunk lines, then a frame.
+  it("writes each chunk on its own line, each ending in \\n, then exactly one end frame with the stream's id", async () => {
     const body = await (await ask("Hi from the page")).text();
     expect(body.endsWith("\n")).toBe(true);
     const all = frames(body);
-    expect(all.at(-1)).toEqual({ done: true });
-    const chunks = all.slice(0, -1);
+    const chunks = all.slice(0, -1) as unknown as ChatCompletionChunk[];
+    expect(all.at(-1)).toEqual({ id: chunks[0]!.id, choices: [], modelgate_bridge: "end" });
     expect(chunks.length).toBeGreaterThan(1);
-    for (const frame of chunks) expect(Object.keys(frame)).toEqual(["chunk"]);
-    const content = chunks.map((frame) => (frame.chunk as ChatCompletionChunk).choices[0]?.delta.content ?? "").join("");
+    for (const chunk of chunks) expect(chunk).toMatchObject({ object: "chat.completion.chunk", id: chunks[0]!.id });
+    const content = chunks.map((chunk) => chunk.choices[0]?.delta.content ?? "").join("");
     expect(content).toContain('You asked: "Hi from the page"');
   });
 
-  it("ends a failed stream with one {error} frame that the page throws as the same class", async () => {
+  it("ends a failed stream with one error frame, then errors the body; the page throws the same class", async () => {
     gateway.inject({ type: "stream-error", afterChunks: 2, status: 429, message: "Slow down." });
-    const body = await (await ask("Hi")).text();
-    const last = frames(body).at(-1) as { error: Record<string, unknown> };
+    const reader = (await ask("Hi")).body!.getReader();
+    let body = "";
+    const failure = await (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return undefined;
+        body += new TextDecoder().decode(value);
+      }
+    })().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(RateLimitError);
+    const last = frames(body).at(-1) as { modelgate_bridge: string; choices: unknown[]; error: Record<string, unknown> };
+    expect(last).toMatchObject({ choices: [], modelgate_bridge: "error" });
     expect(last.error).toMatchObject({ name: "RateLimitError", status: 429, message: expect.stringContaining("Slow down.") });
     for (const field of ["code", "type", "param", "requestID", "error"]) expect(last.error).toHaveProperty(field);
 

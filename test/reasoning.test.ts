@@ -81,6 +81,21 @@ describe("streamed reasoning", () => {
     expect(reasoning).toEqual(["Short ", "waves scatter more.", undefined, undefined, undefined]);
   });
 
+  it("adds the reasoning alias of a delta as a non-enumerable property, so JSON.stringify of each chunk is the wire chunk", async () => {
+    const { client } = recordingClient(streamOf(thinking));
+    const wire = [...thinking.map((delta) => chunk(delta as ChatCompletionChunkDelta)), chunk({}, { finish: "stop" })].map((each) => JSON.stringify(each));
+    const written: string[] = [];
+    const reasoning: string[] = [];
+    for await (const each of await client.chat.completions.create({ ...ask, stream: true })) {
+      written.push(JSON.stringify(each));
+      const delta = each.choices[0]!.delta;
+      if (typeof delta.reasoning === "string") reasoning.push(delta.reasoning);
+      expect(Object.keys(delta)).not.toContain("reasoning");
+    }
+    expect(reasoning).toEqual(["Short ", "waves scatter more."]);
+    expect(written).toEqual(wire);
+  });
+
   it("keeps delta.reasoning when a chunk carries both spellings", async () => {
     const { client } = recordingClient(streamOf([{ reasoning: "gateway ", reasoning_content: "provider " }, { reasoning_content: "and more" }]));
     const completion = await (await client.chat.completions.create({ ...ask, stream: true })).finalChatCompletion();

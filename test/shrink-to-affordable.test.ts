@@ -13,7 +13,7 @@ const unaffordable = (tokens?: number) => () =>
     JSON.stringify({
       error: {
         code: 402,
-        message: `This request requires more credits, or fewer max_tokens. You requested up to 4000 tokens, but can only afford ${tokens ?? 0}.`,
+        message: `This request requires more credits, or fewer max_tokens. You requested up to 4000 tokens${tokens === undefined ? "." : `, but can only afford ${tokens}.`}`,
         ...(tokens === undefined ? {} : { metadata: { affordable_tokens: tokens } }),
       },
     }),
@@ -48,6 +48,16 @@ describe("PaymentRequiredError.affordableTokens", () => {
     expect(other.affordableTokens).toBeNull();
     expect(new PaymentRequiredError(402, { message: "x", error: { metadata: { affordable_tokens: "12" } } }).affordableTokens).toBeNull();
   });
+
+  it("falls back to the number in the message when a proxy dropped error.metadata, and is null when neither says", () => {
+    const fromMessage = (message: string, error: unknown = { message }) => new PaymentRequiredError(402, { message, error }).affordableTokens;
+    expect(fromMessage("This request requires more credits, or fewer max_tokens. You requested up to 4000 tokens, but can only afford 212 tokens.")).toBe(212);
+    expect(fromMessage("This request requires more credits, or fewer max_tokens. You requested up to 4096 tokens, but can only afford 1000.")).toBe(1000);
+    expect(fromMessage("Insufficient credits: can only afford 37", null)).toBe(37);
+    expect(fromMessage("This request requires more credits.")).toBeNull();
+    expect(fromMessage("The account can only afford 5.50 dollars of usage.")).toBeNull();
+    expect(new PaymentRequiredError(402, { message: "can only afford 9 tokens", error: { metadata: { affordable_tokens: 12 } } }).affordableTokens).toBe(12);
+  });
 });
 
 describe("shrinkToAffordable", () => {
@@ -67,6 +77,29 @@ describe("shrinkToAffordable", () => {
     const neither = recording([unaffordable(7), ok]);
     await neither.client.chat.completions.create({ model: "m", messages }, { shrinkToAffordable: true });
     expect(neither.sent[1]).toMatchObject({ max_tokens: 7 });
+  });
+
+  it("shrinks by the message when a proxy dropped error.metadata (OpenRouter's wording)", async () => {
+    const openRouter = () =>
+      Response.json({ error: { code: 402, message: "This request requires more credits, or fewer max_tokens. You requested up to 4000 tokens, but can only afford 1000." } }, { status: 402 });
+    const { client, sent } = recording([openRouter, ok], { shrinkToAffordable: true });
+    await client.chat.completions.create({ model: "m", messages, max_tokens: 4000 });
+    expect(sent.map((body) => body.max_tokens)).toEqual([4000, 1000]);
+  });
+
+  it("lowers the limit the gateway applies and leaves no limit above the affordable number in the body", async () => {
+    const cases: [Record<string, unknown>, Record<string, unknown>][] = [
+      [{ max_tokens: 10, max_completion_tokens: 100_000 }, { max_tokens: 10, max_completion_tokens: 99 }],
+      [{ max_tokens: 5_000, max_completion_tokens: 50 }, { max_tokens: 99, max_completion_tokens: 50 }],
+      [{ max_tokens: null, max_completion_tokens: 500 }, { max_tokens: null, max_completion_tokens: 99 }],
+      // A limit that is not a number (which a gateway may still read as one) is replaced too.
+      [{ max_completion_tokens: "4000" }, { max_completion_tokens: 99 }],
+    ];
+    for (const [limits, expected] of cases) {
+      const { client, sent } = recording([unaffordable(99), ok]);
+      await client.chat.completions.create({ model: "m", messages, ...limits } as never, { shrinkToAffordable: true });
+      expect(sent[1], JSON.stringify(limits)).toEqual({ model: "m", messages, ...expected });
+    }
   });
 
   it("retries never more than once, and not at all without affordable_tokens, for 0, or when off", async () => {

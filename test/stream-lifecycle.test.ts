@@ -195,6 +195,31 @@ describe("how a stream with several choices, or usage, ends", () => {
     await expect((await streamOf(client, { n: 2 })).finalChatCompletion()).rejects.toBeInstanceOf(APIConnectionError);
   });
 
+  it("throws when a close without [DONE] never showed one of the n choices the request asked for", async () => {
+    const { client } = clientFor({ reads: [data(chunk({ content: "A" }, { index: 0, finish: "stop" }))] });
+    const { text, error } = await collect(await streamOf(client, { n: 2 }));
+    expect(text).toBe("A");
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error?.message).toMatch(/choice 1 had no finish_reason/);
+  });
+
+  it("names the unseen choices of n among those that did not finish", async () => {
+    const { client } = clientFor({ reads: [data(chunk({ content: "B" }, { index: 1 })), data(chunk({}, { index: 2, finish: "stop" }))] });
+    const { error } = await collect(await streamOf(client, { n: 4 }));
+    expect(error?.message).toMatch(/choice 0, 1, 3 had no finish_reason/);
+  });
+
+  it("finalChatCompletion() rejects rather than invent a finish_reason for a choice of n that never came", async () => {
+    const { client } = clientFor({ reads: [data(chunk({ content: "A" }, { index: 0, finish: "stop" }))] });
+    await expect((await streamOf(client, { n: 2 })).finalChatCompletion()).rejects.toBeInstanceOf(APIConnectionError);
+  });
+
+  it("still ends at [DONE] when a choice of n never came, without making one up", async () => {
+    const { client } = clientFor({ reads: [data(chunk({ content: "A" }, { index: 0, finish: "stop" })), DONE] });
+    const completion = await (await streamOf(client, { n: 2 })).finalChatCompletion();
+    expect(completion.choices.map((choice) => [choice.index, choice.finish_reason])).toEqual([[0, "stop"]]);
+  });
+
   it("ends normally without [DONE] once every choice finished", async () => {
     const { client } = clientFor({ reads: [data(chunk({ content: "A" }, { index: 0, finish: "stop" })), data(chunk({ content: "B" }, { index: 1, finish: "length" }))] });
     const completion = await (await streamOf(client, { n: 2 })).finalChatCompletion();
@@ -371,10 +396,12 @@ describe("a stream's edges: iteration after the first byte, aborts before any re
 
   it("does not invent a finish_reason for a choice whose index is not a number", async () => {
     const { client } = clientFor({ reads: [data(chunk({ content: "a" }, { index: 0, finish: "stop" })), data({ ...chunk({}), choices: [{ index: "1", delta: { content: "b" }, finish_reason: null }] })] });
-    const completion = await (await streamOf(client, { n: 2 })).finalChatCompletion().catch((caught: unknown) => caught);
+    const completion = await (await streamOf(client)).finalChatCompletion().catch((caught: unknown) => caught);
     // "1" is read as choice 0 by both the end check and the accumulator: one choice, finished.
     expect(completion).not.toBeInstanceOf(Error);
     expect((completion as { choices: unknown[] }).choices).toHaveLength(1);
+    // With n: 2, choice 1 never came, so the close without [DONE] was a cut.
+    await expect((await streamOf(client, { n: 2 })).finalChatCompletion()).rejects.toBeInstanceOf(APIConnectionError);
   });
 
   it("rejects a signal that is not an AbortSignal, and a string as headers or query", async () => {

@@ -1,8 +1,9 @@
-import { APIError } from "./api-error.ts";
+// The error reader: the one place an `APIError` is built from what a server sent (three JSON
+// shapes, validation lists, HTML pages, plain text), its secrets cut out before any excerpt.
+import { excerpt, isRecord } from "../internal/values.ts";
+import { APIError, type APIErrorInit } from "./api-error.ts";
+import { redactNothing, redactValue, type Redact } from "./redact.ts";
 import { apiErrorForStatus } from "./status-errors.ts";
-import { isRecord } from "../internal/values.ts";
-import { loadHelpers } from "../streaming/helpers.ts";
-import type { Redact } from "./redact.ts";
 
 /** What an error is built with besides its body. */
 export interface ErrorContext {
@@ -22,56 +23,6 @@ export function isErrorDocument(data: unknown): data is Record<string, unknown> 
   return isRecord(data) && data.error != null && !("choices" in data) && !("id" in data) && !("object" in data);
 }
 
-type Reader = Awaited<ReturnType<typeof loadHelpers>>;
-
-/**
- * Builds an error with the error reader (`read-body.ts`), loaded on first use: a request that
- * succeeds never loads it. Never rejects: should the reader fail to load (a browser that went
- * offline between the answer and the import), the error still has the class of its status,
- * with a message that says the details are missing.
- */
-async function withReader(status: number | undefined, build: (reader: Reader) => APIError): Promise<APIError> {
-  let reader: Reader;
-  try {
-    reader = await loadHelpers();
-  } catch (cause) {
-    // The load failure's message says what is missing; the class still says what happened.
-    const init = { message: (cause as Error).message, cause };
-    return status === undefined ? new APIError(undefined, init) : apiErrorForStatus(status, init);
-  }
-  return build(reader);
-}
-
-/**
- * The error for a failed exchange, from whatever body the server sent: OpenAI-style
- * `{ error: { message, type, code, param } }`, `{ error: { code: 429, message, metadata } }`,
- * flat `{ message, statusCode }`, or anything else (an HTML page from a proxy, plain text,
- * nothing), which still yields the class of its status with a short excerpt as message.
- *
- * @param status the HTTP status; for an error inside a stream or a 200 error document,
- *   `undefined`, and then a `code` of 400..599 in the body picks the class
- * @param body the parsed JSON body, or the raw text when it was not JSON
- */
-export function errorFromBody(status: number | undefined, body: unknown, context: ErrorContext = {}): Promise<APIError> {
-  return withReader(status, (reader) => reader.buildErrorFromBody(status, body, context));
-}
-
-/** The error an `event: error` of a stream carries (JSON from most providers, plain text from some). */
-export function errorFromStreamEvent(data: string, context: ErrorContext): Promise<APIError> {
-  return withReader(undefined, (reader) => reader.buildErrorFromStreamEvent(data, context));
-}
-
-/**
- * The error for a stream request answered with a whole document (see `attempt`): an error
- * object sent with status 200 is reported as such, anything else (a proxy's page) with an
- * excerpt.
- */
-export function notAStreamError(response: Response, text: string, redact: Redact): Promise<APIError> {
-  const body = parseBody(redact(text));
-  if (isErrorDocument(body)) return errorFromBody(undefined, body, { headers: response.headers, redact });
-  return withReader(response.status, (reader) => reader.buildNotAStreamError(response, text, redact));
-}
-
 /** Error bodies are JSON when the gateway answered, anything at all when a proxy did. */
 export function parseBody(text: string | undefined): unknown {
   if (!text) return text;
@@ -81,3 +32,174 @@ export function parseBody(text: string | undefined): unknown {
     return text;
   }
 }
+
+const EXCERPT_LENGTH = 200;
+/** How many entries of a validation list are quoted in a message. */
+const MAX_REASONS = 5;
+
+/**
+ * Builds the error for a failed exchange from whatever body the server sent. The gateway fronts
+ * many providers, so three JSON shapes are read into the same fields:
+ * OpenAI-style `{ error: { message, type, code, param } }`, `{ error: { code: 429, message,
+ * metadata } }`, and flat `{ message, statusCode }`. Anything else (an HTML page from a proxy,
+ * plain text, nothing) still yields the class of its status, with a short excerpt as message.
+ *
+ * @param status the HTTP status; for an error inside a stream or a 200 error document,
+ *   `undefined`, and then a `code` of 400..599 in the body picks the class
+ * @param body the parsed JSON body, or the raw text when it was not JSON
+ */
+export function errorFromBody(status: number | undefined, body: unknown, context: ErrorContext = {}): APIError {
+  // Redacted before anything is cut to an excerpt: a cut through the key would leave part of it.
+  const fields = readErrorFields(redactValue(body, context.redact ?? redactNothing));
+  if (status !== undefined && status < 300 && typeof body === "string") {
+    fields.message += " (a successful status with a body that is not JSON: is baseURL the gateway's address?)";
+  }
+  if (context.note) fields.message += ` ${context.note}`;
+  return buildAPIError(status ?? statusFromCode(fields.code), fields, context);
+}
+
+/**
+ * The error an `event: error` of a stream carries: its data is JSON from most providers and
+ * plain text from some (then the text is the message).
+ */
+export function errorFromStreamEvent(data: string, context: ErrorContext): APIError {
+  try {
+    const parsed: unknown = JSON.parse(data);
+    if (isRecord(parsed)) return errorFromBody(undefined, parsed, context);
+  } catch {
+    // plain text: below
+  }
+  const text = (context.redact ?? redactNothing)(data);
+  const message = text.trim() || "The stream reported an error.";
+  return buildAPIError(undefined, { message, error: text, code: null, type: null, param: null }, context);
+}
+
+/**
+ * The one place an `APIError` is made from server content. Fields come redacted from their
+ * body; the message is redacted once more for what the SDK added, and headers that echo a
+ * secret (a `www-authenticate` quoting the token) are copied with it cut out.
+ */
+function buildAPIError(status: number | undefined, fields: ErrorFields, context: ErrorContext): APIError {
+  const redact = context.redact ?? redactNothing;
+  const headers = context.headers && redactHeaders(context.headers, redact);
+  const init: APIErrorInit = {
+    ...fields,
+    message: redact(fields.message),
+    headers,
+    requestID: headers?.get("x-request-id") ?? null,
+  };
+  return status === undefined ? new APIError(undefined, init) : apiErrorForStatus(status, init);
+}
+
+function redactHeaders(headers: Headers, redact: Redact): Headers {
+  let copy: Headers | undefined;
+  headers.forEach((value, name) => {
+    const redacted = redact(value);
+    if (redacted !== value) (copy ??= new Headers(headers)).set(name, redacted);
+  });
+  return copy ?? headers;
+}
+
+interface ErrorFields {
+  message: string;
+  error: unknown;
+  code: string | number | null;
+  type: string | null;
+  param: string | null;
+}
+
+function readErrorFields(body: unknown): ErrorFields {
+  if (typeof body === "string") {
+    return { message: describeBody(body), error: body, code: null, type: null, param: null };
+  }
+  if (!isRecord(body)) {
+    const message = body === undefined || body === null ? "(no body)" : excerpt(JSON.stringify(body), EXCERPT_LENGTH);
+    return { message, error: body, code: null, type: null, param: null };
+  }
+  const inner = body.error;
+  if (typeof inner === "string") {
+    return { message: withReasons(inner, body), error: body, code: codeOf(body.code), type: stringOr(body.type), param: null };
+  }
+  const source = isRecord(inner) ? inner : body;
+  const summary = stringOr(source.message) ?? stringOr(source.detail) ?? stringOr(body.message);
+  return {
+    message: summary === null ? reasonsOf(source) ?? reasonsOf(body) ?? excerpt(JSON.stringify(body), EXCERPT_LENGTH) : withReasons(summary, source, body),
+    error: isRecord(inner) ? inner : body,
+    code: codeOf(source.code) ?? codeOf(source.statusCode) ?? codeOf(body.code),
+    type: stringOr(source.type),
+    param: stringOr(source.param),
+  };
+}
+
+/**
+ * Validators (OpenAPI ones such as Prism, FastAPI's `detail` list) put the reason in a list
+ * beside a generic summary ("Request validation failed"); a message without it says nothing.
+ */
+function withReasons(summary: string, ...sources: Record<string, unknown>[]): string {
+  for (const source of sources) {
+    const reasons = reasonsOf(source);
+    if (reasons && !summary.includes(reasons)) return `${summary}: ${reasons}`;
+  }
+  return summary;
+}
+
+function reasonsOf(source: Record<string, unknown>): string | null {
+  const list = [source.validation, source.errors, source.detail].find(Array.isArray);
+  if (!list || list.length === 0) return null;
+  const reasons = list.slice(0, MAX_REASONS).map(describeReason);
+  if (list.length > MAX_REASONS) reasons.push(`and ${list.length - MAX_REASONS} more`);
+  return reasons.join("; ");
+}
+
+/** `{ location: ["body","messages",0], message }`, `{ loc, msg }`, `{ path, message }` or a string. */
+function describeReason(entry: unknown): string {
+  if (!isRecord(entry)) return excerpt(String(entry), EXCERPT_LENGTH);
+  const message = stringOr(entry.message) ?? stringOr(entry.msg) ?? excerpt(JSON.stringify(entry), EXCERPT_LENGTH);
+  const location = [entry.location, entry.loc, entry.path, entry.instancePath, entry.field].find((value) => value !== undefined && value !== "");
+  const where = Array.isArray(location) ? location.filter((part) => part !== "body").join(".") : typeof location === "string" ? location : "";
+  return where && !message.startsWith(where) ? `${where} ${message}` : message;
+}
+
+/** A JSON `code` of 400..599 is an HTTP status in disguise (errors sent inside a 200 stream). */
+function statusFromCode(code: string | number | null): number | undefined {
+  const numeric = typeof code === "string" && /^\d{3}$/.test(code) ? Number(code) : code;
+  return typeof numeric === "number" && numeric >= 400 && numeric <= 599 ? numeric : undefined;
+}
+
+/**
+ * A short description of a body that is not JSON. HTML error pages are mostly markup: it is
+ * stripped so the excerpt shows the words a person reads.
+ */
+export function describeBody(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed === "") return "(empty body)";
+  const looksLikeHTML = trimmed.startsWith("<");
+  const words = looksLikeHTML
+    ? trimmed.replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]*>/g, " ")
+    : trimmed;
+  const prefix = looksLikeHTML ? "non-JSON (HTML) body: " : "non-JSON body: ";
+  return prefix + excerpt(words.replace(/\s+/g, " ").trim(), EXCERPT_LENGTH);
+}
+
+function stringOr(value: unknown): string | null {
+  return typeof value === "string" && value !== "" ? value : null;
+}
+
+function codeOf(value: unknown): string | number | null {
+  return typeof value === "string" || typeof value === "number" ? value : null;
+}
+
+/**
+ * The error for a stream request answered with a whole document (see `attempt`): an error
+ * object sent with status 200 is reported as such; anything else (a proxy's page, a `baseURL`
+ * that is not the gateway) with an excerpt.
+ */
+export function notAStreamError(response: Response, text: string, redact: Redact): APIError {
+  const body = parseBody(redact(text));
+  if (isErrorDocument(body)) return errorFromBody(undefined, body, { headers: response.headers, redact });
+  const received = response.headers.get("content-type") ?? "no content type";
+  const hint = received.includes("html") ? " (an HTML page: is baseURL the gateway's address?)" : "";
+  const message = `Expected an event stream but got ${received}: ${describeBody(redact(text))}${hint}`;
+  return errorFromBody(response.status, { message }, { headers: response.headers, redact });
+}
+

@@ -35,3 +35,19 @@ export function createRedactor(...secrets: string[]): { redact: Redact; remember
   };
   return { redact, remember };
 }
+
+/**
+ * A parsed body (or any JSON-like value) with every secret cut out of its strings, keys
+ * included. Walked rather than serialised: in JSON text a secret holding `"` or `\\` is
+ * escaped, so searching the text would miss it.
+ */
+export function redactValue(value: unknown, redact: Redact): unknown {
+  if (typeof value === "string") return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, redact));
+  if (typeof value === "object" && value !== null) {
+    const copy: Record<string, unknown> = {};
+    for (const [name, item] of Object.entries(value)) copy[redact(name)] = redactValue(item, redact);
+    return copy;
+  }
+  return value;
+}

@@ -1,5 +1,5 @@
 import type { ChatCompletion } from "../types/index.ts";
-import type { SchemaIssue } from "../structured/schema-source.ts";
+import type { SchemaIssue } from "../schemas/schema-source.ts";
 import { ModelGateError } from "./modelgate-error.ts";
 
 /**

@@ -1,5 +1,4 @@
-// The lines `logLevel: "debug"` writes, built by code loaded (with the helpers) the first
-// time one is logged: an app that does not debug never downloads their wording.
+// The lines `logLevel: "debug"` writes: what the pipeline did, with credentials left out.
 import type { Logger } from "./logger.ts";
 
 /** What happened, as the pipeline reports it; the wording is made here. */

@@ -1,5 +1,5 @@
 import { ModelGateError } from "../errors/modelgate-error.ts";
-import { describeValue } from "../internal/checks.ts";
+import { describeValue } from "../errors/invalid-argument.ts";
 
 /** What a `data:` URL holds. */
 export interface DecodedDataURL {

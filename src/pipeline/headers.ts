@@ -1,5 +1,5 @@
 import { ModelGateError } from "../errors/index.ts";
-import { invalidArgument } from "../internal/checks.ts";
+import { invalidArgument } from "../errors/invalid-argument.ts";
 import type { HeadersInput } from "./options.ts";
 
 /**

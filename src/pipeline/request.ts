@@ -1,18 +1,19 @@
 import { APIConnectionError, APIError, APIUserAbortError, ModelGateError, PaymentRequiredError, errorFromBody, isErrorDocument, notAStreamError, parseBody, type Redact } from "../errors/index.ts";
 import { gatewayInfo, learnFrom, type GatewayInfo } from "../gateway/info.ts";
-import type { DebugLine } from "../internal/debug-lines.ts";
+import { logDebug, type DebugLine } from "../internal/debug-lines.ts";
 import type { Logger } from "../internal/logger.ts";
-import { invalidArgument } from "../internal/checks.ts";
+import { invalidArgument } from "../errors/invalid-argument.ts";
+import { loadBudget, loadKeyFunction } from "../loader.ts";
+import { rawResponse } from "../streaming/raw-response.ts";
 import { isRecord } from "../internal/values.ts";
 import { BodyReader } from "../streaming/body-reader.ts";
-import { loadHelpers } from "../streaming/helpers.ts";
 import { Stream } from "../streaming/stream.ts";
 import { attempt, type Exchange } from "./attempt.ts";
 import type { APIKeyFunction, APIKeySource } from "./auth.ts";
 import { createAPIPromise, type APIPromise, type Outcome } from "./api-promise.ts";
 import { mergeHeaders } from "./headers.ts";
 import type { Fetch, HeadersInput, QueryInput, RequestOptions } from "./options.ts";
-import { isRetryableResponse, MAX_RETRY_AFTER_MS, retryDelayMs } from "./retry-policy.ts";
+import { isRetryableResponse, MAX_RETRY_AFTER_MS, refusedWaitNote, retryDelayMs } from "./retry-policy.ts";
 import { sleep } from "./sleep.ts";
 import { buildURL } from "./url.ts";
 
@@ -115,8 +116,8 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
   let headers = new Headers();
   /** The key already asked for after a 401, for the attempt that follows it. */
   let keyForNextAttempt: string | undefined;
-  /** Asks the key function (its code loads on first use); only called when `apiKey` is one. */
-  const askForKey = async () => (await loadHelpers()).keyFrom(keySource as APIKeyFunction, config.rememberSecret, options.signal, timeoutMs);
+  /** Asks the key function; only called when `apiKey` is one. */
+  const askForKey = async () => (await loadKeyFunction()).keyFrom(keySource as APIKeyFunction, config.rememberSecret, options.signal, timeoutMs);
   /** A key function is asked again once after a 401; a changed key repeats the attempt once. */
   let askedAgainAfter401 = false;
 
@@ -125,7 +126,7 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
     keyForNextAttempt = undefined;
     if (nextKey !== key) headers = headersFor((key = nextKey));
     if (retryIndex > 0) headers.set("x-modelgate-retry-count", String(retryIndex));
-    if (config.debug) await debugLine(config, ["request", spec.method, url, retryIndex + 1, headers]);
+    if (config.debug) debugLine(config, ["request", spec.method, url, retryIndex + 1, headers]);
     let exchange: Exchange;
     progress.attempts++;
     try {
@@ -141,13 +142,13 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
       const retryable = error instanceof APIConnectionError && retryIndex < maxRetries;
       if (!retryable) throw error;
       const delay = retryDelayMs(retryIndex, undefined) ?? 0;
-      if (config.debug) await debugLine(config, ["retry", delay, (error as Error).message]);
+      if (config.debug) debugLine(config, ["retry", delay, (error as Error).message]);
       await waitBeforeRetry(delay, options.signal);
       continue;
     }
 
     const { response } = exchange;
-    if (config.debug) await debugLine(config, ["response", spec.method, url, response]);
+    if (config.debug) debugLine(config, ["response", spec.method, url, response]);
     if (response.ok) return await decodeSuccess<T>(exchange, config, spec, progress.attempts);
     if (response.status === 401 && typeof keySource !== "string" && !askedAgainAfter401) {
       askedAgainAfter401 = true;
@@ -161,31 +162,30 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
     const retryable = retryIndex < maxRetries && isRetryableResponse(response);
     const delay = retryable ? retryDelayMs(retryIndex, response.headers) : null;
     if (delay === null) {
-      // The note is a nicety: an error still gets its class if the helpers cannot load.
-      const note = retryable ? (await loadHelpers().catch(() => undefined))?.refusedWaitNote(response.headers, MAX_RETRY_AFTER_MS) : undefined;
-      const error = await errorFromBody(response.status, parseBody(exchange.text), { headers: response.headers, redact: config.redact, note });
+      const note = retryable ? refusedWaitNote(response.headers, MAX_RETRY_AFTER_MS) : undefined;
+      const error = errorFromBody(response.status, parseBody(exchange.text), { headers: response.headers, redact: config.redact, note });
       const affordable = shrink && error instanceof PaymentRequiredError ? error.affordableTokens : null;
-      const smaller = affordable && (await loadHelpers()).withMaxTokens(spec.body, affordable);
+      const smaller = affordable && (await loadBudget()).withMaxTokens(spec.body, affordable);
       if (smaller) {
         shrink = false;
         body = toJSON(smaller);
         // A smaller request is another request: it gets its own key, so an idempotent
         // gateway does not answer it with the 402 it stored for the first.
         headers.set("idempotency-key", `${headers.get("idempotency-key")}-shrunk`);
-        if (config.debug) await debugLine(config, ["shrink", affordable]);
+        if (config.debug) debugLine(config, ["shrink", affordable]);
         retryIndex--; // not one of the maxRetries
         continue;
       }
       throw error;
     }
-    if (config.debug) await debugLine(config, ["retry", delay, `status ${response.status}`]);
+    if (config.debug) debugLine(config, ["retry", delay, `status ${response.status}`]);
     await waitBeforeRetry(delay, options.signal);
   }
 }
 
-/** Logs a debug line (`logLevel: "debug"`), written by code loaded on first use: most apps never log one. */
-async function debugLine(config: PipelineConfig, line: DebugLine): Promise<void> {
-  (await loadHelpers()).logDebug(config.log, line, config.redact);
+/** Logs a debug line (`logLevel: "debug"`). */
+function debugLine(config: PipelineConfig, line: DebugLine): void {
+  logDebug(config.log, line, config.redact);
 }
 
 /** Per-call overrides come from plain JavaScript too: a bad one is named before anything is sent. */
@@ -213,14 +213,14 @@ async function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spec
   const errorContext = { headers: response.headers, redact: config.redact };
   const gateway = gatewayInfo(spec.body, response.headers, attempts, config.redact);
   if (text === undefined) return streamOutcome<T>(exchange, config, spec, gateway);
-  if (spec.stream === true) throw await notAStreamError(response, text, config.redact);
+  if (spec.stream === true) throw notAStreamError(response, text, config.redact);
   let data: unknown;
   try {
     data = text === "" ? undefined : JSON.parse(text);
   } catch {
-    throw await errorFromBody(response.status, text, errorContext);
+    throw errorFromBody(response.status, text, errorContext);
   }
-  if (isErrorDocument(data)) throw await errorFromBody(undefined, data, errorContext);
+  if (isErrorDocument(data)) throw errorFromBody(undefined, data, errorContext);
   const readable = () => new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
   // A model's answer says which model and provider served it and what it cost: kept beside
   // the data, not in it, so the data serialises as it was sent.
@@ -255,12 +255,13 @@ function streamOutcome<T>(exchange: Exchange, config: PipelineConfig, spec: Requ
     maxLineLength: config.maxSSELineLength,
     requireUsage: asksForUsage(spec.body),
     audioFormat: isRecord(spec.body) && isRecord(spec.body.audio) && typeof spec.body.audio.format === "string" ? spec.body.audio.format : undefined,
+    choiceCount: isRecord(spec.body) && typeof spec.body.n === "number" ? spec.body.n : undefined,
     errorContext: { redact: config.redact },
   });
   return {
     data: stream as T,
     response: () => response,
-    asResponse: async () => (await loadHelpers()).rawResponse(response, reader),
+    asResponse: () => rawResponse(response, reader),
   };
 }
 

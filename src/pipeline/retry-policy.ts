@@ -50,3 +50,9 @@ function parseNonNegative(value: string | null): number | undefined {
   const number = Number(value);
   return Number.isFinite(number) && number >= 0 ? number : undefined;
 }
+
+/** Why a retryable error was thrown at once: the server asked for a wait past the cap. */
+export function refusedWaitNote(headers: Headers, capMs: number): string {
+  const asked = headers.get("retry-after-ms") ? `${headers.get("retry-after-ms")} ms` : `"${headers.get("retry-after")}"`;
+  return `(Not retried: the server asked to wait ${asked} (retry-after), longer than the ${capMs / 1000} s the SDK waits.)`;
+}

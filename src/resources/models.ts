@@ -1,4 +1,4 @@
-import { invalidArgument } from "../internal/checks.ts";
+import { invalidArgument } from "../errors/invalid-argument.ts";
 import type { RequestOptions } from "../pipeline/options.ts";
 import type { APIPromise } from "../pipeline/api-promise.ts";
 import type { Model, ModelList } from "../types/index.ts";

@@ -7,4 +7,6 @@ export interface Requester {
   request<T>(spec: RequestSpec): APIPromise<T>;
   /** Cuts the client's API key out of text that goes into an error (for errors built outside the pipeline). */
   redact: Redact;
+  /** The client's `timeout`, in milliseconds: what bounds a wait a call's own `timeout` does not set. */
+  timeout: number;
 }

@@ -71,7 +71,7 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gate
     for (;;) {
       if (head < queue.length) return take();
       if (finished) return { value: undefined, done: true };
-      if (events.failure) return fail(await events.failure);
+      if (events.failure) return fail(events.failure);
       if (events.sawDone) {
         stop();
         continue;
@@ -114,7 +114,7 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gate
 }
 
 /** The error a body without any event holds, when it is an error document; else `undefined`. */
-function errorDocumentIn(text: string, context: ErrorContext): Promise<Error> | undefined {
+function errorDocumentIn(text: string, context: ErrorContext): Error | undefined {
   let body: unknown;
   try {
     body = JSON.parse(text);

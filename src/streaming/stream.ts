@@ -2,7 +2,10 @@ import { ModelGateError } from "../errors/index.ts";
 import type { ChatCompletion, ChatCompletionChunk } from "../types/index.ts";
 import type { GatewayInfo } from "../gateway/info.ts";
 import { BodyReader } from "./body-reader.ts";
-import { loadHelpers } from "./helpers.ts";
+import { ChatCompletionAccumulator } from "./accumulate.ts";
+import { bridgeSource, decodeBridge } from "./bridge.ts";
+import { deltaTexts } from "./delta-texts.ts";
+import { teeIterator } from "./tee.ts";
 import { iterateSSEChunks, type SSEChunkOptions } from "./sse-chunks.ts";
 
 /**
@@ -60,14 +63,17 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
   /**
    * Rebuilds a stream from the body `toReadableStream()` made, e.g. in a browser reading a
    * server route's response. It ends normally only after the bridge's end frame: a body cut
-   * anywhere before it throws `APIConnectionError` after the chunks that arrived, and an error
-   * the source stream threw is thrown here with the same class. Aborting `controller` ends a
-   * pending read at once with `APIUserAbortError` and cancels the body.
+   * anywhere before it (or one written by openai's `toReadableStream()`, which has none) throws
+   * `APIConnectionError` after the chunks that arrived, and an error the source stream threw is
+   * thrown here with the same class, as is a chunk that carries `error`. A line longer than the
+   * SSE decoder's limit (16 Mi characters), or one that is neither a chunk object nor a frame,
+   * throws a `ModelGateError`. Aborting `controller` ends a pending read at once with
+   * `APIUserAbortError` and cancels the body.
    */
   static fromReadableStream<T>(readable: ReadableStream<Uint8Array>, controller = new AbortController()): Stream<T, undefined> {
     // Created now, so that aborting `controller` cancels the body even before anyone iterates.
     const reader = new BodyReader(readable, { controller });
-    return new Stream(() => lazyIterator(async () => (await loadHelpers()).decodeBridge<T>(reader)), controller, undefined);
+    return new Stream(() => decodeBridge<T>(reader), controller, undefined);
   }
 
   /** The chunks, one by one; used by `for await`. @throws ModelGateError on a second call. */
@@ -83,29 +89,20 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
 
   /** Two independent streams that each yield every chunk; the body is read once. */
   tee(): [Stream<T, R>, Stream<T, R>] {
-    const source = this[Symbol.asyncIterator]();
-    let sides: Promise<[AsyncIterator<T>, AsyncIterator<T>]> | undefined;
-    const side = (index: 0 | 1) => () =>
-      lazyIterator(async () => (await (sides ??= loadHelpers().then(({ teeIterator }) => teeIterator(source))))[index]);
-    return [new Stream(side(0), this.controller, this.response, this.gateway), new Stream(side(1), this.controller, this.response, this.gateway)];
+    const [left, right] = teeIterator(this[Symbol.asyncIterator]());
+    return [new Stream(() => left, this.controller, this.response, this.gateway), new Stream(() => right, this.controller, this.response, this.gateway)];
   }
 
   /**
-   * The chunks as newline-delimited JSON frames, e.g. to return from a server route for
-   * `Stream.fromReadableStream()` to read: `{"chunk":…}` per chunk, then `{"done":true}`, or
-   * `{"error":…}` if this stream failed. Read at the consumer's pace; cancelling the body
-   * cancels this stream.
+   * The chunks as newline-delimited JSON, e.g. to return from a server route for
+   * `Stream.fromReadableStream()` to read: each chunk on its own line, exactly as openai's
+   * `toReadableStream()` writes it, then an end frame `{"id":…,"choices":[],"modelgate_bridge":"end"}`,
+   * or, if this stream failed, an error frame (`"modelgate_bridge":"error"` with an `error`
+   * object) after which the body itself errors. openai's readers take the frames for chunks
+   * without choices. Read at the consumer's pace; cancelling the body cancels this stream.
    */
   toReadableStream(): ReadableStream<Uint8Array> {
-    const iterator = this[Symbol.asyncIterator]();
-    let source: Promise<UnderlyingDefaultSource<Uint8Array>> | undefined;
-    const bridge = () => (source ??= loadHelpers().then(({ bridgeSource }) => bridgeSource(iterator)));
-    return new ReadableStream<Uint8Array>({
-      pull: async (controller) => (await bridge()).pull?.(controller),
-      cancel: async () => {
-        await iterator.return?.();
-      },
-    });
+    return new ReadableStream<Uint8Array>(bridgeSource(this[Symbol.asyncIterator]()));
   }
 
   /** Resolves to the reply's text: every `delta.content` of the first choice, joined. */
@@ -134,10 +131,7 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
   }
 
   #deltas(field: "content" | "reasoning"): ChatChunksOnly<T, AsyncIterable<string>> {
-    const chunks = this as unknown as AsyncIterable<ChatCompletionChunk>;
-    // The filtering loop loads with the other helpers, on the first read.
-    const texts: AsyncIterable<string> = { [Symbol.asyncIterator]: () => lazyIterator(async () => (await loadHelpers()).deltaTexts(chunks, field)) };
-    return texts as ChatChunksOnly<T, AsyncIterable<string>>;
+    return deltaTexts(this as unknown as AsyncIterable<ChatCompletionChunk>, field) as unknown as ChatChunksOnly<T, AsyncIterable<string>>;
   }
 
   /**
@@ -146,25 +140,8 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
    */
   async finalChatCompletion(this: Stream<ChatCompletionChunk, Response | undefined>): Promise<ChatCompletion> {
     const iterator = this[Symbol.asyncIterator]();
-    const { ChatCompletionAccumulator } = await loadHelpers();
     const accumulator = new ChatCompletionAccumulator();
     for await (const chunk of { [Symbol.asyncIterator]: () => iterator }) accumulator.add(chunk);
     return accumulator.result();
   }
-}
-
-/**
- * An iterator whose implementation is loaded on the first call. The helpers only some apps use
- * (the bridge, the accumulator) sit behind a dynamic `import()`, so a bundler that splits code
- * leaves them out of the chat app's first load.
- */
-function lazyIterator<T>(load: () => Promise<AsyncIterator<T>>): AsyncIterator<T> {
-  let loading: Promise<AsyncIterator<T>> | undefined;
-  return {
-    next: async () => (await (loading ??= load())).next(),
-    return: async () => {
-      const iterator = await loading;
-      return (await iterator?.return?.()) ?? { value: undefined, done: true };
-    },
-  };
 }

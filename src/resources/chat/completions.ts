@@ -1,9 +1,8 @@
 import type { RequestOptions } from "../../pipeline/options.ts";
 import { createAPIPromise, type APIPromise } from "../../pipeline/api-promise.ts";
-import { loadStructured } from "../../structured/load.ts";
-import { toolRun } from "../../tools/load.ts";
+import { loadBudget, loadStructured } from "../../loader.ts";
+import { toolRun } from "./run-tools.ts";
 import type { ToolRun, ToolRunOptions, ToolRunParams } from "../../types/tool-runner.ts";
-import { loadHelpers } from "../../streaming/helpers.ts";
 import type { Stream } from "../../streaming/stream.ts";
 import type {
   ChatCompletion,
@@ -67,7 +66,7 @@ export class Completions {
       });
     // A budget is kept by code loaded when a call first asks for one.
     if ((options as ChatRequestOptions | null | undefined)?.maxCost === undefined) return send(params, options);
-    return createAPIPromise(loadHelpers().then(({ withinBudget }) => withinBudget(this.#client, params, options as Record<string, unknown>, send))) as APIPromise<
+    return createAPIPromise(loadBudget().then(({ withinBudget }) => withinBudget(this.#client, params, options as Record<string, unknown>, send))) as APIPromise<
       Stream<ChatCompletionChunk> | ChatCompletion
     >;
   }
@@ -108,12 +107,16 @@ export class Completions {
    * Runs a tool loop: asks the model, runs every tool it calls (at the same time), sends the
    * results back, and repeats until it answers without calling a tool (`"done"`), or a stop
    * condition ends the run with a result: `maxSteps` (default 10), `maxCost` (USD, checked
-   * before each step from its worst case and after it from the reported cost), or the same
-   * call three steps in a row (`"repeated_call"`). A tool's mistakes (bad arguments, an
-   * unknown name, a throw) go back to the model as that call's result.
+   * before each step from its worst case and after it from the reported cost, or the worst
+   * case when none was reported), or the same call three steps in a row (`"repeated_call"`).
+   * Nothing the model sends ends the run: bad or malformed calls (arguments that are not JSON
+   * or that the schema rejects, an unknown or missing name, no `function`) and a tool's throw
+   * go back to the model as that call's result, and the assistant turn goes back into
+   * `messages` as a valid request's.
    *
    * Await the returned object for the result, or iterate it for the events (`step.start`,
-   * `chunk` with `stream: true`, `tool_call`, `tool_result`, `step.end`).
+   * `chunk` with `stream: true`, `tool_call`, `tool_result`, `step.end`): an iterator gets
+   * every other event from the first, whenever it starts, and the chunks from when it starts.
    *
    * @throws APIUserAbortError when `signal` aborts (it also reaches every running tool);
    *   an `APIError` of a step, its message naming the step; ModelGateError for bad params.

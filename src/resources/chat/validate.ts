@@ -1,4 +1,4 @@
-import { invalidArgument } from "../../internal/checks.ts";
+import { invalidArgument } from "../../errors/invalid-argument.ts";
 import { CHAT_ROLES } from "../../types/chat-params.ts";
 
 const ROLES: ReadonlySet<string> = new Set(CHAT_ROLES);

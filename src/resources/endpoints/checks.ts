@@ -1,5 +1,4 @@
-import type { RequestOptions } from "../../pipeline/options.ts";
-import { sdk } from "../../streaming/lazy/shared.ts";
+import { invalidArgument, isRecord, type RequestOptions } from "../../core.ts";
 
 /** A call's options as plain JavaScript may pass them: the pipeline checks them. */
 export type CallOptions = RequestOptions | undefined;
@@ -9,9 +8,9 @@ export type CallOptions = RequestOptions | undefined;
  * non-empty strings, naming the first that is not; each endpoint checks its other fields itself.
  */
 export function assertParams(params: unknown, shape: string, fields: Record<string, string>): asserts params is Record<string, unknown> {
-  if (!sdk.isRecord(params)) throw sdk.invalidArgument("params", `an object such as ${shape}`, params);
+  if (!isRecord(params)) throw invalidArgument("params", `an object such as ${shape}`, params);
   for (const [name, expected] of Object.entries(fields)) {
     const value = params[name];
-    if (!(typeof value === "string" && value !== "")) throw sdk.invalidArgument(name, expected, value);
+    if (!(typeof value === "string" && value !== "")) throw invalidArgument(name, expected, value);
   }
 }

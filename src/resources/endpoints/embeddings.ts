@@ -1,8 +1,5 @@
-import type { Outcome } from "../../pipeline/api-promise.ts";
-import { outcomeOf } from "../../pipeline/outcome-of.ts";
-import { sdk } from "../../streaming/lazy/shared.ts";
+import { invalidArgument, isRecord, ModelGateError, outcomeOf, type Outcome, type Requester } from "../../core.ts";
 import type { CreateEmbeddingResponse } from "../../types/endpoints.ts";
-import type { Requester } from "../requester.ts";
 import { assertParams, type CallOptions } from "./checks.ts";
 
 /**
@@ -15,30 +12,30 @@ export function createEmbeddings(client: Requester, params: unknown, options: Ca
   const { input, dimensions } = params;
   // Array.from, so that a hole in a sparse array counts (every() would skip it).
   if (!(typeof input === "string" || (Array.isArray(input) && Array.from(input).every((text) => typeof text === "string")))) {
-    throw sdk.invalidArgument("input", "a string or an array of strings", input);
+    throw invalidArgument("input", "a string or an array of strings", input);
   }
-  if (dimensions !== undefined && !(Number.isInteger(dimensions) && (dimensions as number) > 0)) throw sdk.invalidArgument("dimensions", "a positive whole number", dimensions);
+  if (dimensions !== undefined && !(Number.isInteger(dimensions) && (dimensions as number) > 0)) throw invalidArgument("dimensions", "a positive whole number", dimensions);
   const asked = params.encoding_format ?? "float";
-  if (asked !== "float" && asked !== "base64") throw sdk.invalidArgument("encoding_format", '"float" or "base64"', asked);
+  if (asked !== "float" && asked !== "base64") throw invalidArgument("encoding_format", '"float" or "base64"', asked);
   const call = client.request<CreateEmbeddingResponse<unknown>>({ method: "POST", path: "/v1/embeddings", body: { ...params, encoding_format: asked }, options });
   return outcomeOf(call, false, (answer) => {
     const count = typeof input === "string" ? 1 : input.length;
-    const data = sdk.isRecord(answer) && Array.isArray(answer.data) ? answer.data : undefined;
-    if (!data || data.length !== count) throw new sdk.ModelGateError(`The embeddings answer has ${data ? data.length : "no"} vectors for ${count} input(s).`);
+    const data = isRecord(answer) && Array.isArray(answer.data) ? answer.data : undefined;
+    if (!data || data.length !== count) throw new ModelGateError(`The embeddings answer has ${data ? data.length : "no"} vectors for ${count} input(s).`);
     // One vector per input, each input's at its own index, in order.
     data.sort((a, b) => (a?.index as number) - (b?.index as number));
     if (data.some((entry, position) => entry?.index !== position)) {
-      throw new sdk.ModelGateError(`The embeddings answer does not give one vector for each of the ${count} input(s): its indexes are ${data.map((entry) => entry?.index).join(", ")}.`);
+      throw new ModelGateError(`The embeddings answer does not give one vector for each of the ${count} input(s): its indexes are ${data.map((entry) => entry?.index).join(", ")}.`);
     }
     if (asked !== "float") return answer;
     for (const entry of data) {
       if (typeof entry?.embedding === "string") entry.embedding = decodeFloat32(entry.embedding, entry.index);
       const vector = entry?.embedding;
       if (!Array.isArray(vector) || vector.some((value) => typeof value !== "number")) {
-        throw new sdk.ModelGateError(`Embedding ${entry?.index} is not a list of numbers.`);
+        throw new ModelGateError(`Embedding ${entry?.index} is not a list of numbers.`);
       }
       if (dimensions !== undefined && vector.length !== dimensions) {
-        throw new sdk.ModelGateError(`Embedding ${entry.index} has ${vector.length} dimensions; ${dimensions} were asked for.`);
+        throw new ModelGateError(`Embedding ${entry.index} has ${vector.length} dimensions; ${dimensions} were asked for.`);
       }
     }
     return answer;
@@ -52,9 +49,9 @@ export function decodeFloat32(base64: string, position: unknown): number[] {
     binary = atob(base64);
   } catch {
     // atob's own DOMException would not be a ModelGateError.
-    throw new sdk.ModelGateError(`Embedding ${position} is a string that is not valid base64.`);
+    throw new ModelGateError(`Embedding ${position} is a string that is not valid base64.`);
   }
-  if (binary.length % 4 !== 0) throw new sdk.ModelGateError(`Embedding ${position} holds ${binary.length} bytes of base64, not a whole number of float32 values.`);
+  if (binary.length % 4 !== 0) throw new ModelGateError(`Embedding ${position} holds ${binary.length} bytes of base64, not a whole number of float32 values.`);
   const view = new DataView(new ArrayBuffer(binary.length));
   for (let index = 0; index < binary.length; index++) view.setUint8(index, binary.charCodeAt(index));
   return Array.from({ length: binary.length / 4 }, (_, index) => view.getFloat32(index * 4, true));

@@ -1,15 +1,11 @@
-import type { Outcome } from "../../pipeline/api-promise.ts";
-import { outcomeOf } from "../../pipeline/outcome-of.ts";
-import { sdk } from "../../streaming/lazy/shared.ts";
-import type { Stream } from "../../streaming/stream.ts";
-import type { Requester } from "../requester.ts";
+import { invalidArgument, isRecord, outcomeOf, type Outcome, type Requester, type Stream } from "../../core.ts";
 import { assertParams, type CallOptions } from "./checks.ts";
 
 /** `client.images.generate()`: `POST /v1/images/generations`, the parsed JSON. */
 export function generateImages(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
   assertParams(params, "{ model, prompt }", { model: "a model id with the image_generation capability", prompt: "a non-empty string" });
   const { n } = params;
-  if (n !== undefined && !(Number.isInteger(n) && (n as number) > 0)) throw sdk.invalidArgument("n", "a positive whole number", n);
+  if (n !== undefined && !(Number.isInteger(n) && (n as number) > 0)) throw invalidArgument("n", "a positive whole number", n);
   return outcomeOf(client.request({ method: "POST", path: "/v1/images/generations", body: params, options }), false);
 }
 
@@ -61,7 +57,7 @@ export async function createTranscription(client: Requester, params: unknown, op
 function toBlob(file: unknown): Blob {
   if (file instanceof Blob) return file;
   if (file instanceof ArrayBuffer || ArrayBuffer.isView(file)) return new Blob([file as BlobPart]);
-  throw sdk.invalidArgument("file", "a Blob, a File or bytes (an ArrayBuffer or a typed array)", file);
+  throw invalidArgument("file", "a Blob, a File or bytes (an ArrayBuffer or a typed array)", file);
 }
 
 /**
@@ -71,7 +67,7 @@ function toBlob(file: unknown): Blob {
  */
 function accepting(type: string, options: CallOptions): CallOptions {
   if (options === undefined) return { headers: { accept: type } };
-  if (!sdk.isRecord(options)) return options;
+  if (!isRecord(options)) return options;
   const headers = options.headers;
   if (headers === undefined || headers === null) return { ...options, headers: { accept: type } };
   if (typeof headers !== "object") return options;

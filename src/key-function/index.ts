@@ -1,0 +1,39 @@
+// Asking a key function for the key, loaded on demand (see src/loader.ts) by the first call of
+// a client whose `apiKey` is a function: a client with a fixed key never loads it.
+import { abortError, APIConnectionTimeoutError, APIUserAbortError, assertAPIKey, MAX_TIMER_MS, ModelGateError, untilAborted, type APIKeyFunction } from "../core.ts";
+
+/**
+ * The key for the next attempt: the fixed one, or what the function gives now. Every key a
+ * function gives is remembered as a secret, so errors built later redact it too.
+ */
+export async function keyFrom(
+  source: APIKeyFunction,
+  remember: (secret: string) => void,
+  signal: AbortSignal | null | undefined,
+  timeoutMs: number,
+): Promise<string> {
+  if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
+  // Asking for the key is part of the attempt: the caller's signal and the attempt's timeout
+  // bound it, so a key function that hangs cannot hang the call.
+  const limits = new AbortController();
+  const onAbort = () => limits.abort(new APIUserAbortError(undefined, { cause: signal?.reason }));
+  signal?.addEventListener("abort", onAbort, { once: true });
+  const timer =
+    timeoutMs < MAX_TIMER_MS
+      ? setTimeout(() => limits.abort(new APIConnectionTimeoutError(`The \`apiKey\` function gave no key within ${timeoutMs} ms (timeout).`)), timeoutMs)
+      : undefined;
+  let key: unknown;
+  try {
+    key = await untilAborted(Promise.resolve().then(source), limits.signal);
+  } catch (error) {
+    if (limits.signal.aborted) throw abortError(limits.signal);
+    throw new ModelGateError("The `apiKey` function threw, so no request was sent; see `cause`.", { cause: error });
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+  }
+  const assertKey: typeof assertAPIKey = assertAPIKey;
+  assertKey(key, "returned by the `apiKey` function");
+  remember(key);
+  return key;
+}

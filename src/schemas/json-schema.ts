@@ -1,0 +1,77 @@
+import { ModelGateError } from "../errors/modelgate-error.ts";
+import { describeValue } from "../errors/invalid-argument.ts";
+import { isRecord } from "../internal/values.ts";
+import { JSON_SCHEMA_VENDOR, NAME_PATTERN } from "./schema-source.ts";
+import type { StandardJSONSchemaConverter, StandardSchemaResult, StructuredSchema } from "./standard-schema.ts";
+
+/** What `jsonSchema()` returns: a Standard Schema the SDK can send and check replies with. */
+export interface JSONSchemaFormat<T> extends StructuredSchema<T> {
+  readonly "~standard": {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => Promise<StandardSchemaResult<T>>;
+    readonly types?: { readonly input: T; readonly output: T } | undefined;
+    readonly jsonSchema: StandardJSONSchemaConverter;
+  };
+  /** The name the schema is sent under. */
+  readonly name: string | undefined;
+}
+
+/** Options of `jsonSchema()`. */
+export interface JSONSchemaOptions<T> {
+  /** The name the schema is sent under: 1–64 of `[A-Za-z0-9_-]`. @default "response" */
+  name?: string | undefined;
+  /**
+   * Checks a parsed reply: returns the value to use (possibly transformed) or throws (the
+   * error's message becomes the issue; an error with an `issues` array of `{ message, path? }`
+   * gives those). Without it, the reply's JSON is used unchecked and typed as `T`.
+   */
+  validate?: ((value: unknown) => T | Promise<T>) | undefined;
+}
+
+/**
+ * A plain JSON Schema for `parse()`'s `response_format` or a `tool()`'s `parameters`, for
+ * code without a schema library (or with one, such as Ajv, that only validates):
+ *
+ * ```ts
+ * const Weather = jsonSchema<{ city: string; celsius: number }>(
+ *   { type: "object", properties: { city: { type: "string" }, celsius: { type: "number" } }, required: ["city", "celsius"], additionalProperties: false },
+ *   { name: "weather", validate: (value) => assertWeather(value) },
+ * );
+ * ```
+ * @throws ModelGateError when `schema` is not an object or `name` is not 1–64 of `[A-Za-z0-9_-]`.
+ */
+export function jsonSchema<T = unknown>(schema: Record<string, unknown>, options: JSONSchemaOptions<T> = {}): JSONSchemaFormat<T> {
+  if (!isRecord(schema)) throw new ModelGateError(`jsonSchema(): \`schema\` must be a JSON Schema object; got ${describeValue(schema)}.`);
+  if (!isRecord(options)) throw new ModelGateError(`jsonSchema(): \`options\` must be an object such as { name, validate }; got ${describeValue(options)}.`);
+  const { name, validate } = options;
+  if (name !== undefined && !(typeof name === "string" && NAME_PATTERN.test(name))) {
+    throw new ModelGateError(`jsonSchema(): \`name\` must be 1–64 letters, digits, _ or -; got ${describeValue(name)}.`);
+  }
+  if (validate !== undefined && typeof validate !== "function") {
+    throw new ModelGateError(`jsonSchema(): \`validate\` must be a function; got ${describeValue(validate)}.`);
+  }
+  return {
+    "~standard": {
+      version: 1,
+      vendor: JSON_SCHEMA_VENDOR,
+      validate: async (value) => {
+        if (!validate) return { value: value as T };
+        try {
+          return { value: await validate(value) };
+        } catch (error) {
+          return { issues: issuesOf(error) };
+        }
+      },
+      jsonSchema: { input: () => schema, output: () => schema },
+    },
+    name,
+  };
+}
+
+/** The issues a `validate` function's error describes. */
+function issuesOf(error: unknown): { message: string; path?: PropertyKey[] }[] {
+  const listed = isRecord(error) && Array.isArray(error.issues) ? error.issues.filter((issue) => isRecord(issue) && typeof issue.message === "string") : [];
+  if (listed.length > 0) return listed as { message: string; path?: PropertyKey[] }[];
+  return [{ message: error instanceof Error ? error.message : String(error) }];
+}

@@ -1,0 +1,220 @@
+import type {
+  ChatCompletionAudioDelta,
+  ChatCompletionImage,
+  ChatCompletionVideo,
+  ChatCompletion,
+  ChatCompletionChoice,
+  ChatCompletionChunk,
+  ChatCompletionChunkToolCallDelta,
+  ChatCompletionLogprobs,
+  ChatCompletionMessage,
+  ChatCompletionMessageToolCall,
+  CompletionUsage,
+  FinishReason,
+} from "../types/index.ts";
+import { isRecord } from "../internal/values.ts";
+import { ModelGateError } from "../errors/modelgate-error.ts";
+
+/** A spoken reply's fragments: `data` and `transcript` pieces, joined once at the end. */
+interface AudioParts {
+  id: string;
+  data: string[];
+  transcript: string[];
+  expiresAt: number;
+  format: string | undefined;
+}
+
+interface ToolCallParts {
+  id: string;
+  name: string;
+  arguments: string[];
+}
+
+interface ChoiceParts {
+  content: string[];
+  refusal: string[];
+  reasoning: string[];
+  /** Images and videos arrive whole, one per chunk at most. */
+  images: ChatCompletionImage[];
+  videos: ChatCompletionVideo[];
+  audio: AudioParts | undefined;
+  /** Keyed by the fragments' `index`. */
+  toolCalls: Map<number, ToolCallParts>;
+  finishReason: FinishReason | null;
+  logprobs: ChatCompletionLogprobs | undefined;
+}
+
+/**
+ * Assembles the `ChatCompletion` that a stream of chunks amounts to, shaped as a
+ * non-streamed call would have returned it (what `stream.finalChatCompletion()` resolves to).
+ *
+ * Fragments are kept as lists and joined once in `result()`, so the work stays linear in the
+ * length of the reply however many chunks it came in.
+ *
+ * Lenient where the meaning is clear, since the gateway fronts many providers: a missing
+ * `role` is fine, and a choice without `finish_reason` gets `"stop"` — the `Stream` only ends
+ * normally without one after `[DONE]` (a close without `[DONE]` needs every choice to have
+ * finished), so a choice is never marked finished that was cut. Tool-call fragments arrive
+ * with their `index` filled in by the stream (`ChunkEvents`), whatever the provider sent.
+ */
+export class ChatCompletionAccumulator {
+  #sawChunk = false;
+  #id = "";
+  #created: number | undefined;
+  #model = "";
+  #provider: string | undefined;
+  #systemFingerprint: string | undefined;
+  #serviceTier: string | undefined;
+  #usage: CompletionUsage | undefined;
+  readonly #choices = new Map<number, ChoiceParts>();
+
+  /** Takes in the next chunk of the stream. */
+  add(chunk: ChatCompletionChunk): void {
+    if (!isRecord(chunk)) return;
+    this.#sawChunk = true;
+    // Each field comes from the first chunk that has it: some providers leave them empty in
+    // the first chunk (the role-only one) or only name the routed model later.
+    if (!this.#id && chunk.id) this.#id = chunk.id;
+    if (this.#created === undefined && typeof chunk.created === "number") this.#created = chunk.created;
+    if (!this.#model && chunk.model) this.#model = chunk.model;
+    this.#provider ||= chunk.provider ?? undefined;
+    this.#systemFingerprint ||= chunk.system_fingerprint ?? undefined;
+    this.#serviceTier ||= chunk.service_tier ?? undefined;
+    if (chunk.usage) this.#usage = chunk.usage;
+
+    // `choices` is empty in the usage-only final chunk, and absent in some error chunks.
+    for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {
+      if (!isRecord(choice)) continue;
+      // The same reading of `index` as the stream's end check (ChunkEvents): they must agree on
+      // which choice a chunk belongs to.
+      const parts = this.#choice(typeof choice.index === "number" ? choice.index : 0);
+      const delta = choice.delta;
+      if (typeof delta?.content === "string") parts.content.push(delta.content);
+      if (typeof delta?.refusal === "string") parts.refusal.push(delta.refusal);
+      // `reasoning_content` (some providers' spelling) is read as `reasoning` by the stream.
+      if (typeof delta?.reasoning === "string") parts.reasoning.push(delta.reasoning);
+      if (Array.isArray(delta?.images)) parts.images.push(...delta.images);
+      if (Array.isArray(delta?.videos)) parts.videos.push(...delta.videos);
+      if (isRecord(delta?.audio)) addAudioFragment(parts, delta.audio);
+      if (Array.isArray(delta?.tool_calls)) for (const fragment of delta.tool_calls) if (isRecord(fragment)) addToolCallFragment(parts, fragment);
+      if (choice.finish_reason) parts.finishReason = choice.finish_reason;
+      if (isRecord(choice.logprobs)) addLogprobs(parts, choice.logprobs);
+    }
+  }
+
+  /**
+   * The completion that the chunks added so far amount to; may be called again after more
+   * chunks. Choices are sorted by `index`.
+   *
+   * @throws ModelGateError when no chunk was added at all (there is nothing to describe).
+   */
+  result(): ChatCompletion {
+    if (!this.#sawChunk) {
+      throw new ModelGateError("The stream ended without any chunk, so there is no completion to assemble.");
+    }
+    const choices = [...this.#choices.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([index, parts]) => toChoice(index, parts));
+    const completion: ChatCompletion = {
+      id: this.#id,
+      object: "chat.completion",
+      created: this.#created ?? 0,
+      model: this.#model,
+      choices,
+    };
+    if (this.#provider) completion.provider = this.#provider;
+    if (this.#systemFingerprint) completion.system_fingerprint = this.#systemFingerprint;
+    if (this.#serviceTier) completion.service_tier = this.#serviceTier;
+    if (this.#usage) completion.usage = this.#usage;
+    return completion;
+  }
+
+  #choice(index: number): ChoiceParts {
+    let parts = this.#choices.get(index);
+    if (!parts) {
+      parts = {
+        content: [],
+        refusal: [],
+        reasoning: [],
+        images: [],
+        videos: [],
+        audio: undefined,
+        toolCalls: new Map(),
+        finishReason: null,
+        logprobs: undefined,
+      };
+      this.#choices.set(index, parts);
+    }
+    return parts;
+  }
+}
+
+function addAudioFragment(parts: ChoiceParts, fragment: ChatCompletionAudioDelta): void {
+  const audio = (parts.audio ??= { id: "", data: [], transcript: [], expiresAt: 0, format: undefined });
+  if (typeof fragment.id === "string" && !audio.id) audio.id = fragment.id;
+  if (typeof fragment.data === "string") audio.data.push(fragment.data);
+  if (typeof fragment.transcript === "string") audio.transcript.push(fragment.transcript);
+  if (typeof fragment.expires_at === "number") audio.expiresAt = fragment.expires_at;
+  // The stream gives each reply's first fragment the request's `audio.format` when it names
+  // none, so a format a later fragment names is the server's own, and wins.
+  if (typeof fragment.format === "string") audio.format = fragment.format;
+}
+
+function addToolCallFragment(parts: ChoiceParts, fragment: ChatCompletionChunkToolCallDelta): void {
+  const index = typeof fragment.index === "number" ? fragment.index : 0;
+  let call = parts.toolCalls.get(index);
+  if (!call) {
+    call = { id: "", name: "", arguments: [] };
+    parts.toolCalls.set(index, call);
+  }
+  // The first fragment that names the call wins: some providers repeat the id and name on
+  // every fragment, and a few send a different name later, which is not a rename.
+  if (!call.id && fragment.id) call.id = fragment.id;
+  if (!call.name && typeof fragment.function?.name === "string") call.name = fragment.function.name;
+  if (typeof fragment.function?.arguments === "string") call.arguments.push(fragment.function.arguments);
+}
+
+function addLogprobs(parts: ChoiceParts, next: ChatCompletionLogprobs): void {
+  const logprobs = (parts.logprobs ??= { content: null, refusal: null });
+  // A loop rather than push(...tokens): spreading a long array into arguments can overflow the stack.
+  if (Array.isArray(next.content)) for (const token of next.content) (logprobs.content ??= []).push(token);
+  if (Array.isArray(next.refusal)) for (const token of next.refusal) (logprobs.refusal ??= []).push(token);
+}
+
+function toChoice(index: number, parts: ChoiceParts): ChatCompletionChoice {
+  const toolCalls: ChatCompletionMessageToolCall[] = [...parts.toolCalls.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, call]) => ({
+      id: call.id,
+      type: "function",
+      function: { name: call.name, arguments: call.arguments.join("") },
+    }));
+  const text = parts.content.join("");
+  const message: ChatCompletionMessage = {
+    role: "assistant",
+    // As in a non-streamed reply: a reply made only of tool calls, of a refusal or of speech has `content: null`.
+    content: text === "" && (toolCalls.length > 0 || parts.refusal.length > 0 || parts.audio) ? null : text,
+  };
+  if (parts.refusal.length > 0) message.refusal = parts.refusal.join("");
+  if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  if (parts.reasoning.length > 0) message.reasoning = parts.reasoning.join("");
+  if (parts.images.length > 0) message.images = parts.images;
+  if (parts.videos.length > 0) message.videos = parts.videos;
+  const { audio } = parts;
+  if (audio) {
+    message.audio = { id: audio.id, data: audio.data.join(""), transcript: audio.transcript.join(""), expires_at: audio.expiresAt };
+    if (audio.format) message.audio.format = audio.format;
+  }
+  const choice: ChatCompletionChoice = {
+    index,
+    message,
+    // See the class comment: a choice without one is reached only after [DONE].
+    finish_reason: parts.finishReason ?? "stop",
+  };
+  if (parts.logprobs) {
+    // Copies, so that chunks added after this call do not change a completion already returned.
+    const { content, refusal } = parts.logprobs;
+    choice.logprobs = { content: content && [...content], refusal: refusal && [...refusal] };
+  }
+  return choice;
+}

@@ -1,0 +1,19 @@
+import type { BodyReader } from "./body-reader.ts";
+
+/**
+ * A `Response` whose body is read through `reader`, for `asResponse()` on a stream: the
+ * request's timeout and signal keep applying, and the request is released when it ends.
+ */
+export function rawResponse(response: Response, reader: BodyReader): Response {
+  const body = new ReadableStream<Uint8Array>({
+    async pull(sink) {
+      const bytes = await reader.read();
+      // Raw bytes have no events to tell: any that arrive count as the server being alive.
+      reader.progress();
+      if (bytes === undefined) sink.close();
+      else sink.enqueue(bytes);
+    },
+    cancel: () => reader.cancel(),
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}

@@ -1,0 +1,108 @@
+import { isRecord, ModelGateError, redactValue, StructuredOutputError, type ResolvedSchema, type SchemaIssue } from "../core.ts";
+import type { ChatCompletion, ChatCompletionChoice } from "../types/index.ts";
+import type { ParsedChatCompletion } from "../types/structured.ts";
+import { PartialJSONParser } from "./partial-json.ts";
+import type { AnswerPlan, RequestPlan } from "./plan.ts";
+
+/**
+ * Adds `parsed` to every choice of a reply, and `parsed_arguments` to the calls of `tool()`
+ * tools: the one place a reply is checked, for `parse()` and for a structured stream's end.
+ * @throws StructuredOutputError when an answer is cut by the token limit, is not JSON, or is
+ *   rejected by its schema; a tool call's arguments likewise.
+ */
+export async function parseCompletion(completion: ChatCompletion, plan: RequestPlan): Promise<ParsedChatCompletion<unknown>> {
+  if (!isRecord(completion) || !Array.isArray(completion.choices)) {
+    throw new ModelGateError("The reply has no `choices` to parse.");
+  }
+  for (const choice of completion.choices) {
+    const message = choice?.message as (ChatCompletionChoice["message"] & { parsed?: unknown }) | undefined;
+    if (!isRecord(message)) throw new ModelGateError("A choice of the reply has no `message` to parse.");
+    for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
+      const schema = plan.tools.get(call?.function?.name);
+      if (!schema) continue;
+      const what = `The arguments of the "${call.function.name}" call`;
+      const args = parseJSON(call.function.arguments, what, completion, plan);
+      (call.function as { parsed_arguments?: unknown }).parsed_arguments = await check(args, call.function.arguments, schema, what, completion, plan);
+    }
+    message.parsed = plan.answer ? await readAnswer(choice, plan, completion) : null;
+  }
+  return completion as unknown as ParsedChatCompletion<unknown>;
+}
+
+async function readAnswer(choice: ChatCompletionChoice, plan: RequestPlan, completion: ChatCompletion): Promise<unknown> {
+  const answer = plan.answer as AnswerPlan;
+  const { message } = choice;
+  // A refusal is an answer, not a failure: `parsed` is null and `refusal` says why.
+  if (typeof message.refusal === "string" && message.refusal !== "") return null;
+  const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
+  const text = answer.toolName === undefined ? message.content : calls.find((call) => call?.function?.name === answer.toolName)?.function?.arguments;
+  if (choice.finish_reason === "length") {
+    const problem = 'The reply was cut by the token limit (finish_reason "length") before the answer was complete';
+    throw fail(`${problem}: raise max_tokens (or max_completion_tokens).`, [{ message: problem }], text, completion, plan);
+  }
+  // A reply that calls the caller's own tools instead of answering yet: no answer to parse,
+  // the calls are what to act on (with `parsed_arguments` for `tool()` tools).
+  if (answer.toolName === undefined && (text === null || text === undefined || text === "") && calls.length > 0) return null;
+  if (typeof text !== "string" || text.trim() === "") {
+    const problem = answer.toolName === undefined ? "The reply has no content to parse" : `The model did not call the "${answer.toolName}" function with the answer`;
+    throw fail(`${problem}.`, [{ message: problem }], text, completion, plan);
+  }
+  const json = parseJSON(text, "The answer", completion, plan);
+  // In "tool" mode an answer that is not an object travels as `{ value }`.
+  const value = answer.wrapped && isRecord(json) ? json.value : json;
+  return check(value, text, answer.schema, "The answer", completion, plan);
+}
+
+/** `text` parsed as JSON; the `StructuredOutputError` says where it stops being JSON. */
+function parseJSON(text: unknown, what: string, completion: ChatCompletion, plan: RequestPlan): unknown {
+  try {
+    if (typeof text !== "string") throw new SyntaxError(`expected JSON text, got ${text === null ? "null" : typeof text}`);
+    const parser = new PartialJSONParser();
+    parser.push(text);
+    return parser.end();
+  } catch (error) {
+    const problem = `${what} is not valid JSON: ${(error as Error).message}`;
+    throw fail(`${problem}.`, [{ message: problem }], text, completion, plan);
+  }
+}
+
+/** `value` as `schema` returns it; the `StructuredOutputError` lists the schema's issues. */
+async function check(value: unknown, text: unknown, schema: ResolvedSchema, what: string, completion: ChatCompletion, plan: RequestPlan): Promise<unknown> {
+  if (!schema.validate) return value;
+  let result: Awaited<ReturnType<NonNullable<ResolvedSchema["validate"]>>>;
+  try {
+    result = await schema.validate(value);
+  } catch (error) {
+    // A schema whose own code throws (a transform, a refinement) rejects this value all the same.
+    const problem = `${what} was rejected by the schema, which threw: ${error instanceof Error ? error.message : String(error)}`;
+    throw fail(`${problem}.`, [{ message: problem }], text, completion, plan, error);
+  }
+  if (!result.issues) return result.value;
+  const listed = result.issues.slice(0, 3).map(describeIssue).join("; ");
+  const more = result.issues.length > 3 ? ` (and ${result.issues.length - 3} more)` : "";
+  throw fail(`${what} does not match the schema: ${listed}${more}.`, result.issues, text, completion, plan);
+}
+
+function describeIssue(issue: SchemaIssue): string {
+  return issue.path?.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message;
+}
+
+/**
+ * The error, with the API key cut out of everything it carries: a model can echo anything
+ * (a prompt that held the key, a header it saw), and schema libraries quote the values they reject.
+ */
+function fail(message: string, issues: SchemaIssue[], content: unknown, completion: ChatCompletion, plan: RequestPlan, cause?: unknown): Error {
+  const { redact } = plan;
+  return new StructuredOutputError(redact(message), {
+    issues: issues.map((issue) => ({ ...issue, message: redact(issue.message) })),
+    content: typeof content === "string" ? redact(content) : null,
+    completion: withGateway(redactValue(completion, redact) as ChatCompletion, completion),
+    cause,
+  });
+}
+
+/** The copy keeps what the gateway did (not enumerable, as on the original): the call was made and charged. */
+function withGateway(copy: ChatCompletion, original: ChatCompletion): ChatCompletion {
+  if (original.gateway) Object.defineProperty(copy, "gateway", { value: original.gateway, configurable: true });
+  return copy;
+}

@@ -1,0 +1,24 @@
+// `parse()`'s implementation, loaded on its first call through `loadStructured()`.
+import { isRecord, outcomeOf, type APIPromise, type Completions, type Outcome, type RequestOptions, type Requester, type Stream } from "../core.ts";
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParamsBase } from "../types/index.ts";
+import { parseCompletion } from "./parse-completion.ts";
+import { planRequest } from "./plan.ts";
+import { structuredStream } from "./structured-stream.ts";
+
+
+/**
+ * `client.chat.completions.parse()`: sends the request the way `structuredOutput` says, through
+ * `create()` (so auth, retries, timeouts, budgets and errors are the same), and reads the answer.
+ */
+export async function parseOutcome(client: Requester, completions: Completions, params: unknown, options: unknown): Promise<Outcome<unknown>> {
+  // `structuredOutput` is parse()'s own; anything that is not an object goes on to create(), which names the mistake.
+  const { structuredOutput, ...requestOptions } = isRecord(options) ? options : { structuredOutput: undefined };
+  const plan = planRequest(params, structuredOutput, client.redact);
+  const call: APIPromise<ChatCompletion | Stream<ChatCompletionChunk>> = completions.create(
+    plan.body as ChatCompletionCreateParamsBase,
+    (isRecord(options) ? requestOptions : options) as RequestOptions,
+  );
+  return outcomeOf(call, plan.stream, (data) =>
+    plan.stream ? structuredStream(data as Stream<ChatCompletionChunk>, plan) : parseCompletion(data as ChatCompletion, plan),
+  );
+}

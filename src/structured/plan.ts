@@ -1,0 +1,156 @@
+import { assertChatParams, invalidArgument, isRecord, isStrictShaped, ModelGateError, resolveSchema, toolInternals, type Redact, type ResolvedSchema } from "../core.ts";
+import type { StructuredOutputMode } from "../types/structured.ts";
+
+/** Where the answer is, and how to check it. */
+export interface AnswerPlan {
+  schema: ResolvedSchema;
+  /** The forced function whose arguments are the answer (`"tool"` mode); else the answer is the content. */
+  toolName: string | undefined;
+  /** The schema was sent wrapped as `{ value }`: function arguments must be an object. */
+  wrapped: boolean;
+}
+
+/** What `parse()` sends, and how it reads the reply. */
+export interface RequestPlan {
+  /** The params for `create()`. */
+  body: unknown;
+  stream: boolean;
+  /** `undefined` when no `response_format` was given (`parsed` is then `null`). */
+  answer: AnswerPlan | undefined;
+  /** The `tool()` tools offered, by name: their calls get `parsed_arguments`. */
+  tools: Map<string, ResolvedSchema>;
+  /** Cuts the API key out of an error's text (a model may echo anything, the key included). */
+  redact: Redact;
+}
+
+const MODES: readonly StructuredOutputMode[] = ["json_schema", "tool", "json_object"];
+
+/** The capability a routed model needs for each mode, added to `route.capabilities` for `model: "auto"`. */
+const CAPABILITY: Record<StructuredOutputMode, string> = { json_schema: "structured_outputs", tool: "tools", json_object: "json" };
+
+const DEFAULT_NAME = "response";
+
+/**
+ * Turns `parse()`'s params into `create()`'s for the chosen mode. Params that are not even an
+ * object go to `create()` as they are, which names the mistake.
+ */
+export function planRequest(params: unknown, mode: unknown = "json_schema", redact: Redact = (text) => text): RequestPlan {
+  if (!MODES.includes(mode as StructuredOutputMode)) throw invalidArgument("structuredOutput", `one of ${MODES.map((name) => `"${name}"`).join(", ")}`, mode);
+  // The caller's params are checked as the caller wrote them, before a mode adds to them.
+  assertChatParams(params);
+  if (!isRecord(params)) return { body: params, stream: false, answer: undefined, tools: new Map(), redact };
+  if (params.tools != null && !Array.isArray(params.tools)) throw invalidArgument("tools", "an array of tools", params.tools);
+  const tools = toolSchemas(params.tools);
+  const stream = params.stream === true;
+  const format = params.response_format;
+  if (format === undefined || format === null) return { body: params, stream, answer: undefined, tools, redact };
+
+  const given = readFormat(format);
+  const body: Record<string, unknown> = { ...params };
+  delete body.response_format;
+  const name = given.schema.name ?? DEFAULT_NAME;
+  const schema = given.schema.jsonSchema;
+  let answer: AnswerPlan = { schema: given.schema, toolName: undefined, wrapped: false };
+
+  if (mode === "json_schema") {
+    body.response_format = given.sendAsGiven ? format : { type: "json_schema", json_schema: { name, schema, strict: isStrictShaped(schema) } };
+  } else if (mode === "json_object") {
+    body.response_format = { type: "json_object" };
+    if (Array.isArray(params.messages)) body.messages = [{ role: "system", content: schemaInstruction(schema) }, ...params.messages];
+  } else {
+    const offered = Array.isArray(params.tools) ? params.tools : [];
+    if (offered.some((offer) => isRecord(offer) && isRecord(offer.function) && offer.function.name === name)) {
+      throw new ModelGateError(`structuredOutput "tool" sends the schema as a function named "${name}", and \`tools\` already has one: name the schema otherwise (jsonSchema(schema, { name })).`);
+    }
+    if (params.tool_choice !== undefined && params.tool_choice !== null) {
+      throw new ModelGateError('structuredOutput "tool" forces the call of the answer function, so `tool_choice` cannot be given as well.');
+    }
+    // Function arguments are always an object: any other answer travels as `{ value }`.
+    const wrapped = schema.type !== "object";
+    const parameters = wrapped ? wrapInObject(schema) : schema;
+    body.tools = [
+      ...offered,
+      { type: "function", function: { name, description: "Give the answer: call this function with the answer as its arguments.", parameters, strict: isStrictShaped(parameters) } },
+    ];
+    body.tool_choice = { type: "function", function: { name } };
+    answer = { schema: given.schema, toolName: name, wrapped };
+  }
+
+  if (params.model === "auto") addCapability(body, params.route, CAPABILITY[mode as StructuredOutputMode]);
+  return { body, stream, answer, tools, redact };
+}
+
+/**
+ * `{ value: schema }` as a JSON Schema. The schema's definitions move up to the new root and
+ * its references follow, so that `#/$defs/...` still resolves and `#` (a recursive root)
+ * points at `value`.
+ */
+function wrapInObject(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema, $defs, definitions, ...inner } = schema;
+  const moved = (reference: string) =>
+    reference === "#" || (reference.startsWith("#/") && !reference.startsWith("#/$defs/") && !reference.startsWith("#/definitions/"))
+      ? `#/properties/value${reference.slice(1)}`
+      : reference;
+  const rewrite = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rewrite);
+    if (!isRecord(node)) return node;
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, key === "$ref" && typeof value === "string" ? moved(value) : rewrite(value)]));
+  };
+  return {
+    ...($schema === undefined ? {} : { $schema }),
+    type: "object",
+    properties: { value: rewrite(inner) },
+    required: ["value"],
+    additionalProperties: false,
+    ...($defs === undefined ? {} : { $defs: rewrite($defs) }),
+    ...(definitions === undefined ? {} : { definitions: rewrite(definitions) }),
+  };
+}
+
+/** The schema behind a `response_format`, and whether it is sent as the caller wrote it. */
+function readFormat(format: unknown): { schema: ResolvedSchema; sendAsGiven: boolean } {
+  if ((typeof format === "object" || typeof format === "function") && format !== null && "~standard" in format) {
+    const schema = resolveSchema(format);
+    if (typeof schema === "string") throw new ModelGateError(`\`response_format\` ${schema}.`);
+    return { schema, sendAsGiven: false };
+  }
+  if (isRecord(format) && format.type === "json_schema" && isRecord(format.json_schema)) {
+    const { name, schema } = format.json_schema;
+    return {
+      schema: { jsonSchema: isRecord(schema) ? schema : {}, validate: undefined, name: typeof name === "string" ? name : undefined },
+      sendAsGiven: true,
+    };
+  }
+  if (isRecord(format) && format.type === "json_object") {
+    return { schema: { jsonSchema: { type: "object" }, validate: undefined, name: undefined }, sendAsGiven: true };
+  }
+  throw invalidArgument(
+    "response_format",
+    'a Standard Schema with JSON Schema (Zod 4, ArkType, Valibot through toStandardJsonSchema()), jsonSchema(...), or { type: "json_schema", json_schema: { name, schema } }',
+    format,
+  );
+}
+
+/** The system message of the `"json_object"` mode: models without schema support still read one. */
+function schemaInstruction(schema: Record<string, unknown>): string {
+  return `Answer with one JSON value, and nothing else, that follows this JSON Schema:\n${JSON.stringify(schema)}`;
+}
+
+function addCapability(body: Record<string, unknown>, route: unknown, capability: string): void {
+  if (route !== undefined && route !== null && !isRecord(route)) throw invalidArgument("route", "an object of routing filters", route);
+  const given = isRecord(route) ? route.capabilities : undefined;
+  if (given != null && !Array.isArray(given)) throw invalidArgument("route.capabilities", 'an array of capability names such as ["vision"]', given);
+  const capabilities = given ?? [];
+  if (!capabilities.includes(capability)) body.route = { ...route, capabilities: [...capabilities, capability] };
+}
+
+function toolSchemas(tools: unknown): Map<string, ResolvedSchema> {
+  const schemas = new Map<string, ResolvedSchema>();
+  if (!Array.isArray(tools)) return schemas;
+  for (const offer of tools) {
+    const internals = toolInternals(offer);
+    const name = isRecord(offer) && isRecord(offer.function) ? offer.function.name : undefined;
+    if (internals && typeof name === "string") schemas.set(name, internals.schema);
+  }
+  return schemas;
+}

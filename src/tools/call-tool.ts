@@ -1,0 +1,118 @@
+import { abortError, isRecord, untilAborted, type Redact, type ToolInternals } from "../core.ts";
+import type { ToolRunCall } from "../types/tool-runner.ts";
+import type { PreparedCall } from "./assistant-turn.ts";
+
+/** How many issues a failed check quotes to the model. */
+const MAX_ISSUES = 5;
+
+/** What `callTool` needs besides the call. */
+export interface CallContext {
+  signal: AbortSignal;
+  step: number;
+  /** Cuts the API key out of the error texts the SDK writes. */
+  redact: Redact;
+}
+
+/** What came of a call before it is written down: a result, or an error text and (when something was thrown) the thrown value. */
+type Outcome = { result: unknown } | { error: string; thrown?: { value: unknown } };
+
+/**
+ * Runs one call the model made and says what came of it: the record for `steps`, and the
+ * `tool` message's content. Nothing the model got wrong is thrown: a call that could not be
+ * read, an unknown tool, arguments that are not a JSON object or that the schema rejects, a
+ * tool that throws (whatever it throws), and a result that cannot be sent as JSON each become
+ * the call's `error`, sent back as its result so the model can correct itself; a thrown value
+ * is kept as the record's `cause`. Only the caller's abort rejects, at once, even if the tool
+ * ignores `signal`; and no tool starts after it.
+ */
+export async function callTool({ call, problem }: PreparedCall, tools: Map<string, ToolInternals>, context: CallContext): Promise<{ outcome: ToolRunCall; content: string }> {
+  const started = performance.now();
+  let outcome: Outcome;
+  if (problem !== undefined) {
+    outcome = { error: problem };
+  } else {
+    outcome = await runOneCall(call, tools, context);
+  }
+  const ms = Math.round((performance.now() - started) * 10) / 10;
+  if ("result" in outcome) {
+    const { result } = outcome;
+    if (typeof result === "string") return { outcome: { call, result, ms }, content: result };
+    try {
+      return { outcome: { call, result, ms }, content: JSON.stringify(result) ?? "null" };
+    } catch (reason) {
+      outcome = { error: `The tool's result cannot be sent as JSON (${describe(reason)}).`, thrown: { value: reason } };
+    }
+  }
+  const error = context.redact(outcome.error);
+  // The thrown value as it is (not redacted): it is the tool's own, kept so its bug can be found.
+  const record: ToolRunCall = outcome.thrown ? { call, error, cause: outcome.thrown.value, ms } : { call, error, ms };
+  return { outcome: record, content: `Error: ${error}` };
+}
+
+async function runOneCall(call: PreparedCall["call"], tools: Map<string, ToolInternals>, context: CallContext): Promise<Outcome> {
+  const { name, arguments: text } = call.function;
+  const tool = tools.get(name);
+  if (!tool?.run) return { error: `There is no tool named ${JSON.stringify(name)}. The tools are: ${[...tools.keys()].join(", ")}.` };
+  let args: unknown;
+  try {
+    args = text.trim() === "" ? {} : JSON.parse(text);
+  } catch (error) {
+    return { error: `The arguments are not valid JSON (${describe(error)}). Call the tool again with a JSON object as its arguments.`, thrown: { value: error } };
+  }
+  // Arguments are named: a function is always called with an object.
+  if (!isRecord(args)) return { error: "The arguments must be a JSON object of named arguments. Call the tool again with one." };
+  if (tool.schema.validate) {
+    let checked: Awaited<ReturnType<NonNullable<typeof tool.schema.validate>>>;
+    try {
+      checked = await tool.schema.validate(args);
+    } catch (error) {
+      return { error: `The arguments were rejected: ${describe(error)}`, thrown: { value: error } };
+    }
+    if (checked.issues) {
+      const listed = checked.issues.slice(0, MAX_ISSUES).map((issue) => (issue.path?.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message));
+      return { error: `The arguments do not match the tool's schema: ${listed.join("; ")}. Call the tool again with corrected arguments.` };
+    }
+    args = checked.value;
+  }
+  // Checking the arguments may have taken a while (an async refinement): the caller may have left.
+  if (context.signal.aborted) throw abortError(context.signal);
+  try {
+    return { result: await tool.run(args, { signal: context.signal, step: context.step, call }) };
+  } catch (error) {
+    if (context.signal.aborted) throw error;
+    return { error: `The tool failed: ${describe(error)}`, thrown: { value: error } };
+  }
+}
+
+/**
+ * What a thrown value says, whatever it is: an Error, a string, an object without a prototype,
+ * `undefined`, a symbol. Never throws itself: a message behind a getter that throws, a Proxy
+ * whose traps throw, a `toString` that throws still give a text.
+ */
+function describe(thrown: unknown): string {
+  try {
+    if (thrown instanceof Error) return thrown.message === "" ? `${thrown.name} (without a message)` : String(thrown.message);
+    if (typeof thrown === "string") return thrown;
+    if (isRecord(thrown) && typeof thrown.message === "string") return thrown.message;
+    if (thrown === undefined) return "it threw undefined";
+    return JSON.stringify(thrown) ?? String(thrown);
+  } catch {
+    try {
+      return `it threw ${Object.prototype.toString.call(thrown)}, whose message cannot be read`;
+    } catch {
+      return "it threw a value whose message cannot be read";
+    }
+  }
+}
+
+/**
+ * Settles with `promise`, or rejects with the abort's error (`APIUserAbortError`) as soon as
+ * `signal` aborts. The runner races a step's calls together, with one listener on the caller's
+ * signal however many calls the step makes.
+ */
+export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return untilAborted(promise, signal).catch((error: unknown) => {
+    throw signal.aborted ? abortError(signal) : error;
+  });
+}

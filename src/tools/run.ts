@@ -1,0 +1,253 @@
+import { abortError, APIUserAbortError, assertChatParams, ChatCompletionAccumulator, invalidArgument, isRecord, ModelGateError, toolInternals, type Completions, type Requester, type Stream, type ToolInternals } from "../core.ts";
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage } from "../types/index.ts";
+import type { ToolRunCall, ToolRunEvent, ToolRunResult, ToolRunStep, ToolRunStopReason } from "../types/tool-runner.ts";
+import { assistantTurn, callIDsIn, type PreparedCall } from "./assistant-turn.ts";
+import { callTool, unlessAborted } from "./call-tool.ts";
+import { EventLog } from "./event-log.ts";
+import { RunBudget, type BudgetedStep } from "../budget/index.ts";
+
+const DEFAULT_MAX_STEPS = 10;
+/** The same call (tool and arguments) in this many consecutive steps stops the run. */
+const REPEATS_TO_STOP = 3;
+
+/** A run in progress: its result, and its events for any number of readers. */
+export interface RunHandle {
+  result: Promise<ToolRunResult>;
+  events(): AsyncIterator<ToolRunEvent>;
+}
+
+/** Starts `runTools()`: checks what it was given, then runs step after step. */
+export function startRun(client: Requester, completions: Completions, params: unknown, options: unknown): RunHandle {
+  const log = new EventLog<ToolRunEvent>();
+  const result = Promise.resolve()
+    .then(() => new ToolRun(client, completions, params, options, log).run())
+    .then(
+      (outcome) => {
+        log.end();
+        return outcome;
+      },
+      (error: unknown) => {
+        log.fail(error);
+        throw error;
+      },
+    );
+  return { result, events: () => log.reader() };
+}
+
+class ToolRun {
+  readonly #client: Requester;
+  readonly #completions: Completions;
+  readonly #params: Record<string, unknown>;
+  readonly #requestOptions: Record<string, unknown>;
+  readonly #signal: AbortSignal;
+  readonly #maxSteps: number;
+  /** `maxCost`, kept by the budget code's rules; `undefined` without one. */
+  readonly #budget: RunBudget | undefined;
+  readonly #tools = new Map<string, ToolInternals>();
+  readonly #log: EventLog<ToolRunEvent>;
+  readonly #messages: ChatCompletionMessageParam[];
+  /** Every tool call id in the conversation: a new call's id must not repeat one (some providers reject it). */
+  readonly #callIDs: Set<string>;
+  readonly #steps: ToolRunStep[] = [];
+  readonly #usage: CompletionUsage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+  /** The cost the gateway reported, summed; `null` while it reported none. */
+  #reportedCost: number | null = null;
+  /** The calls of the last steps, as `name + canonical arguments`. */
+  readonly #recentCalls: Set<string>[] = [];
+
+  constructor(client: Requester, completions: Completions, params: unknown, options: unknown, log: EventLog<ToolRunEvent>) {
+    assertChatParams(params);
+    const given = params as Record<string, unknown>;
+    if (!Array.isArray(given.tools) || given.tools.length === 0) throw invalidArgument("tools", "a non-empty array of tool() tools", given.tools);
+    for (const offer of given.tools) {
+      const internals = toolInternals(offer);
+      const name = isRecord(offer) && isRecord(offer.function) ? offer.function.name : undefined;
+      if (!internals?.run || typeof name !== "string") {
+        throw new ModelGateError(`runTools() runs the tools itself, so each needs a \`run\` function: define ${typeof name === "string" ? `"${name}"` : "every tool"} with tool({ name, parameters, run }).`);
+      }
+      if (this.#tools.has(name)) throw new ModelGateError(`runTools(): two tools are named "${name}"; the model could not tell them apart.`);
+      this.#tools.set(name, internals);
+    }
+    if (options !== undefined && !isRecord(options)) throw invalidArgument("options", "an object such as { maxSteps, maxCost, signal }", options);
+    if (given.route != null && !isRecord(given.route)) throw invalidArgument("route", "an object of routing filters", given.route);
+    const format = given.response_format;
+    if ((typeof format === "object" || typeof format === "function") && format !== null && "~standard" in format) {
+      throw new ModelGateError('runTools() sends `response_format` as given: use OpenAI\'s { type: "json_schema", json_schema } form here (a schema object is for parse()).');
+    }
+    const { maxSteps = DEFAULT_MAX_STEPS, maxCost, ...requestOptions } = options ?? {};
+    if (!(Number.isInteger(maxSteps) && (maxSteps as number) >= 1)) throw invalidArgument("maxSteps", "a whole number from 1", maxSteps);
+    this.#client = client;
+    this.#completions = completions;
+    this.#params = given;
+    this.#requestOptions = requestOptions;
+    // Tools get a signal even when the caller gave none, so `run` can always pass it on.
+    this.#signal = (requestOptions.signal as AbortSignal | undefined) ?? new AbortController().signal;
+    this.#maxSteps = maxSteps as number;
+    this.#budget = maxCost === undefined ? undefined : new RunBudget(client, maxCost, this.#signal, requestOptions.timeout as number | undefined);
+    this.#log = log;
+    this.#messages = [...(given.messages as ChatCompletionMessageParam[])];
+    this.#callIDs = callIDsIn(this.#messages);
+  }
+
+  async run(): Promise<ToolRunResult> {
+    let stopReason: ToolRunStopReason;
+    for (let step = 1; ; step++) {
+      if (this.#signal.aborted) throw abortError(this.#signal);
+      const body: Record<string, unknown> = { ...this.#params, messages: [...this.#messages] };
+      // `null`: no budget to keep; `undefined`: the step's worst case would pass what is left.
+      const budgeted = this.#budget ? await named(step, this.#budget.step(body)) : null;
+      if (budgeted === undefined) {
+        stopReason = "max_cost";
+        break;
+      }
+      this.#log.push({ type: "step.start", step });
+      const answer = await named(step, this.#complete(budgeted ? budgeted.body : body, step)).catch((error: unknown) => {
+        // With model "auto", the gateway saying no model fits what is left is a stop condition.
+        if (budgeted && this.#budget?.endsRun(budgeted, error)) return undefined;
+        throw error;
+      });
+      if (answer === undefined) {
+        stopReason = "max_cost";
+        break;
+      }
+      const { completion, gateway } = answer;
+      const message = completion.choices?.[0]?.message as ChatCompletionMessage | undefined;
+      if (!isRecord(message)) throw new ModelGateError(`Step ${step} of the tool run failed: the reply has no message.`);
+      const cost = gateway?.cost ?? null;
+      this.#count(completion, cost, gateway?.model ?? completion.model, budgeted);
+      // Whatever the reply holds, the turn that goes back is a valid request's; a call that cannot be run says why in its tool message.
+      const { turn, calls } = assistantTurn(message, step, this.#callIDs);
+      const record: ToolRunStep = { completion, model: completion.model, cost, gateway, toolCalls: [] };
+      this.#steps.push(record);
+      this.#messages.push(turn);
+      if (calls.length === 0) {
+        this.#log.push({ type: "step.end", step, completion, cost });
+        stopReason = "done";
+        break;
+      }
+      const repeated = this.#repeated(calls);
+      if (repeated.size > 0) {
+        // Not run a third time; every call still gets its message, so the conversation can go on.
+        record.toolCalls = calls.map(({ call }) => {
+          const error = repeated.has(call)
+            ? "Not run: this call was made with the same arguments in three steps in a row, so the run stopped."
+            : "Not run: another call of this step repeated itself three steps in a row, so the run stopped.";
+          this.#messages.push({ role: "tool", tool_call_id: call.id, content: `Error: ${error}` });
+          return { call, error, ms: 0 };
+        });
+        this.#log.push({ type: "step.end", step, completion, cost });
+        stopReason = "repeated_call";
+        break;
+      }
+      record.toolCalls = await this.#runCalls(calls, step);
+      this.#log.push({ type: "step.end", step, completion, cost });
+      if (this.#budget?.exhausted) {
+        stopReason = "max_cost";
+        break;
+      }
+      if (step >= this.#maxSteps) {
+        stopReason = "max_steps";
+        break;
+      }
+    }
+    const last = this.#steps.at(-1)?.completion.choices?.[0]?.message ?? null;
+    return { stopReason, message: last, messages: this.#messages, steps: this.#steps, usage: this.#usage, cost: this.#reportedCost };
+  }
+
+  /** One chat completion: streamed (each chunk an event) when the params ask for it. */
+  async #complete(body: Record<string, unknown>, step: number): Promise<{ completion: ChatCompletion; gateway: ToolRunStep["gateway"] }> {
+    // Each step is a request of its own: a caller's idempotency key is made one per step.
+    const key = this.#requestOptions.idempotencyKey;
+    const options = typeof key === "string" ? { ...this.#requestOptions, idempotencyKey: `${key}-step-${step}` } : this.#requestOptions;
+    if (body.stream !== true) {
+      const completion = (await this.#completions.create(body as never, options as never)) as ChatCompletion;
+      return { completion, gateway: completion.gateway };
+    }
+    // Usage (and with it the cost) comes in the usage chunk only when asked for.
+    const streamed = { ...body, stream_options: { ...(isRecord(body.stream_options) ? body.stream_options : {}), include_usage: true } };
+    const stream = (await this.#completions.create(streamed as never, options as never)) as unknown as Stream<ChatCompletionChunk>;
+    const accumulator = new ChatCompletionAccumulator();
+    for await (const chunk of stream) {
+      accumulator.add(chunk);
+      // Kept only for iterators reading now: a long answer must not be held twice (see EventLog).
+      this.#log.pushLive({ type: "chunk", step, chunk });
+    }
+    return { completion: accumulator.result(), gateway: stream.gateway };
+  }
+
+  /** Runs every call of a step at once; their messages follow in call order. */
+  async #runCalls(calls: PreparedCall[], step: number): Promise<ToolRunCall[]> {
+    const work = Promise.all(
+      calls.map(async (prepared) => {
+        this.#log.push({ type: "tool_call", step, call: prepared.call });
+        const done = await callTool(prepared, this.#tools, { signal: this.#signal, step, redact: this.#client.redact });
+        if (!this.#signal.aborted) this.#log.push({ type: "tool_result", step, ...done.outcome });
+        return done;
+      }),
+    );
+    // After an abort the run stops waiting for the tools (even one that ignores `signal`);
+    // what they end with later is nobody's concern.
+    work.catch(() => {});
+    const outcomes = await unlessAborted(work, this.#signal);
+    for (const { outcome, content } of outcomes) this.#messages.push({ role: "tool", tool_call_id: outcome.call.id, content });
+    return outcomes.map(({ outcome }) => outcome);
+  }
+
+  /**
+   * Adds a step's usage and cost to the run's, and counts the step against the budget: for
+   * the cost the gateway reported, else for its worst case (see `RunBudget.count`).
+   */
+  #count(completion: ChatCompletion, cost: number | null, model: string, budgeted: BudgetedStep | null): void {
+    const usage = completion.usage;
+    if (usage) {
+      this.#usage.prompt_tokens += usage.prompt_tokens ?? 0;
+      this.#usage.completion_tokens += usage.completion_tokens ?? 0;
+      this.#usage.total_tokens += usage.total_tokens ?? 0;
+    }
+    if (cost !== null) this.#reportedCost = (this.#reportedCost ?? 0) + cost;
+    if (budgeted) this.#budget?.count(budgeted, cost, usage, model);
+  }
+
+  /** The calls that repeat one made with the same arguments in each of the two steps before. */
+  #repeated(calls: PreparedCall[]): Set<ChatCompletionMessageToolCall> {
+    const signatures = calls.map(({ call }) => callSignature(call));
+    const earlier = this.#recentCalls.slice(-(REPEATS_TO_STOP - 1));
+    this.#recentCalls.push(new Set(signatures));
+    if (earlier.length < REPEATS_TO_STOP - 1) return new Set();
+    return new Set(calls.filter((_, index) => earlier.every((step) => step.has(signatures[index] as string))).map(({ call }) => call));
+  }
+}
+
+/** A step's own failure names the step, which matters in a long run. */
+async function named<T>(step: number, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof ModelGateError && !(error instanceof APIUserAbortError) && !error.message.startsWith("Step ")) {
+      error.message = `Step ${step} of the tool run failed: ${error.message}`;
+    }
+    throw error;
+  }
+}
+
+/** A call as `name(canonical JSON of its arguments)`: the same call whatever the key order or spacing; no arguments are `{}`. */
+function callSignature(call: ChatCompletionMessageToolCall): string {
+  const { name, arguments: text } = call.function;
+  try {
+    return `${name}(${canonicalJSON(text.trim() === "" ? {} : JSON.parse(text))})`;
+  } catch {
+    // Not JSON, or nested too deep to walk: compared as the text it is.
+    return `${name}(${text})`;
+  }
+}
+
+function canonicalJSON(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJSON).join(",")}]`;
+  if (isRecord(value)) {
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJSON(value[key])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
