@@ -1,15 +1,20 @@
 import { createHash } from "node:crypto";
 import { inspect } from "node:util";
+import { type } from "arktype";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { APIConnectionError, APIConnectionTimeoutError, APIError, AuthenticationError, ModelGate, ModelGateError, StructuredOutputError, type ClientOptions, type Logger } from "../src/index.ts";
 import { createRedactor, redactValue } from "../src/errors/redact.ts";
 import { redactThrown } from "../src/structured/redact-thrown.ts";
 import { sseResponse } from "./fixtures/body.ts";
-import { chunk, completionBody, DONE, sseData } from "./fixtures/chunks.ts";
+import { assistantReply, chunk, completionBody, DONE, sseData } from "./fixtures/chunks.ts";
+import { recordingClient } from "./fixtures/client.ts";
 import { loopbackServer, type LoopbackServer } from "./fixtures/loopback.ts";
+import { pricedGateway } from "./fixtures/priced-gateway.ts";
 
 const KEY = "mg-live-SECRET-4f9a2c81d7";
+const messages = [{ role: "user" as const, content: "hi" }];
+const Answer = z.object({ a: z.number() });
 const servers: LoopbackServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
@@ -502,5 +507,48 @@ describe("an error body nested 100,000 deep", () => {
     const error = await clientAnswering(() => new Response(body, { status: 400 })).models.list().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(APIError);
     expect((error as APIError).status).toBe(400);
+  });
+});
+
+describe("keys echoed back by a server or a model", () => {
+  it("redacts a key echoed in a header from the gateway info of a stream's error", async () => {
+    const { client } = pricedGateway({ apiKey: KEY, chat: () => sseResponse([sseData(chunk({ content: "Hi" }))], { headers: { "x-request-id": `req ${KEY}` }, breakOff: true }) });
+    const stream = await client.chat.completions.create({ model: "m", messages, stream: true });
+    const error = (await stream.text().catch((caught: unknown) => caught)) as APIError;
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(JSON.stringify(error)).not.toContain(KEY);
+    expect(stream.gateway.requestID).toBe("req [redacted]");
+  });
+
+  it("redacts a key a server echoes in x-request-id from the debug lines", async () => {
+    const key = "sk-echoed-key-0123456789";
+    const lines: unknown[] = [];
+    const logger = { error() {}, warn() {}, info() {}, debug: (...parts: unknown[]) => lines.push(parts) };
+    const client = new ModelGate({
+      apiKey: key,
+      baseURL: "https://g.test",
+      logLevel: "debug",
+      logger,
+      fetch: async () => new Response(JSON.stringify(completionBody("ok")), { headers: { "x-request-id": `req-${key}`, "content-type": "application/json" } }),
+    });
+    await client.chat.completions.create({ model: "m", messages });
+    expect(lines.length).toBeGreaterThan(1);
+    expect(JSON.stringify(lines)).not.toContain(key);
+  });
+
+  it("never shows the API key in a StructuredOutputError, whatever the model echoed", async () => {
+    for (const [content, schema] of [
+      [JSON.stringify({ n: KEY }), type({ n: "'a' | 'b'" })],
+      [`{"a": 1, "echo": "${KEY}" oops`, Answer],
+    ] as const) {
+      const { client } = recordingClient(() => Response.json(assistantReply({ content })), { apiKey: KEY });
+      const error = (await client.chat.completions.parse({ model: "m", messages, response_format: schema }).catch((caught: unknown) => caught)) as StructuredOutputError;
+      expect(error).toBeInstanceOf(StructuredOutputError);
+      for (const shown of [error.message, String(error), error.stack ?? "", JSON.stringify(error), JSON.stringify(error.issues), error.content ?? "", JSON.stringify(error.completion)]) {
+        expect(shown).not.toContain(KEY);
+        expect(shown).not.toContain(KEY.slice(0, 16));
+      }
+      expect(JSON.stringify(error.completion)).toContain("[redacted]");
+    }
   });
 });
