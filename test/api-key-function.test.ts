@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { APIConnectionTimeoutError, APIUserAbortError, AuthenticationError, InternalServerError, ModelGate, ModelGateError } from "../src/index.ts";
-import { createRedactor } from "../src/errors/redact.ts";
+import { createRedactor } from "../src/internal/redact.ts";
 import { inFakeTime, useFakeClock } from "./fixtures/clock.ts";
 
 // `apiKey` as a function (API.md, "Coming from openai-node"): rotating or short-lived keys.

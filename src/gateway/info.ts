@@ -1,4 +1,4 @@
-import { redactValue, type Redact } from "../errors/redact.ts";
+import { redactValue, type Redact } from "../internal/redact.ts";
 import { isRecord } from "../internal/values.ts";
 import type { CompletionUsage } from "../types/chat-completion.ts";
 

@@ -1,5 +1,5 @@
 // The lines `logLevel: "debug"` writes: what the pipeline did, with credentials left out.
-import type { Redact } from "../errors/redact.ts";
+import type { Redact } from "./redact.ts";
 import type { Logger } from "./logger.ts";
 
 /** What happened, as the pipeline reports it; the wording is made here. */
