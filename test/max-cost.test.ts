@@ -267,6 +267,25 @@ describe("maxCost against the mock gateway", () => {
     expect(gateway.requests.filter((request) => request.url.endsWith("/chat/completions"))).toHaveLength(0);
   });
 
+  it("is charged no more than maxCost for tool calls, automatic or forced, on a model whose prompt is free", async () => {
+    const gpt41 = DEFAULT_CATALOGUE.find((entry) => entry.id === "openai/gpt-4.1")!;
+    const free = { ...gpt41, id: "openai/free-prompt", pricing: { prompt: 0, completion: 8 } };
+    const longString = { type: "object", properties: { s: { type: "string", minLength: 40_000 } }, required: ["s"] };
+    const manyProps = { type: "object", properties: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, { type: "integer" }])) };
+    const fn = (name: string, parameters: Record<string, unknown>) => ({ type: "function" as const, function: { name, parameters } });
+    const budget = 0.000112; // 14 tokens at $8/M
+    for (const extra of [
+      { tools: [fn("f", longString)], tool_choice: "required" as const },
+      { tools: [fn("f", longString)] },
+      { tools: ["a", "b", "c"].map((name) => fn(name, manyProps)), parallel_tool_calls: true },
+    ]) {
+      const { client } = mockClient({ models: [free] });
+      const completion = await client.chat.completions.create({ model: free.id, messages, ...extra }, { maxCost: budget });
+      expect(completion.gateway!.cost!).toBeLessThanOrEqual(budget);
+      expect(completion.choices[0]!.finish_reason).toBe("length");
+    }
+  });
+
   it('lets the mock route "auto" within route.max_cost', async () => {
     const { client } = mockClient();
     const cheap = await client.chat.completions.create({ model: "auto", messages, max_tokens: 100, route: { sort: "quality" } }, { maxCost: 0.0001 });
