@@ -1,7 +1,8 @@
 // `maxCost` in `runTools()`: the same rules as on `create()` (worst case, route, prices), kept
 // over many steps. A step runs only when its worst case fits what is left, and counts for
-// what the gateway reported it cost, else for its worst case, so the budget is never passed
-// because nothing was reported.
+// what the gateway reported it cost (or its usage at catalogue prices, when that says more),
+// else for its worst case, so the budget is never passed because nothing (or too little) was
+// reported.
 import { BudgetExceededError, type Requester } from "../core.ts";
 import type { CompletionUsage, Model } from "../types/index.ts";
 import { catalogueOf } from "./catalogue.ts";
