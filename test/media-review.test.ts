@@ -44,13 +44,16 @@ describe("beyond text: edges found by review", () => {
     await expect(reversed.client.embeddings.create({ model: "e", input: ["a", , "b"] as string[] })).rejects.toThrow(/^`input` must be/);
   });
 
-  it("reads reasoning_content as reasoning in any chat answer, with or without a model in the request or a gateway field", async () => {
+  it("reads reasoning_content as reasoning in a chat answer with a gateway field, and gives client.post() the wire body as sent", async () => {
     const answer = { ...completionBody("Hi"), gateway: "theirs" };
     answer.choices[0]!.message = { role: "assistant", content: "Hi", reasoning_content: "because" } as never;
     const { client } = clientWith(() => Response.json(answer));
-    expect(((await client.chat.completions.create({ model: "m", messages: [] })).choices[0]!.message as { reasoning?: string }).reasoning).toBe("because");
+    const completion = await client.chat.completions.create({ model: "m", messages: [] });
+    expect((completion.choices[0]!.message as { reasoning?: string }).reasoning).toBe("because");
+    expect(JSON.parse(JSON.stringify(completion)), "the alias is not part of the wire body").toEqual(answer);
+    // The generic helpers are chat's raw form: the pipeline knows nothing about chat answers.
     const raw = await client.post<typeof answer>("/v1/chat/completions", { body: { messages: [] } });
-    expect((raw.choices[0]!.message as { reasoning?: string }).reasoning).toBe("because");
+    expect(raw.choices[0]!.message).toEqual({ role: "assistant", content: "Hi", reasoning_content: "because" });
   });
 
   it("reads data: URLs as a URL parser does: no fragment, no surrounding spaces, no tabs or line breaks", () => {

@@ -273,7 +273,7 @@ export class ModelGate {
     // reject the call (the pipeline names it), not throw here.
     if (typeof options !== "object" || options === null) return this.request({ method, path, options: options as RequestOptions });
     const { body, stream, ...rest } = options;
-    return this.request({ method, path, body, stream, options: rest });
+    return this.request({ method, path, body, response: stream === true ? "sse" : "json", options: rest });
   }
 }
 

@@ -15,12 +15,14 @@ export interface ErrorContext {
 }
 
 /**
- * A 2xx body that is only an error (`{ "error": { ... } }`, no `choices`, no resource `id` or
- * `object`): some providers report failures this way, streamed or not. A resource that merely
- * has an `error` field (a failed job's status) is still the resource.
+ * Whether a 2xx body is an error document, which some providers send instead of a failure
+ * status, streamed or not: it has an `error` and no data of a resource, whatever envelope fields
+ * (`id`, `object`, `created`, `model`) sit beside it. The rule: a non-null `error`, and none of
+ * `choices`, `data` or a string `status`. A resource that reports its own failure (a job whose
+ * `status` is `"failed"`, beside its `error`) is still the resource.
  */
 export function isErrorDocument(data: unknown): data is Record<string, unknown> {
-  return isRecord(data) && data.error != null && !("choices" in data) && !("id" in data) && !("object" in data);
+  return isRecord(data) && data.error != null && !("choices" in data) && !("data" in data) && typeof data.status !== "string";
 }
 
 /** Error bodies are JSON when the gateway answered, anything at all when a proxy did. */
@@ -190,16 +192,18 @@ function codeOf(value: unknown): string | number | null {
 }
 
 /**
- * The error for a stream request answered with a whole document (see `attempt`): an error
- * object sent with status 200 is reported as such; anything else (a proxy's page, a `baseURL`
- * that is not the gateway) with an excerpt.
+ * The error for a 2xx body that is not what the request reads (see `ResponseKind`): an error
+ * document is reported as such; anything else (a proxy's page, a `baseURL` that is not the
+ * gateway, JSON where text was asked for) by what it is, with an excerpt.
+ *
+ * @param expected what the request reads, for the message: "an event stream", "text"
  */
-export function notAStreamError(response: Response, text: string, redact: Redact): APIError {
-  const body = parseBody(redact(text));
-  if (isErrorDocument(body)) return errorFromBody(undefined, body, { headers: response.headers, redact });
+export function unexpectedBodyError(response: Response, text: string, expected: string, redact: Redact): APIError {
+  const context = { headers: response.headers, redact };
+  const body = parseBody(text);
+  if (isErrorDocument(body)) return errorFromBody(undefined, body, context);
   const received = response.headers.get("content-type") ?? "no content type";
   const hint = received.includes("html") ? " (an HTML page: is baseURL the gateway's address?)" : "";
-  const message = `Expected an event stream but got ${received}: ${describeBody(redact(text))}${hint}`;
-  return errorFromBody(response.status, { message }, { headers: response.headers, redact });
+  const shown = typeof body === "string" || body === undefined ? describeBody(redact(text)) : excerpt(redact(text), EXCERPT_LENGTH);
+  return errorFromBody(response.status, { message: `Expected ${expected} but got ${received}: ${shown}${hint}` }, context);
 }
-

@@ -1,8 +1,7 @@
-// Asking a key function for the key, loaded (with the stream helpers) by the first call of a
-// client whose `apiKey` is a function: a client with a fixed key never loads it.
+// Asking a key function (`apiKey: () => key`) for the key, before each attempt.
 import type { APIKeyFunction } from "./auth.ts";
-import { APIUserAbortError, APIConnectionTimeoutError, abortError } from "../errors/connection-errors.ts";
-import { MAX_TIMER_MS } from "../internal/values.ts";
+import { APIConnectionTimeoutError, abortError } from "../errors/connection-errors.ts";
+import { limits } from "./limits.ts";
 import { untilAborted } from "../internal/until-aborted.ts";
 import { ModelGateError } from "../errors/modelgate-error.ts";
 import { assertAPIKey } from "./auth.ts";
@@ -17,28 +16,20 @@ export async function keyFrom(
   signal: AbortSignal | null | undefined,
   timeoutMs: number,
 ): Promise<string> {
-  if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
   // Asking for the key is part of the attempt: the caller's signal and the attempt's timeout
   // bound it, so a key function that hangs cannot hang the call.
-  const limits = new AbortController();
-  const onAbort = () => limits.abort(new APIUserAbortError(undefined, { cause: signal?.reason }));
-  signal?.addEventListener("abort", onAbort, { once: true });
-  const timer =
-    timeoutMs < MAX_TIMER_MS
-      ? setTimeout(() => limits.abort(new APIConnectionTimeoutError(`The \`apiKey\` function gave no key within ${timeoutMs} ms (timeout).`)), timeoutMs)
-      : undefined;
+  const { controller, release } = limits(signal, timeoutMs, () => new APIConnectionTimeoutError(`The \`apiKey\` function gave no key within ${timeoutMs} ms (timeout).`));
   let key: unknown;
   try {
-    key = await untilAborted(Promise.resolve().then(source), limits.signal);
+    key = await untilAborted(Promise.resolve().then(source), controller.signal);
   } catch (error) {
-    if (limits.signal.aborted) throw abortError(limits.signal);
+    if (controller.signal.aborted) throw abortError(controller.signal);
     throw new ModelGateError("The `apiKey` function threw, so no request was sent; see `cause`.", { cause: error });
   } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener("abort", onAbort);
+    release();
   }
   const assertKey: typeof assertAPIKey = assertAPIKey;
-  assertKey(key, "returned by the `apiKey` function");
+  assertKey(key, "the key returned by the `apiKey` function");
   remember(key);
   return key;
 }

@@ -11,12 +11,12 @@ export const MAX_RETRY_AFTER_MS = 60_000;
 
 const RETRYABLE_STATUSES = new Set([408, 409, 429]);
 
-/** Whether a non-2xx response may be retried: `x-should-retry` decides, else its status. */
-export function isRetryableResponse(response: Response): boolean {
-  const shouldRetry = response.headers.get("x-should-retry");
+/** Whether a non-2xx answer may be retried: its `x-should-retry` header decides, else its status. */
+export function isRetryableStatus(status: number, headers: Headers | undefined): boolean {
+  const shouldRetry = headers?.get("x-should-retry");
   if (shouldRetry === "true") return true;
   if (shouldRetry === "false") return false;
-  return RETRYABLE_STATUSES.has(response.status) || response.status >= 500;
+  return RETRYABLE_STATUSES.has(status) || status >= 500;
 }
 
 /**

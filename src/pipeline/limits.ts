@@ -1,0 +1,41 @@
+import { APIUserAbortError } from "../errors/connection-errors.ts";
+import type { ModelGateError } from "../errors/modelgate-error.ts";
+import { MAX_TIMER_MS } from "../internal/values.ts";
+
+/** What bounds one step of a call (an attempt, asking a key function); see `limits`. */
+export interface Limits {
+  /** Aborted, with the error it means as the reason, by the caller's signal or the timeout. */
+  controller: AbortController;
+  /** Stops the timeout (a body read as it comes stops it at its first byte). */
+  stopTimeout: () => void;
+  /** Stops the timeout and detaches from the caller's signal: the step is over. */
+  release: () => void;
+}
+
+/**
+ * One AbortController that the caller's signal and a timeout both abort, each with the error it
+ * means as the reason (`APIUserAbortError`, or what `timedOut` makes), so every await that sees
+ * the abort reports the same thing. Built by hand instead of with `AbortSignal.any`, which
+ * older runtimes lack. A timeout past `MAX_TIMER_MS` (Infinity included) is none.
+ *
+ * @throws APIUserAbortError when `signal` is already aborted
+ */
+export function limits(signal: AbortSignal | null | undefined, timeoutMs: number, timedOut: () => ModelGateError): Limits {
+  if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
+  const controller = new AbortController();
+  let timer = timeoutMs < MAX_TIMER_MS ? setTimeout(() => controller.abort(timedOut()), timeoutMs) : undefined;
+  const onCallerAbort = () => controller.abort(new APIUserAbortError(undefined, { cause: signal?.reason }));
+  signal?.addEventListener("abort", onCallerAbort, { once: true });
+  const stopTimeout = () => {
+    clearTimeout(timer);
+    timer = undefined;
+  };
+  return {
+    controller,
+    stopTimeout,
+    release: () => {
+      stopTimeout();
+      signal?.removeEventListener("abort", onCallerAbort);
+    },
+  };
+}

@@ -1,0 +1,41 @@
+// How chat completions read their answers: chat's own rules, kept out of the generic pipeline.
+import { learnFrom, type GatewayInfo } from "../../gateway/info.ts";
+import { isRecord } from "../../internal/values.ts";
+import type { EndRules } from "../../streaming/chunk-events.ts";
+
+/**
+ * A non-streamed chat answer as `create()` gives it: a provider's `reasoning_content` read as
+ * `message.reasoning`, and what the gateway did kept in `gateway`. Both are added as
+ * non-enumerable properties, so `JSON.stringify(completion)` is still the wire body.
+ */
+export function decodeChatAnswer(data: unknown, gateway: GatewayInfo): unknown {
+  if (!isRecord(data)) return data;
+  if (Array.isArray(data.choices)) {
+    for (const choice of data.choices) {
+      const message: unknown = isRecord(choice) ? choice.message : undefined;
+      // Some providers spell it `reasoning_content`; `reasoning` wins when both come.
+      if (isRecord(message) && message.reasoning == null && typeof message.reasoning_content === "string") {
+        Object.defineProperty(message, "reasoning", { value: message.reasoning_content, configurable: true, writable: true });
+      }
+    }
+  }
+  if (!("gateway" in data)) {
+    learnFrom(gateway, data);
+    Object.defineProperty(data, "gateway", { value: gateway, configurable: true });
+  }
+  return data;
+}
+
+/**
+ * What a streamed chat answer must have shown before a close without `[DONE]` counts as its
+ * end, read from the request (an object whose `stream` is `true`): the usage chunk when
+ * `stream_options.include_usage` asked for it; and the `audio.format` given to each choice's
+ * first audio fragment.
+ */
+export function chatStreamRules(body: { stream_options?: unknown; audio?: unknown }): EndRules {
+  const format = (body.audio as { format?: unknown } | null | undefined)?.format;
+  return {
+    requireUsage: (body.stream_options as { include_usage?: unknown } | null | undefined)?.include_usage === true,
+    audioFormat: typeof format === "string" ? format : undefined,
+  };
+}
