@@ -10,7 +10,7 @@
 // the core is exported here, never a feature.
 export * from "./index.ts";
 export { abortError } from "./errors/connection-errors.ts";
-export { describeValue, invalidArgument } from "./errors/invalid-argument.ts";
+export { argumentError, describeValue, invalidArgument } from "./errors/invalid-argument.ts";
 export { redactValue, type Redact } from "./errors/redact.ts";
 export { excerpt, isRecord, MAX_TIMER_MS } from "./internal/values.ts";
 export { untilAborted } from "./internal/until-aborted.ts";

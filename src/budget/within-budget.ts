@@ -1,6 +1,6 @@
 // `maxCost`: keeps a chat call within a budget before anything is sent. Loaded lazily, with
 // the stream helpers (`loadHelpers()`), by a call that sets the option.
-import { assertChatParams, invalidArgument, isRecord, ModelGateError, outcomeOf, type APIPromise, type Outcome, type Requester } from "../core.ts";
+import { assertChatParams, invalidArgument, isRecord, outcomeOf, type APIPromise, type Outcome, type Requester } from "../core.ts";
 import { catalogueOf } from "./catalogue.ts";
 import { replyRoom } from "./worst-case.ts";
 
@@ -27,7 +27,7 @@ export async function withinBudget(
  */
 export async function fitToBudget(client: Requester, params: unknown, maxCost: unknown, signal?: AbortSignal | null, timeoutMs?: number): Promise<unknown> {
   if (!(typeof maxCost === "number" && maxCost > 0 && Number.isFinite(maxCost))) {
-    throw new ModelGateError(`\`maxCost\` must be a positive number of US dollars; got ${typeof maxCost === "string" ? JSON.stringify(maxCost) : String(maxCost)}.`);
+    throw invalidArgument("maxCost", "a positive number of US dollars", maxCost);
   }
   // Not an object, or no model: create() names the mistake.
   if (!isRecord(params) || typeof params.model !== "string") return params;

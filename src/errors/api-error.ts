@@ -42,7 +42,7 @@ export class APIError extends ModelGateError {
   /** Error type, e.g. `"invalid_request_error"`. */
   readonly type: string | null;
   /** The request parameter the error is about, when the server names one. */
-  readonly param: string | null;
+  override readonly param: string | null;
   /** The `x-request-id` response header: quote it when reporting a problem. */
   readonly requestID: string | null;
   /**
