@@ -165,6 +165,35 @@ describe("timeout runs until the first byte of a stream's body", () => {
   });
 });
 
+describe("errors a stream throws carry its request id", () => {
+  it.each([
+    ["a cut the transport reveals", { reads: [data(chunk({ content: "a" }))], then: "break" as const }, {}],
+    ["a close before the end", { reads: [data(chunk({ content: "a" }))], then: "end" as const }, {}],
+    ["the idle timeout", { reads: [data(chunk({ content: "a" }))], then: "hang" as const }, { streamIdleTimeout: 40 }],
+  ])("gives the APIConnectionError of %s the stream's requestID", async (_, body, options) => {
+    const fetch = async () => {
+      const reads = [...body.reads];
+      const stream = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const next = reads.shift();
+          if (next !== undefined) return controller.enqueue(encoder.encode(next));
+          if (body.then === "break") return controller.error(new TypeError("terminated"));
+          if (body.then === "hang") return new Promise<void>(() => {});
+          return controller.close();
+        },
+      });
+      return new Response(stream, { headers: { "content-type": "text/event-stream", "x-request-id": "req_cut" } });
+    };
+    const client = new ModelGate({ apiKey: KEY, baseURL: "https://gateway.test", fetch, maxRetries: 0, ...options });
+    const stream = await streamOf(client);
+    const { text, error } = await collect(stream);
+    expect(text).toBe("a");
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as APIConnectionError).requestID).toBe("req_cut");
+    expect(stream.requestID).toBe("req_cut");
+  });
+});
+
 describe("how a stream with several choices, or usage, ends", () => {
   it("throws when a close without [DONE] leaves one of n choices unfinished", async () => {
     const { client } = clientFor({ reads: [data(chunk({ content: "A" }, { index: 0 })), data(chunk({ content: "B" }, { index: 1 })), data(chunk({}, { index: 0, finish: "stop" }))] });

@@ -53,7 +53,10 @@ export class APIError extends ModelGateError {
   readonly gateway: GatewayInfo;
 
   constructor(status: number | undefined, init: APIErrorInit) {
-    super(status === undefined ? init.message : `${status} ${init.message}`, { cause: init.cause });
+    // The message states the status once: in front, unless the server's words already start
+    // with it ("429 Too Many Requests"), or an error rebuilt from another kept its prefix.
+    const { message } = init;
+    super(status === undefined || message.split(/\D/, 1)[0] === `${status}` ? message : `${status} ${message}`, { cause: init.cause });
     this.status = status;
     this.headers = init.headers;
     this.error = init.error;

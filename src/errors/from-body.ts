@@ -52,7 +52,7 @@ const MAX_REASONS = 5;
  */
 export function errorFromBody(status: number | undefined, body: unknown, context: ErrorContext = {}): APIError {
   // Redacted before anything is cut to an excerpt: a cut through the key would leave part of it.
-  const fields = readErrorFields(redactValue(body, context.redact ?? redactNothing));
+  const fields = readErrorFields(redactValue(body, context.redact ?? redactNothing), status);
   if (status !== undefined && status < 300 && typeof body === "string") {
     fields.message += " (a successful status with a body that is not JSON: is baseURL the gateway's address?)";
   }
@@ -110,9 +110,9 @@ interface ErrorFields {
   param: string | null;
 }
 
-function readErrorFields(body: unknown): ErrorFields {
+function readErrorFields(body: unknown, status: number | undefined): ErrorFields {
   if (typeof body === "string") {
-    return { message: describeBody(body), error: body, code: null, type: null, param: null };
+    return { message: describeBody(body, status), error: body, code: null, type: null, param: null };
   }
   if (!isRecord(body)) {
     const message = body === undefined || body === null ? "(no body)" : excerpt(JSON.stringify(body), EXCERPT_LENGTH);
@@ -171,16 +171,24 @@ function statusFromCode(code: string | number | null): number | undefined {
 /**
  * A short description of a body that is not JSON. HTML error pages are mostly markup: it is
  * stripped so the excerpt shows the words a person reads.
+ *
+ * The error's message states the status once: a proxy's page repeats its `<title>` ("429 Too
+ * Many Requests") in its `<h1>`, so such a title is dropped; and words that start with the
+ * `status` come first, so that the error does not put the status in front of them again.
  */
-export function describeBody(text: string): string {
+export function describeBody(text: string, status?: number): string {
   const trimmed = text.trim();
   if (trimmed === "") return "(empty body)";
   const looksLikeHTML = trimmed.startsWith("<");
-  const words = looksLikeHTML
-    ? trimmed.replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]*>/g, " ")
-    : trimmed;
-  const prefix = looksLikeHTML ? "non-JSON (HTML) body: " : "non-JSON body: ";
-  return prefix + excerpt(words.replace(/\s+/g, " ").trim(), EXCERPT_LENGTH);
+  let words = trimmed;
+  if (looksLikeHTML) {
+    const title = /<title>([^<]*)<\/title>/i.exec(words)?.[1]?.trim();
+    if (title && words.split(title).length > 2) words = words.replace(/<title>[^<]*<\/title>/i, " ");
+    words = words.replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]*>/g, " ");
+  }
+  const shown = excerpt(words.replace(/\s+/g, " ").trim(), EXCERPT_LENGTH);
+  const kind = looksLikeHTML ? "non-JSON (HTML) body" : "non-JSON body";
+  return status !== undefined && shown.split(/\D/, 1)[0] === `${status}` ? `${shown} (${kind})` : `${kind}: ${shown}`;
 }
 
 function stringOr(value: unknown): string | null {
