@@ -53,9 +53,6 @@ const MAX_REASONS = 5;
 export function errorFromBody(status: number | undefined, body: unknown, context: ErrorContext = {}): APIError {
   // Redacted before anything is cut to an excerpt: a cut through the key would leave part of it.
   const fields = readErrorFields(redactValue(body, context.redact ?? redactNothing), status);
-  if (status !== undefined && status < 300 && typeof body === "string") {
-    fields.message += " (a successful status with a body that is not JSON: is baseURL the gateway's address?)";
-  }
   if (context.note) fields.message += ` ${context.note}`;
   return buildAPIError(status ?? statusFromCode(fields.code), fields, context);
 }
@@ -172,20 +169,15 @@ function statusFromCode(code: string | number | null): number | undefined {
  * A short description of a body that is not JSON. HTML error pages are mostly markup: it is
  * stripped so the excerpt shows the words a person reads.
  *
- * The error's message states the status once: a proxy's page repeats its `<title>` ("429 Too
- * Many Requests") in its `<h1>`, so such a title is dropped; and words that start with the
- * `status` come first, so that the error does not put the status in front of them again.
+ * The error's message states the status once: a proxy's page says it in its `<title>` and again
+ * in its heading ("429 Too Many Requests"), so the title is left out; and words that start with
+ * the `status` come first, so that the error does not put the status in front of them again.
  */
 export function describeBody(text: string, status?: number): string {
   const trimmed = text.trim();
   if (trimmed === "") return "(empty body)";
   const looksLikeHTML = trimmed.startsWith("<");
-  let words = trimmed;
-  if (looksLikeHTML) {
-    const title = /<title>([^<]*)<\/title>/i.exec(words)?.[1]?.trim();
-    if (title && words.split(title).length > 2) words = words.replace(/<title>[^<]*<\/title>/i, " ");
-    words = words.replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]*>/g, " ");
-  }
+  const words = looksLikeHTML ? trimmed.replace(/<(script|style|title)[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]*>/g, " ") : trimmed;
   const shown = excerpt(words.replace(/\s+/g, " ").trim(), EXCERPT_LENGTH);
   const kind = looksLikeHTML ? "non-JSON (HTML) body" : "non-JSON body";
   return status !== undefined && shown.split(/\D/, 1)[0] === `${status}` ? `${shown} (${kind})` : `${kind}: ${shown}`;
@@ -204,14 +196,14 @@ function codeOf(value: unknown): string | number | null {
  * document is reported as such; anything else (a proxy's page, a `baseURL` that is not the
  * gateway, JSON where text was asked for) by what it is, with an excerpt.
  *
- * @param expected what the request reads, for the message: "an event stream", "text"
+ * @param expected what the request reads, for the message: "JSON", "an event stream", "text"
  */
 export function unexpectedBodyError(response: Response, text: string, expected: string, redact: Redact): APIError {
   const context = { headers: response.headers, redact };
   const body = parseBody(text);
   if (isErrorDocument(body)) return errorFromBody(undefined, body, context);
   const received = response.headers.get("content-type") ?? "no content type";
-  const hint = received.includes("html") ? " (an HTML page: is baseURL the gateway's address?)" : "";
-  const shown = typeof body === "string" || body === undefined ? describeBody(redact(text)) : excerpt(redact(text), EXCERPT_LENGTH);
-  return errorFromBody(response.status, { message: `Expected ${expected} but got ${received}: ${shown}${hint}` }, context);
+  // A page is mostly markup: its words are shown, and it is probably not the gateway's.
+  const shown = received.includes("html") ? `${describeBody(redact(text))} (an HTML page: is baseURL the gateway's address?)` : excerpt(redact(text), EXCERPT_LENGTH);
+  return errorFromBody(response.status, { message: `Expected ${expected} but got ${received}: ${shown}` }, context);
 }

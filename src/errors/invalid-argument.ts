@@ -1,3 +1,4 @@
+import { excerpt } from "../internal/values.ts";
 import { ModelGateError } from "./modelgate-error.ts";
 
 /**
@@ -30,6 +31,6 @@ export function describeValue(value: unknown): string {
   if (value === undefined) return "nothing";
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === "string") return JSON.stringify(excerpt(value, 40));
   return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
 }

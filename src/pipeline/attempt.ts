@@ -17,12 +17,12 @@ export type ResponseKind = "json" | "text" | "sse" | "raw";
 export interface Exchange {
   response: Response;
   /**
-   * The whole body, read within the attempt's timeout; `undefined` when `reader` reads it (a
+   * The whole body, read within the attempt's timeout; absent when `reader` reads it (a
    * successful `"sse"` or `"raw"` answer).
    */
-  text: string | undefined;
+  text?: string;
   /** The reader of a body read as it comes; its first read is already in (`reader.first()`). */
-  reader: BodyReader | undefined;
+  reader?: BodyReader;
   /**
    * Aborting it cancels the request and its body; a `Stream` exposes it as
    * `stream.controller`. Aborted by the SDK with the error to report as the reason.
@@ -79,7 +79,7 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
     // Node's fetch ends a body cut before its first byte as if it were whole: an event stream
     // is never empty.
     if (first === undefined && kind === "sse") throw new APIConnectionError("Connection error: the stream ended before its first byte.");
-    return { response, text: undefined, reader, controller };
+    return { response, reader, controller };
   }
   let bytes: ArrayBuffer;
   try {
@@ -92,9 +92,9 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
   // A cut the transport did not reveal (see above). A content-encoded length counts the
   // compressed bytes, which fetch has decoded, so it says nothing here.
   if (response.ok && expected !== null && bytes.byteLength < Number(expected) && !response.headers.has("content-encoding")) {
-    throw new APIConnectionError(`Connection error: the body ended after ${bytes.byteLength} of its ${expected} bytes (content-length).`);
+    throw new APIConnectionError(`Connection error: ${bytes.byteLength} of ${expected} bytes (content-length) arrived.`);
   }
-  return { response, text: new TextDecoder().decode(bytes), reader: undefined, controller };
+  return { response, text: new TextDecoder().decode(bytes), controller };
 }
 
 /**
@@ -109,6 +109,5 @@ export function isDocument(response: Response): boolean {
 /** Runtimes hide the socket-level reason (ECONNREFUSED, ...) in `cause`; surface it. */
 function describeCause(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? error.cause.message : undefined;
-  return cause && !error.message.includes(cause) ? `${error.message} (${cause})` : error.message;
+  return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message;
 }

@@ -20,16 +20,14 @@ export interface Limits {
  *
  * @throws APIUserAbortError when `signal` is already aborted
  */
-export function limits(signal: AbortSignal | null | undefined, timeoutMs: number, timedOut: () => ModelGateError): Limits {
-  if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
+export function limits(signal: AbortSignal | null | undefined, timeoutMs: number, timedOut: () => ModelGateError | undefined): Limits {
+  const callerAborted = () => new APIUserAbortError(undefined, { cause: signal?.reason });
+  if (signal?.aborted) throw callerAborted();
   const controller = new AbortController();
-  let timer = timeoutMs < MAX_TIMER_MS ? setTimeout(() => controller.abort(timedOut()), timeoutMs) : undefined;
-  const onCallerAbort = () => controller.abort(new APIUserAbortError(undefined, { cause: signal?.reason }));
+  const timer = timeoutMs < MAX_TIMER_MS ? setTimeout(() => controller.abort(timedOut()), timeoutMs) : undefined;
+  const onCallerAbort = () => controller.abort(callerAborted());
   signal?.addEventListener("abort", onCallerAbort, { once: true });
-  const stopTimeout = () => {
-    clearTimeout(timer);
-    timer = undefined;
-  };
+  const stopTimeout = () => clearTimeout(timer);
   return {
     controller,
     stopTimeout,
@@ -38,4 +36,17 @@ export function limits(signal: AbortSignal | null | undefined, timeoutMs: number
       signal?.removeEventListener("abort", onCallerAbort);
     },
   };
+}
+
+/**
+ * Waits `ms` milliseconds before a retry. The caller's abort ends the wait at once with
+ * `APIUserAbortError`: a pending retry must not keep waiting a caller who gave up.
+ */
+export async function waitBeforeRetry(ms: number, signal: AbortSignal | null | undefined): Promise<void> {
+  // The wait is a timeout that means no error (its reason is none); the caller's abort is one.
+  const { controller, release } = limits(signal, ms, () => undefined);
+  const { signal: waited } = controller;
+  await new Promise((resolve) => waited.addEventListener("abort", resolve, { once: true }));
+  release();
+  if (waited.reason instanceof APIUserAbortError) throw waited.reason;
 }

@@ -1,8 +1,8 @@
-import { APIError, APIUserAbortError, ModelGateError, errorFromBody, isErrorDocument, parseBody, unexpectedBodyError, type ErrorContext, type Redact } from "../errors/index.ts";
+import { APIError, errorFromBody, isErrorDocument, parseBody, unexpectedBodyError, type ErrorContext, type Redact } from "../errors/index.ts";
 import { gatewayInfo, type GatewayInfo } from "../gateway/info.ts";
 import { logDebug, type DebugLine } from "../internal/debug-lines.ts";
 import type { Logger } from "../internal/logger.ts";
-import { invalidArgument } from "../errors/invalid-argument.ts";
+import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
 import { loadBudget } from "../loader.ts";
 import { rawResponse } from "../streaming/raw-response.ts";
 import { isRecord } from "../internal/values.ts";
@@ -12,10 +12,10 @@ import { attempt, isDocument, type Exchange, type ResponseKind } from "./attempt
 import type { APIKeyFunction, APIKeySource } from "./auth.ts";
 import { createAPIPromise, type APIPromise, type Outcome } from "./api-promise.ts";
 import { mergeHeaders } from "./headers.ts";
+import { waitBeforeRetry } from "./limits.ts";
 import { nextStep, type AttemptOutcome, type CallState } from "./next-step.ts";
 import type { Fetch, HeadersInput, QueryInput, RequestOptions } from "./options.ts";
 import { keyFrom } from "./key-function.ts";
-import { sleep } from "./sleep.ts";
 import { buildURL } from "./url.ts";
 
 /** Everything about the client that a request needs; built once by the client. */
@@ -201,24 +201,25 @@ function debugLine(config: PipelineConfig, line: DebugLine): void {
   logDebug(config.log, line, config.redact);
 }
 
-/** Per-call overrides come from plain JavaScript too: a bad one is named before anything is sent. */
+/** The per-call options that are checked: name, test, and what a value must be. */
+const CALL_OPTIONS: [keyof RequestOptions, (value: unknown) => boolean, string][] = [
+  ["shrinkToAffordable", (value) => typeof value === "boolean", "true or false"],
+  ["signal", (value) => typeof (value as AbortSignal).addEventListener === "function", "an AbortSignal"],
+  ["headers", (value) => typeof value === "object", "a Headers, [name, value] pairs or a record"],
+  ["query", isRecord, "a record of parameters"],
+  ["timeout", (value) => typeof value === "number" && value >= 0, "a non-negative number of milliseconds"],
+  ["maxRetries", (value) => Number.isInteger(value) && (value as number) >= 0, "a whole number from 0"],
+];
+
+/**
+ * Per-call overrides come from plain JavaScript too: a bad one is named before anything is
+ * sent. `undefined` or `null` leaves the client's value.
+ */
 function assertCallOptions(options: unknown): asserts options is RequestOptions {
   if (!isRecord(options)) throw invalidArgument("options", "an object such as { signal, timeout }", options);
-  const { timeout, maxRetries, signal, headers, query, shrinkToAffordable } = options;
-  if (shrinkToAffordable !== undefined && typeof shrinkToAffordable !== "boolean") throw invalidArgument("shrinkToAffordable", "true or false", shrinkToAffordable);
-  if (signal != null && typeof (signal as AbortSignal).addEventListener !== "function") throw invalidArgument("signal", "an AbortSignal", signal);
-  if (headers != null && typeof headers !== "object") throw invalidArgument("headers", "a Headers, [name, value] pairs or a record", headers);
-  if (query != null && !isRecord(query)) throw invalidArgument("query", "a record of parameters", query);
-  if (timeout !== undefined && !(typeof timeout === "number" && timeout >= 0)) {
-    throw invalidArgument("timeout", "a non-negative number of milliseconds", timeout);
+  for (const [name, isValid, expected] of CALL_OPTIONS) {
+    if (options[name] != null && !isValid(options[name])) throw invalidArgument(name, expected, options[name]);
   }
-  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && (maxRetries as number) >= 0)) {
-    throw invalidArgument("maxRetries", "a whole number from 0", maxRetries);
-  }
-}
-
-async function waitBeforeRetry(ms: number, signal: AbortSignal | null | undefined): Promise<void> {
-  if (!(await sleep(ms, signal))) throw new APIUserAbortError(undefined, { cause: signal?.reason });
 }
 
 /** What an error built from a response is built with. */
@@ -230,15 +231,15 @@ function context(response: Response, config: PipelineConfig): ErrorContext {
 function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spec: RequestSpec, attempts: number): Outcome<T> {
   const { response, text = "", reader } = exchange;
   const kind = spec.response ?? "json";
+  const gateway = () => gatewayInfo(spec.body, response.headers, attempts, config.redact);
   if (reader) {
     if (kind === "raw") {
       const raw = rawResponse(response, reader);
       return { data: raw as T, response: () => raw, asResponse: () => raw };
     }
-    const gateway = gatewayInfo(spec.body, response.headers, attempts, config.redact);
     const options = { ...spec.streamRules, maxLineLength: config.maxSSELineLength, errorContext: { redact: config.redact } };
     return {
-      data: Stream.fromSSEResponse(response, reader, exchange.controller, gateway, options) as T,
+      data: Stream.fromSSEResponse(response, reader, exchange.controller, gateway(), options) as T,
       response: () => response,
       asResponse: () => rawResponse(response, reader),
     };
@@ -249,11 +250,11 @@ function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spec: Requ
     try {
       data = text === "" ? undefined : JSON.parse(text);
     } catch {
-      throw errorFromBody(response.status, text, context(response, config));
+      throw unexpectedBodyError(response, text, "JSON", config.redact);
     }
     if (isErrorDocument(data)) throw errorFromBody(undefined, data, context(response, config));
     // A resource's own reading of its answer (chat's keeps what the gateway did beside it).
-    if (spec.decode) data = spec.decode(data, gatewayInfo(spec.body, response.headers, attempts, config.redact));
+    if (spec.decode) data = spec.decode(data, gateway());
   } else if (kind !== "text" || isDocument(response) || isErrorDocument(parseBody(text))) {
     // A stream, audio or text answered with a whole document (JSON, a page): not what was asked for.
     throw unexpectedBodyError(response, text, kind === "sse" ? "an event stream" : kind === "raw" ? "binary data" : "text", config.redact);
@@ -265,15 +266,12 @@ function toJSON(body: unknown): string {
   try {
     return JSON.stringify(body);
   } catch (error) {
-    throw new ModelGateError(`The request body cannot be sent as JSON: ${(error as Error).message}`, { cause: error });
+    throw argumentError("body", `cannot be sent as JSON: ${(error as Error).message}`);
   }
 }
 
 function newIdempotencyKey(): string {
-  const cryptoObject = globalThis.crypto as Crypto | undefined;
-  const random =
-    typeof cryptoObject?.randomUUID === "function"
-      ? cryptoObject.randomUUID()
-      : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
-  return `modelgate-${random}`;
+  // `randomUUID` is missing only from pages served over plain http, where this serves.
+  const crypto = globalThis.crypto as Partial<Crypto> | undefined;
+  return `modelgate-${crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`}`;
 }

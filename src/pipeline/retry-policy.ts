@@ -34,25 +34,23 @@ export function retryDelayMs(retryIndex: number, headers: Headers | undefined, n
 }
 
 function requestedDelayMs(headers: Headers | undefined, now: number): number | undefined {
-  if (!headers) return undefined;
-  const milliseconds = parseNonNegative(headers.get("retry-after-ms"));
-  if (milliseconds !== undefined) return milliseconds;
-  const retryAfter = headers.get("retry-after");
-  if (retryAfter === null) return undefined;
-  const seconds = parseNonNegative(retryAfter);
-  if (seconds !== undefined) return seconds * 1000;
-  const date = Date.parse(retryAfter);
+  const milliseconds = headers?.get("retry-after-ms");
+  if (isAmount(milliseconds)) return Number(milliseconds);
+  const retryAfter = headers?.get("retry-after");
+  if (isAmount(retryAfter)) return Number(retryAfter) * 1000;
+  const date = Date.parse(retryAfter ?? "");
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-function parseNonNegative(value: string | null): number | undefined {
-  if (value === null || value.trim() === "") return undefined;
+/** A finite non-negative number, written as one (not blank). */
+function isAmount(value: string | null | undefined): value is string {
   const number = Number(value);
-  return Number.isFinite(number) && number >= 0 ? number : undefined;
+  return !!value?.trim() && number >= 0 && number < Infinity;
 }
 
 /** Why a retryable error was thrown at once: the server asked for a wait past the cap. */
 export function refusedWaitNote(headers: Headers, capMs: number): string {
-  const asked = headers.get("retry-after-ms") ? `${headers.get("retry-after-ms")} ms` : `"${headers.get("retry-after")}"`;
+  const milliseconds = headers.get("retry-after-ms");
+  const asked = milliseconds ? `${milliseconds} ms` : `"${headers.get("retry-after")}"`;
   return `(Not retried: the server asked to wait ${asked} (retry-after), longer than the ${capMs / 1000} s the SDK waits.)`;
 }

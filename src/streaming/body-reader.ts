@@ -71,8 +71,8 @@ export class BodyReader {
    * The first read, without taking it (`read()` still hands it out): the request waits on it,
    * so that a body that stays silent or breaks before its first byte fails the attempt.
    */
-  first(): Promise<Uint8Array | undefined> {
-    return this.#firstRead ?? Promise.resolve(undefined);
+  first(): Promise<Uint8Array | undefined> | undefined {
+    return this.#firstRead;
   }
 
   /** The next bytes of the body, or `undefined` once it has ended. */

@@ -10,13 +10,11 @@ import type { EndRules } from "../../streaming/chunk-events.ts";
  */
 export function decodeChatAnswer(data: unknown, gateway: GatewayInfo): unknown {
   if (!isRecord(data)) return data;
-  if (Array.isArray(data.choices)) {
-    for (const choice of data.choices) {
-      const message: unknown = isRecord(choice) ? choice.message : undefined;
-      // Some providers spell it `reasoning_content`; `reasoning` wins when both come.
-      if (isRecord(message) && message.reasoning == null && typeof message.reasoning_content === "string") {
-        Object.defineProperty(message, "reasoning", { value: message.reasoning_content, configurable: true, writable: true });
-      }
+  for (const choice of Array.isArray(data.choices) ? data.choices : []) {
+    const message = (choice as { message?: Record<string, unknown> } | null)?.message;
+    // Some providers spell it `reasoning_content`; `reasoning` wins when both come.
+    if (message?.reasoning == null && typeof message?.reasoning_content === "string") {
+      Object.defineProperty(message, "reasoning", { value: message.reasoning_content, configurable: true, writable: true });
     }
   }
   if (!("gateway" in data)) {
