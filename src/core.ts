@@ -1,6 +1,7 @@
 // The SDK as the features see it. Code in a feature folder (structured/, tools/, budget/,
-// resources/endpoints/) imports the rest of the SDK through this one module and nowhere else:
-// its public surface (everything src/index.ts exports) and the few internals features share.
+// resources/endpoints/, key-function/) imports the rest of the SDK through this one module and
+// nowhere else: its public surface (everything src/index.ts exports) and the few internals
+// features share.
 //
 // Why one door: a bundler that splits code puts a module into one file per set of entry
 // points that reach it. Every feature loaded on demand (see loader.ts) reaches the whole
@@ -11,11 +12,13 @@
 export * from "./index.ts";
 export { abortError } from "./errors/connection-errors.ts";
 export { argumentError, describeValue, invalidArgument } from "./errors/invalid-argument.ts";
-export { redactValue, type Redact } from "./errors/redact.ts";
+export { redactValue, type Redact } from "./internal/redact.ts";
 export { excerpt, isRecord, MAX_TIMER_MS } from "./internal/values.ts";
 export { untilAborted } from "./internal/until-aborted.ts";
+export { limits } from "./pipeline/limits.ts";
 export { createAPIPromise, type Outcome } from "./pipeline/api-promise.ts";
 export { outcomeOf } from "./pipeline/outcome-of.ts";
+export { assertAPIKey } from "./pipeline/auth.ts";
 export { assertChatParams } from "./resources/chat/validate.ts";
 export type { Requester } from "./resources/requester.ts";
 export { ChatCompletionAccumulator } from "./streaming/accumulate.ts";

@@ -12,7 +12,7 @@ export type { LogLevel, Logger } from "./internal/logger.ts";
 export type { ClientOptions, RequestOptions, Fetch, HeadersInput, QueryInput } from "./client/options.ts";
 export type { APIKeyFunction } from "./pipeline/auth.ts";
 export type { APIPromise, WithResponse } from "./pipeline/api-promise.ts";
-export type { RequestSpec, HTTPMethod } from "./pipeline/request.ts";
+export type { HTTPMethod } from "./pipeline/request.ts";
 export { Stream } from "./streaming/stream.ts";
 export { Chat } from "./resources/chat/chat.ts";
 export { Completions } from "./resources/chat/completions.ts";
@@ -42,6 +42,6 @@ export { jsonSchema, type JSONSchemaFormat, type JSONSchemaOptions } from "./sch
 export type { SchemaIssue } from "./schemas/schema-source.ts";
 export type { StandardSchemaV1, StandardSchemaIssue, StandardSchemaResult, StandardJSONSchemaConverter, StructuredSchema, SchemaOutput } from "./schemas/standard-schema.ts";
 export { decodeDataURL, type DecodedDataURL } from "./media/data-url.ts";
-export { tool, type RunnableTool, type Tool, type ToolDefinition, type ToolRunContext, type ToolInternals } from "./schemas/tool.ts";
+export { tool, type RunnableTool, type Tool, type ToolDefinition, type ToolRunContext } from "./schemas/tool.ts";
 export type * from "./types/index.ts";
 export { VERSION } from "./version.ts";

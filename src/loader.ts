@@ -33,3 +33,6 @@ export const loadBudget = onDemand(() => import("./budget/index.ts"));
 
 /** The endpoints beside chat: embeddings, images, speech, transcriptions. */
 export const loadEndpoints = onDemand(() => import("./resources/endpoints/index.ts"));
+
+/** Asking an `apiKey` function for the key (a client with a fixed key never loads it). */
+export const loadKeyFunction = onDemand(() => import("./key-function/index.ts"));

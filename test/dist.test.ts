@@ -34,17 +34,48 @@ describe("the built package", () => {
     expect(await streamWith(sdk)).toBe("built ok");
   });
 
-  it("types the CJS entry with `export =` alone, every named type on the class's namespace", () => {
+  it("types the CJS entry with `export =` alone, the named values on the class's namespace", () => {
     // A second `export` beside `export =` (tsup re-exports a type only a shared chunk uses,
     // e.g. ReasoningConfig) fails every CommonJS consumer's type check with TS2309.
     const types = readFileSync(new URL("../dist/index.d.cts", import.meta.url), "utf8");
     expect(types.match(/^export .*/gm)).toEqual(["export = ModelGate;"]);
     const namespace = /declare namespace ModelGate \{\s*export \{([^}]*)\}/.exec(types.slice(types.lastIndexOf("declare namespace ModelGate")))?.[1];
-    for (const name of ["ReasoningConfig", "CreateEmbeddingResponse", "Transcription", "decodeDataURL"]) expect(namespace).toMatch(new RegExp(`\\b${name}\\b`));
+    for (const name of ["decodeDataURL", "jsonSchema", "tool", "VERSION"]) expect(namespace).toMatch(new RegExp(`\\b${name}\\b`));
   });
 
   it("throws the built package's own ModelGateError class for an invalid baseURL", async () => {
     const sdk = require("../dist/index.cjs") as BuiltModule;
     expect(() => new sdk.ModelGate({ apiKey: API_KEY, baseURL: "nope" })).toThrow(sdk.ModelGateError);
+  });
+});
+
+describe("the type namespace on the client class", () => {
+  // `ModelGate.X` for every public type, in both formats (openai-node users write
+  // `ModelGate.ChatCompletionMessageParam`): read from the built declarations with the compiler.
+  async function declarations(file: "index.d.ts" | "index.d.cts") {
+    const ts = (await import("typescript")).default;
+    const path = new URL(`../dist/${file}`, import.meta.url).pathname;
+    const program = ts.createProgram([path], { strict: true, noEmit: true, skipLibCheck: true });
+    const checker = program.getTypeChecker();
+    const module = checker.getSymbolAtLocation(program.getSourceFile(path) as import("typescript").SourceFile);
+    if (!module) throw new Error(`${file}: no module symbol`);
+    const resolve = (symbol: import("typescript").Symbol) => (symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol);
+    const isType = (symbol: import("typescript").Symbol) => (resolve(symbol).flags & ts.SymbolFlags.Value) === 0;
+    // In the CommonJS declarations the module *is* the class (`export =`).
+    const client = file === "index.d.cts" ? resolve((checker as unknown as { resolveExternalModuleSymbol(symbol: import("typescript").Symbol): import("typescript").Symbol }).resolveExternalModuleSymbol(module)) : resolve(checker.getExportsOfModule(module).find((symbol) => symbol.name === "ModelGate") as import("typescript").Symbol);
+    const namespaceTypes = [...(client.exports?.values() ?? [])].filter(isType).map((symbol) => symbol.name).sort();
+    const exportedTypes = checker.getExportsOfModule(module).filter(isType).map((symbol) => symbol.name).sort();
+    return { namespaceTypes, exportedTypes };
+  }
+
+  it("names every type the ESM entry exports", async () => {
+    const { namespaceTypes, exportedTypes } = await declarations("index.d.ts");
+    expect(exportedTypes.length, "no public type found").toBeGreaterThan(100);
+    expect(exportedTypes.filter((name) => !namespaceTypes.includes(name))).toEqual([]);
+  });
+
+  it("holds the same types in CommonJS as in ESM", async () => {
+    const [esm, cjs] = await Promise.all([declarations("index.d.ts"), declarations("index.d.cts")]);
+    expect(cjs.namespaceTypes).toEqual(esm.namespaceTypes);
   });
 });

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { APIConnectionError, APIError, InternalServerError, ModelGate, RateLimitError, type ChatCompletionChunk } from "../src/index.ts";
+import { APIConnectionError, APIError, InternalServerError, ModelGate, RateLimitError, StructuredOutputError, type ChatCompletionChunk } from "../src/index.ts";
+import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { chunk, completionBody, DONE, sseData, usageChunk } from "./fixtures/chunks.ts";
+import { pricedGateway } from "./fixtures/priced-gateway.ts";
 
 // What the gateway did, on completions, streams and errors: from the response headers, the
 // body and the pipeline's own count of attempts.
@@ -63,6 +65,27 @@ describe("completion.gateway", () => {
     const completion = await client.chat.completions.parse({ model: "auto", messages, response_format: z.object({ a: z.number() }) });
     expect(completion.gateway).toMatchObject({ requestedModel: "auto", model: "openai/gpt-4.1-mini", cost: 0.000123 });
   });
+
+  it("reads only a plain decimal x-modelgate-cost, and leaves a server's own gateway field alone", async () => {
+    for (const header of ["", "-1", "0x10", "abc"]) {
+      const { client } = pricedGateway({ chat: () => new Response(JSON.stringify(completionBody("ok")), { headers: { "x-modelgate-cost": header, "content-type": "application/json" } }) });
+      expect((await client.chat.completions.create({ model: "m", messages })).gateway?.cost).toBeNull();
+    }
+    const own = { ...completionBody("ok"), gateway: "theirs" };
+    const { client } = pricedGateway({ chat: () => Response.json(own) });
+    const completion = await client.chat.completions.create({ model: "m", messages });
+    expect(JSON.stringify(completion)).toBe(JSON.stringify(own));
+  });
+
+  it("keeps the gateway info on the completion a StructuredOutputError carries", async () => {
+    const gateway = createMockGateway({ chunkDelayMs: 0 });
+    gateway.inject({ type: "structured", as: "schema-violation" }, 1);
+    const client = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", fetch: gateway, maxRetries: 0 });
+    const error = (await client.chat.completions.parse({ model: "auto", messages, response_format: z.object({ city: z.string() }) }).catch((caught: unknown) => caught)) as StructuredOutputError;
+    expect(error).toBeInstanceOf(StructuredOutputError);
+    expect(error.completion.gateway).toMatchObject({ requestedModel: "auto", attempts: 1 });
+    expect(error.completion.gateway?.cost).toBeGreaterThan(0);
+  });
 });
 
 describe("stream.gateway", () => {
@@ -91,6 +114,17 @@ describe("stream.gateway", () => {
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(stream.gateway).toMatchObject({ model: "anthropic/claude-haiku-4.5", cost: null, usage: null });
     expect((error as APIError).gateway).toMatchObject({ requestedModel: "auto", model: "anthropic/claude-haiku-4.5", attempts: 1, cost: null, usage: null });
+  });
+
+  it("is on finalChatCompletion() of a streamed parse(), as on parse()'s completion, and stays out of JSON.stringify", async () => {
+    const answer = chunk({ role: "assistant", content: '{"a":1}' }, { id: "chatcmpl-s", model: "anthropic/claude-haiku-4.5", provider: "anthropic", finish: "stop" });
+    const client = clientAnswering(() => sseResponse([sseData(answer), sseData(usageChunk(usage)), DONE], { headers: { "x-request-id": "req_s" } }));
+    const stream = await client.chat.completions.parse({ model: "auto", messages, response_format: z.object({ a: z.number() }), stream: true, stream_options: { include_usage: true } });
+    const completion = await stream.finalChatCompletion();
+    expect(completion.choices[0]!.message.parsed).toEqual({ a: 1 });
+    expect(completion.gateway).toMatchObject({ requestedModel: "auto", model: "anthropic/claude-haiku-4.5", generationID: "chatcmpl-s", requestID: "req_s", cost: 0.00002 });
+    expect(completion.gateway).toBe(stream.gateway);
+    expect(Object.keys(completion)).not.toContain("gateway");
   });
 
   it("gives an error sent inside the stream what the stream knew", async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ModelGate, ModelGateError, PaymentRequiredError } from "../src/index.ts";
+import { APIError, ModelGate, ModelGateError, PaymentRequiredError } from "../src/index.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { chunk, completionBody, DONE, sseData } from "./fixtures/chunks.ts";
+import { paymentRequired, pricedGateway } from "./fixtures/priced-gateway.ts";
 
 // A 402 that says how many tokens the account can afford, and the one retry that
 // `shrinkToAffordable` makes with that many.
@@ -12,7 +13,7 @@ const unaffordable = (tokens?: number) => () =>
     JSON.stringify({
       error: {
         code: 402,
-        message: `This request requires more credits, or fewer max_tokens. You requested up to 4000 tokens, but can only afford ${tokens ?? 0}.`,
+        message: `This request requires more credits, or fewer max_tokens. You requested up to 4000 tokens${tokens === undefined ? "." : `, but can only afford ${tokens}.`}`,
         ...(tokens === undefined ? {} : { metadata: { affordable_tokens: tokens } }),
       },
     }),
@@ -47,6 +48,16 @@ describe("PaymentRequiredError.affordableTokens", () => {
     expect(other.affordableTokens).toBeNull();
     expect(new PaymentRequiredError(402, { message: "x", error: { metadata: { affordable_tokens: "12" } } }).affordableTokens).toBeNull();
   });
+
+  it("falls back to the number in the message when a proxy dropped error.metadata, and is null when neither says", () => {
+    const fromMessage = (message: string, error: unknown = { message }) => new PaymentRequiredError(402, { message, error }).affordableTokens;
+    expect(fromMessage("This request requires more credits, or fewer max_tokens. You requested up to 4000 tokens, but can only afford 212 tokens.")).toBe(212);
+    expect(fromMessage("This request requires more credits, or fewer max_tokens. You requested up to 4096 tokens, but can only afford 1000.")).toBe(1000);
+    expect(fromMessage("Insufficient credits: can only afford 37", null)).toBe(37);
+    expect(fromMessage("This request requires more credits.")).toBeNull();
+    expect(fromMessage("The account can only afford 5.50 dollars of usage.")).toBeNull();
+    expect(new PaymentRequiredError(402, { message: "can only afford 9 tokens", error: { metadata: { affordable_tokens: 12 } } }).affordableTokens).toBe(12);
+  });
 });
 
 describe("shrinkToAffordable", () => {
@@ -66,6 +77,29 @@ describe("shrinkToAffordable", () => {
     const neither = recording([unaffordable(7), ok]);
     await neither.client.chat.completions.create({ model: "m", messages }, { shrinkToAffordable: true });
     expect(neither.sent[1]).toMatchObject({ max_tokens: 7 });
+  });
+
+  it("shrinks by the message when a proxy dropped error.metadata (OpenRouter's wording)", async () => {
+    const openRouter = () =>
+      Response.json({ error: { code: 402, message: "This request requires more credits, or fewer max_tokens. You requested up to 4000 tokens, but can only afford 1000." } }, { status: 402 });
+    const { client, sent } = recording([openRouter, ok], { shrinkToAffordable: true });
+    await client.chat.completions.create({ model: "m", messages, max_tokens: 4000 });
+    expect(sent.map((body) => body.max_tokens)).toEqual([4000, 1000]);
+  });
+
+  it("lowers the limit the gateway applies and leaves no limit above the affordable number in the body", async () => {
+    const cases: [Record<string, unknown>, Record<string, unknown>][] = [
+      [{ max_tokens: 10, max_completion_tokens: 100_000 }, { max_tokens: 10, max_completion_tokens: 99 }],
+      [{ max_tokens: 5_000, max_completion_tokens: 50 }, { max_tokens: 99, max_completion_tokens: 50 }],
+      [{ max_tokens: null, max_completion_tokens: 500 }, { max_tokens: null, max_completion_tokens: 99 }],
+      // A limit that is not a number (which a gateway may still read as one) is replaced too.
+      [{ max_completion_tokens: "4000" }, { max_completion_tokens: 99 }],
+    ];
+    for (const [limits, expected] of cases) {
+      const { client, sent } = recording([unaffordable(99), ok]);
+      await client.chat.completions.create({ model: "m", messages, ...limits } as never, { shrinkToAffordable: true });
+      expect(sent[1], JSON.stringify(limits)).toEqual({ model: "m", messages, ...expected });
+    }
   });
 
   it("retries never more than once, and not at all without affordable_tokens, for 0, or when off", async () => {
@@ -100,5 +134,18 @@ describe("shrinkToAffordable", () => {
     );
     const { client } = recording([ok]);
     await expect(client.chat.completions.create({ model: "m", messages }, { shrinkToAffordable: 1 as never })).rejects.toThrow(ModelGateError);
+  });
+
+  it("never raises a limit the caller set, and shrinks chat requests only", async () => {
+    let calls = 0;
+    const both = pricedGateway({ chat: () => (calls++ === 0 ? paymentRequired(300)() : Response.json(completionBody("ok"))) });
+    await both.client.chat.completions.create({ model: "m", messages, max_tokens: 100, max_completion_tokens: 4_000 }, { shrinkToAffordable: true });
+    expect(both.sent[1]!.body).toMatchObject({ max_tokens: 100, max_completion_tokens: 300 });
+    const generous = pricedGateway({ chat: paymentRequired(500) });
+    await expect(generous.client.chat.completions.create({ model: "m", messages, max_tokens: 100 }, { shrinkToAffordable: true })).rejects.toBeInstanceOf(APIError);
+    expect(generous.sent).toHaveLength(1);
+    const images = pricedGateway({ chat: paymentRequired(5) });
+    await expect(images.client.post("/v1/images/generations", { body: { model: "m", prompt: "a cat" }, shrinkToAffordable: true })).rejects.toBeInstanceOf(APIError);
+    expect(images.sent).toHaveLength(1);
   });
 });

@@ -12,6 +12,7 @@ import {
   type ClientOptions,
 } from "../src/index.ts";
 import { chunk, usageChunk } from "./fixtures/chunks.ts";
+import { inFakeTime, useFakeClock } from "./fixtures/clock.ts";
 
 // The lifecycle rules of API.md's Stream section, each at the edge where 0.1.0 broke it.
 // Bodies are made byte by byte through the `fetch` option, so every read is under the test's control.
@@ -123,45 +124,55 @@ describe("errors sent inside a stream never show the key", () => {
 });
 
 describe("streamIdleTimeout counts only time spent waiting on the network", () => {
+  // Pauses, timeouts and the clock are fake: the waits below are exact, whatever the machine's load.
+  useFakeClock();
+
   it("does not fire on a slow consumer when the server sent everything at once", async () => {
     // Separate network reads, each ready the moment it is asked for: the server is not slow.
     const reads = [data(chunk({ content: "a" })), data(chunk({ content: "b" })), data(chunk({ content: "c" }, { finish: "stop" })), DONE];
     const { client } = clientFor({ reads }, { streamIdleTimeout: 40 });
     let text = "";
-    for await (const piece of await streamOf(client)) {
-      text += piece.choices[0]?.delta.content ?? "";
-      await new Promise((resolve) => setTimeout(resolve, 120)); // three times the idle budget
-    }
+    const consumed = inFakeTime(
+      (async () => {
+        for await (const piece of await streamOf(client)) {
+          text += piece.choices[0]?.delta.content ?? "";
+          await new Promise((resolve) => setTimeout(resolve, 120)); // three times the idle budget
+        }
+      })(),
+    );
+    expect((await consumed).error).toBeUndefined();
     expect(text).toBe("abc");
   });
 
   it("still fires when the server sends only keep-alive comments, which never refill the budget", async () => {
     const keepAlives = Array.from({ length: 20 }, () => [": PROCESSING\n\n", 15]).flat();
     const { client, seen } = clientFor({ reads: [data(chunk({ content: "a" })), ...keepAlives], then: "hang" }, { streamIdleTimeout: 100 });
-    const started = Date.now();
-    const { text, error } = await collect(await streamOf(client));
+    const { value, elapsedMs } = await inFakeTime(streamOf(client).then(collect));
+    const { text, error } = value!;
     expect(text).toBe("a");
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
     expect(error?.message).toMatch(/streamIdleTimeout/);
-    expect(Date.now() - started).toBeLessThan(250);
+    // Refilled by each comment, the budget would last through all 20 (300 ms) and 100 ms more.
+    expect(elapsedMs, "fake milliseconds until the idle timeout").toBe(100);
     expect(seen.cancelled).toBe(true);
   });
 });
 
 describe("timeout runs until the first byte of a stream's body", () => {
+  useFakeClock();
+
   it("fails a stream whose headers arrived but whose body stays silent, within timeout, before the Stream is returned", async () => {
     const { client, seen } = clientFor({ reads: [], then: "hang" }, { timeout: 80 });
-    const started = Date.now();
-    const error = (await streamOf(client).catch((caught: unknown) => caught)) as Error;
+    const { error, elapsedMs } = await inFakeTime(streamOf(client));
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
-    expect(error.message).toMatch(/80 ms.*first byte/);
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect((error as Error).message).toMatch(/80 ms.*first byte/);
+    expect(elapsedMs, "fake milliseconds from the request to the timeout").toBe(80);
     expect(seen.cancelled).toBe(true);
   });
 
   it("stops at the first byte: a stream slower than timeout afterwards is not cut by it", async () => {
     const { client } = clientFor({ reads: [data(chunk({ content: "a" })), 60, data(chunk({ content: "b" })), 60, data(chunk({}, { finish: "stop" })), DONE] }, { timeout: 50 });
-    expect(await collect(await streamOf(client))).toEqual({ text: "ab", error: undefined });
+    expect((await inFakeTime(streamOf(client).then(collect))).value).toEqual({ text: "ab", error: undefined });
   });
 });
 
@@ -205,6 +216,31 @@ describe("how a stream with several choices, or usage, ends", () => {
   it("never reports finish_reason stop for a choice that did not finish", async () => {
     const { client } = clientFor({ reads: [data(chunk({ content: "A" }, { index: 0, finish: "stop" })), data(chunk({ content: "B" }, { index: 1 }))] });
     await expect((await streamOf(client, { n: 2 })).finalChatCompletion()).rejects.toBeInstanceOf(APIConnectionError);
+  });
+
+  it("throws when a close without [DONE] never showed one of the n choices the request asked for", async () => {
+    const { client } = clientFor({ reads: [data(chunk({ content: "A" }, { index: 0, finish: "stop" }))] });
+    const { text, error } = await collect(await streamOf(client, { n: 2 }));
+    expect(text).toBe("A");
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error?.message).toMatch(/choice 1 had no finish_reason/);
+  });
+
+  it("names the unseen choices of n among those that did not finish", async () => {
+    const { client } = clientFor({ reads: [data(chunk({ content: "B" }, { index: 1 })), data(chunk({}, { index: 2, finish: "stop" }))] });
+    const { error } = await collect(await streamOf(client, { n: 4 }));
+    expect(error?.message).toMatch(/choice 0, 1, 3 had no finish_reason/);
+  });
+
+  it("finalChatCompletion() rejects rather than invent a finish_reason for a choice of n that never came", async () => {
+    const { client } = clientFor({ reads: [data(chunk({ content: "A" }, { index: 0, finish: "stop" }))] });
+    await expect((await streamOf(client, { n: 2 })).finalChatCompletion()).rejects.toBeInstanceOf(APIConnectionError);
+  });
+
+  it("still ends at [DONE] when a choice of n never came, without making one up", async () => {
+    const { client } = clientFor({ reads: [data(chunk({ content: "A" }, { index: 0, finish: "stop" })), DONE] });
+    const completion = await (await streamOf(client, { n: 2 })).finalChatCompletion();
+    expect(completion.choices.map((choice) => [choice.index, choice.finish_reason])).toEqual([[0, "stop"]]);
   });
 
   it("ends normally without [DONE] once every choice finished", async () => {
@@ -332,7 +368,7 @@ function countingSignal() {
   return state;
 }
 
-describe("found by the hostile review", () => {
+describe("a stream's edges: iteration after the first byte, aborts before any read, echoed keys, malformed shapes, bad options", () => {
   it("stops the timeout when the first byte arrives, even if the caller starts iterating later", async () => {
     const { client } = clientFor({ reads: [data(chunk({ content: "a" }, { finish: "stop" })), DONE] }, { timeout: 40 });
     const stream = await streamOf(client);
@@ -382,10 +418,12 @@ describe("found by the hostile review", () => {
 
   it("does not invent a finish_reason for a choice whose index is not a number", async () => {
     const { client } = clientFor({ reads: [data(chunk({ content: "a" }, { index: 0, finish: "stop" })), data({ ...chunk({}), choices: [{ index: "1", delta: { content: "b" }, finish_reason: null }] })] });
-    const completion = await (await streamOf(client, { n: 2 })).finalChatCompletion().catch((caught: unknown) => caught);
+    const completion = await (await streamOf(client)).finalChatCompletion().catch((caught: unknown) => caught);
     // "1" is read as choice 0 by both the end check and the accumulator: one choice, finished.
     expect(completion).not.toBeInstanceOf(Error);
     expect((completion as { choices: unknown[] }).choices).toHaveLength(1);
+    // With n: 2, choice 1 never came, so the close without [DONE] was a cut.
+    await expect((await streamOf(client, { n: 2 })).finalChatCompletion()).rejects.toBeInstanceOf(APIConnectionError);
   });
 
   it("rejects a signal that is not an AbortSignal, and a string as headers or query", async () => {
@@ -401,6 +439,7 @@ describe("found by the hostile review", () => {
 });
 
 describe("timeout and abort with a fetch that ignores the signal", () => {
+  useFakeClock();
   const deafFetch = (body: "hang-body" | "hang-fetch") => async () => {
     if (body === "hang-fetch") return new Promise<Response>(() => {});
     return new Response(new ReadableStream({ pull: () => new Promise(() => {}) }), { headers: { "content-type": "application/json" } });
@@ -408,16 +447,16 @@ describe("timeout and abort with a fetch that ignores the signal", () => {
 
   it("times out a plain call whose body never completes", async () => {
     const client = new ModelGate({ apiKey: KEY, baseURL: "https://gateway.test", fetch: deafFetch("hang-body"), maxRetries: 0, timeout: 60 });
-    const started = Date.now();
-    await expect(client.chat.completions.create({ model: "auto", messages: USER })).rejects.toBeInstanceOf(APIConnectionTimeoutError);
-    expect(Date.now() - started).toBeLessThan(1000);
+    const { error, elapsedMs } = await inFakeTime(client.chat.completions.create({ model: "auto", messages: USER }));
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(elapsedMs, "fake milliseconds until the timeout").toBe(60);
   });
 
   it("aborts a call whose fetch never settles", async () => {
     const client = new ModelGate({ apiKey: KEY, baseURL: "https://gateway.test", fetch: deafFetch("hang-fetch"), maxRetries: 0 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 20);
-    await expect(client.chat.completions.create({ model: "auto", messages: USER }, { signal: controller.signal })).rejects.toBeInstanceOf(APIUserAbortError);
+    expect((await inFakeTime(client.chat.completions.create({ model: "auto", messages: USER }, { signal: controller.signal }))).error).toBeInstanceOf(APIUserAbortError);
   });
 });
 

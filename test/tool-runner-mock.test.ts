@@ -1,17 +1,15 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { ModelGate, tool } from "../src/index.ts";
-import { createMockGateway, DEFAULT_CATALOGUE, MOCK_API_KEY } from "../src/testing/index.ts";
+import { ModelGate, tool, type ToolRunEvent } from "../src/index.ts";
+import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
+import { EventLog } from "../src/tools/event-log.ts";
+import { mockClient as mock } from "./fixtures/mock.ts";
 
 // runTools() driving real loops against the mock gateway: it calls the tools it is given
 // (with arguments that follow their schemas, two at once), answers their results, and can be
-// scripted per step to reach every stop condition.
+// scripted per step to reach every stop condition. The budget's check before each step is in
+// max-cost-tool-runs.test.ts.
 
-function mock() {
-  const gateway = createMockGateway({ chunkDelayMs: 0 });
-  const client = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", fetch: gateway, maxRetries: 0 });
-  return { gateway, client };
-}
 const messages = [{ role: "user" as const, content: "Plan my day in Lisbon." }];
 const calls: string[] = [];
 const getWeather = tool({
@@ -87,14 +85,96 @@ describe("runTools() against the mock gateway", () => {
     expect(budgeted.steps).toHaveLength(3);
     expect(budgeted.cost).toBeCloseTo(0.03);
   });
+});
 
-  it("checks the worst case before each step for a model id, with the catalogue's prices", async () => {
-    const { client, gateway } = mock();
-    const model = DEFAULT_CATALOGUE.find((entry) => entry.id === "openai/gpt-4.1-mini")!;
-    const oneStep = (800 * model.pricing!.prompt + 100 * model.pricing!.completion) / 1e6;
-    gateway.inject({ type: "reply", toolCalls: [{ name: "get_weather", arguments: '{"city":"Lisbon"}' }], cost: oneStep * 0.9 }, Infinity);
-    const result = await client.chat.completions.runTools({ model: model.id, messages, tools: [getWeather], max_tokens: 100 }, { maxCost: oneStep * 1.5 });
-    expect(result.stopReason).toBe("max_cost");
-    expect(result.steps).toHaveLength(1);
+describe("runTools() against the mock gateway: what no model should send", () => {
+  /**
+   * The mock, with the message of its first chat completion changed by `rewrite` (as a
+   * provider that sends malformed calls would have sent it); every later request is served,
+   * and checked, by the mock as it is.
+   */
+  function rewritingMock(rewrite: (message: Record<string, unknown>) => void) {
+    const gateway = createMockGateway({ chunkDelayMs: 0 });
+    let rewritten = false;
+    const client = new ModelGate({
+      apiKey: MOCK_API_KEY,
+      baseURL: "https://mock.test",
+      maxRetries: 0,
+      fetch: async (input, init) => {
+        const response = await gateway(input, init);
+        if (rewritten || !String(input instanceof Request ? input.url : input).endsWith("/chat/completions") || !response.ok) return response;
+        rewritten = true;
+        const body = (await response.json()) as { choices: { message: Record<string, unknown> }[] };
+        rewrite(body.choices[0]!.message);
+        return Response.json(body, { headers: response.headers });
+      },
+    });
+    return { gateway, client };
+  }
+
+  it("sends the mock a valid next step after calls with object, null or no arguments, no name, no function, or not an object", async () => {
+    calls.length = 0;
+    const { gateway, client } = rewritingMock((message) => {
+      const [call] = message.tool_calls as { id: string; function: { name: string; arguments: string } }[];
+      message.tool_calls = [
+        { ...call, function: { name: call!.function.name, arguments: JSON.parse(call!.function.arguments) } },
+        { id: "c2", type: "function", function: { name: "get_weather", arguments: null } },
+        { id: "c3", type: "function", function: { name: "get_weather" } },
+        { id: "c4", type: "function", function: { arguments: "{}" } },
+        { id: "c5", type: "function" },
+        42,
+      ];
+    });
+    gateway.inject({ type: "reply", toolCalls: [{ name: "get_weather", arguments: '{"city":"Lisbon"}' }] }, 1);
+    const result = await client.chat.completions.runTools({ model: "auto", messages, tools: [getWeather] });
+    expect(result.stopReason).toBe("done");
+    expect(result.steps).toHaveLength(2);
+    expect(calls).toEqual(["weather:Lisbon"]);
+    const [objectArgs, nullArgs, noArgs, noName, noFunction, notObject] = result.steps[0]!.toolCalls;
+    expect(objectArgs!.result).toEqual({ city: "Lisbon", celsius: 21 });
+    expect(nullArgs!.error).toMatch(/do not match the tool's schema: city/);
+    expect(noArgs!.error).toMatch(/do not match the tool's schema: city/);
+    expect(noName!.error).toMatch(/no tool name/);
+    expect(noFunction!.error).toMatch(/no `function`/);
+    expect(notObject!.error).toMatch(/could not be read: it is number 42/);
+    // The mock checks every request as a gateway does: a call it cannot read in the history is a 400.
+    const chats = gateway.requests.filter((request) => request.url.endsWith("/v1/chat/completions"));
+    expect(chats).toHaveLength(2);
+    const sentBack = (chats[1]!.body as { messages: { tool_calls?: { function: { name: string; arguments: string } }[] }[] }).messages[1]!.tool_calls!;
+    expect(sentBack.map((call) => call.function.arguments)).toEqual(['{"city":"Lisbon"}', "{}", "{}", "{}", "{}", "{}"]);
+    expect(sentBack.map((call) => call.function.name)).toEqual(["get_weather", "get_weather", "get_weather", "unnamed_call", "unnamed_call", "unnamed_call"]);
+  });
+
+  it("keeps the refusal of a forced call in messages, streamed or not", async () => {
+    for (const stream of [false, true]) {
+      const { gateway, client } = mock();
+      gateway.inject({ type: "structured", as: "refusal" }, 1);
+      const result = await client.chat.completions.runTools({ model: "auto", messages, tools: [getWeather], tool_choice: { type: "function", function: { name: "get_weather" } }, stream });
+      expect(result.stopReason).toBe("done");
+      expect(result.messages.at(-1)).toEqual({ role: "assistant", content: null, refusal: expect.stringMatching(/can't help/) });
+    }
+  });
+
+  it("holds none of a long streamed answer's chunks when nobody iterates the run", async () => {
+    const { gateway, client } = mock();
+    const answer = Array.from({ length: 5_000 }, (_, i) => `word${i}`).join(" ");
+    gateway.inject({ type: "reply", toolCalls: [{ name: "get_weather", arguments: '{"city":"Lisbon"}' }] }, 1);
+    gateway.inject({ type: "reply", content: answer }, 1);
+    const logs = new Set<EventLog<ToolRunEvent>>();
+    const pushLive = EventLog.prototype.pushLive;
+    const seen = vi.spyOn(EventLog.prototype, "pushLive").mockImplementation(function (this: EventLog<ToolRunEvent>, event) {
+      logs.add(this);
+      pushLive.call(this, event);
+    });
+    try {
+      const result = await client.chat.completions.runTools({ model: "auto", messages, tools: [getWeather], stream: true });
+      expect(result.message?.content).toBe(answer);
+      expect(seen.mock.calls.length).toBeGreaterThan(1_500);
+      expect(logs.size).toBe(1);
+      // The lasting events only: step.start, tool_call, tool_result, step.end, step.start, step.end.
+      expect([...logs][0]!.held).toBe(6);
+    } finally {
+      seen.mockRestore();
+    }
   });
 });

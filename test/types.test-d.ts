@@ -50,7 +50,7 @@ import { z } from "zod";
 import * as valibot from "valibot";
 import { toStandardJsonSchema } from "@valibot/to-json-schema";
 import { type as arkType } from "arktype";
-import { jsonSchema, tool, type DeepPartial, type ParsedChatCompletion, type StructuredStream } from "../src/index.ts";
+import { jsonSchema, tool, type DeepPartial, type ParsedChatCompletion, type ParsedToolCall, type StructuredStream } from "../src/index.ts";
 
 const WeatherSchema = z.object({ city: z.string(), celsius: z.number() });
 type Weather = { city: string; celsius: number };
@@ -99,6 +99,8 @@ const withTools = await client.chat.completions.parse({ model: "auto", messages:
 const call = withTools.choices[0].message.tool_calls![0];
 if (call.function.name === "get_weather") expectTypeOf(call.function.parsed_arguments).toEqualTypeOf<{ city: string }>();
 else expectTypeOf(call.function.parsed_arguments).toEqualTypeOf<{ zone: string }>();
+// Each call is one named type an editor shows as such, its arguments once.
+expectTypeOf(call).toEqualTypeOf<ParsedToolCall<"get_weather", { city: string }> | ParsedToolCall<"get_time", { zone: string }>>();
 // A tool() definition is a tool for create() as well.
 void client.chat.completions.create({ model: "auto", messages: userMessage, tools: [getWeather] });
 
@@ -141,3 +143,9 @@ expectTypeOf<ChatCompletion["choices"][number]["message"]["reasoning"]>().toEqua
 expectTypeOf<ChatCompletion["choices"][number]["message"]["images"]>().toEqualTypeOf<import("../src/index.ts").ChatCompletionImage[] | undefined>();
 expectTypeOf<ChatCompletionChunk["choices"][number]["delta"]["audio"]>().toEqualTypeOf<import("../src/index.ts").ChatCompletionAudioDelta | undefined>();
 expectTypeOf<Endpoints["decodeDataURL"]>().toEqualTypeOf<(url: string) => import("../src/index.ts").DecodedDataURL>();
+
+// The nested type paths openai's docs use name the same types as the flat ones.
+expectTypeOf<ModelGate.Chat.ChatCompletionCreateParams>().toEqualTypeOf<ModelGate.ChatCompletionCreateParams>();
+expectTypeOf<ModelGate.Chat.Completions.ChatCompletionMessageParam>().toEqualTypeOf<ModelGate.ChatCompletionMessageParam>();
+expectTypeOf<ModelGate.Chat.Completions.ChatCompletionTool>().toEqualTypeOf<ModelGate.ChatCompletionTool>();
+expectTypeOf<ModelGate.Chat.Completions.ChatCompletionChunk>().toEqualTypeOf<ModelGate.ChatCompletionChunk>();

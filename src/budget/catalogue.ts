@@ -1,71 +1,93 @@
 // The model catalogue as the budget code reads it: fetched once per client, shared by the
 // calls that need it at the same time, and revalidated with its ETag when it is more than
-// five minutes old. Loaded lazily with the budget code.
+// five minutes old. The fetch belongs to the calls waiting on it: when the last of them stops
+// waiting (aborted, timed out), the fetch is aborted too, so nothing keeps the process alive.
 import { abortError, APIConnectionTimeoutError, APIError, invalidArgument, isRecord, MAX_TIMER_MS, untilAborted, type Requester } from "../core.ts";
 import type { Model, ModelList } from "../types/index.ts";
 
 /** How long a fetched catalogue is used without asking the gateway again. */
 export const CATALOGUE_MAX_AGE_MS = 5 * 60_000;
 
-interface Catalogue {
+/** The catalogue, by model id. */
+export interface Catalogue {
   models: Map<string, Model>;
   etag: string | null;
   fetchedAt: number;
 }
 
+/** A fetch in flight, shared by the calls waiting on it. */
+interface PendingFetch {
+  catalogue: Promise<Catalogue>;
+  controller: AbortController;
+  waiting: number;
+}
+
 interface CacheEntry {
   current?: Catalogue | undefined;
-  /** The fetch in flight: calls at the same time share it. */
-  pending?: Promise<Catalogue> | undefined;
+  pending?: PendingFetch | undefined;
 }
 
 /** One cache per client (its request pipeline), gone with the client. */
 const caches = new WeakMap<Requester, CacheEntry>();
 
 /**
- * The catalogue of `client`'s gateway, from the cache when it is fresh enough. The fetch is
- * shared by the calls waiting for it, so one caller's abort or timeout does not cancel it:
- * `signal` and `timeoutMs` only end this caller's wait, at once.
+ * The catalogue of `client`'s gateway, from the cache when it is fresh enough. `signal` and
+ * `timeoutMs` (else the client's `timeout`) end this caller's wait at once; the shared fetch
+ * goes on for the other callers, and is aborted when none is left.
  */
 export function catalogueOf(client: Requester, signal?: AbortSignal | null, timeoutMs?: number): Promise<Catalogue> {
   if (signal != null && typeof (signal as AbortSignal).addEventListener !== "function") return Promise.reject(invalidArgument("signal", "an AbortSignal", signal));
-  const limits = new AbortController();
-  const onAbort = () => limits.abort(abortError(signal as AbortSignal));
   if (signal?.aborted) return Promise.reject(abortError(signal));
-  signal?.addEventListener("abort", onAbort, { once: true });
-  const timer =
-    typeof timeoutMs === "number" && timeoutMs >= 0 && timeoutMs < MAX_TIMER_MS
-      ? setTimeout(() => limits.abort(new APIConnectionTimeoutError(`The model catalogue (for maxCost) did not arrive within ${timeoutMs} ms (timeout).`)), timeoutMs)
-      : undefined;
-  return untilAborted(cachedCatalogue(client), limits.signal).finally(() => {
-    clearTimeout(timer);
-    signal?.removeEventListener("abort", onAbort);
-  });
-}
-
-function cachedCatalogue(client: Requester, now = Date.now()): Promise<Catalogue> {
   let entry = caches.get(client);
   if (!entry) caches.set(client, (entry = {}));
   const { current } = entry;
-  if (current && now - current.fetchedAt < CATALOGUE_MAX_AGE_MS) return Promise.resolve(current);
+  if (current && Date.now() - current.fetchedAt < CATALOGUE_MAX_AGE_MS) return Promise.resolve(current);
   const cache = entry;
-  return (cache.pending ??= fetchCatalogue(client, current).then(
+  const pending = (cache.pending ??= startFetch(client, cache));
+  pending.waiting++;
+
+  const wait = new AbortController();
+  const onAbort = () => wait.abort(abortError(signal as AbortSignal));
+  signal?.addEventListener("abort", onAbort, { once: true });
+  // A call's own timeout when it gives a valid one (the pipeline names a bad one), else the client's.
+  const limit = typeof timeoutMs === "number" && timeoutMs >= 0 ? timeoutMs : client.timeout;
+  const timer =
+    limit < MAX_TIMER_MS
+      ? setTimeout(() => wait.abort(new APIConnectionTimeoutError(`The model catalogue (for maxCost) did not arrive within ${limit} ms (timeout).`)), limit)
+      : undefined;
+  return untilAborted(pending.catalogue, wait.signal).finally(() => {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+    pending.waiting--;
+    // Nobody waits any more: the fetch is given up (a caller that comes later starts its own).
+    if (pending.waiting === 0 && cache.pending === pending) {
+      cache.pending = undefined;
+      pending.controller.abort();
+    }
+  });
+}
+
+function startFetch(client: Requester, cache: CacheEntry): PendingFetch {
+  const controller = new AbortController();
+  const pending: PendingFetch = { controller, waiting: 0, catalogue: undefined as never };
+  pending.catalogue = fetchCatalogue(client, cache.current, controller.signal).then(
     (fresh) => {
       cache.current = fresh;
-      cache.pending = undefined;
+      if (cache.pending === pending) cache.pending = undefined;
       return fresh;
     },
     (error: unknown) => {
-      cache.pending = undefined;
+      if (cache.pending === pending) cache.pending = undefined;
       throw error;
     },
-  ));
+  );
+  return pending;
 }
 
-async function fetchCatalogue(client: Requester, previous: Catalogue | undefined): Promise<Catalogue> {
+async function fetchCatalogue(client: Requester, previous: Catalogue | undefined, signal: AbortSignal): Promise<Catalogue> {
   const headers = previous?.etag ? { "if-none-match": previous.etag } : undefined;
   try {
-    const { data, response } = await client.request<ModelList>({ method: "GET", path: "/v1/models", options: { headers } }).withResponse();
+    const { data, response } = await client.request<ModelList>({ method: "GET", path: "/v1/models", options: { headers, signal } }).withResponse();
     const list: unknown[] = isRecord(data) && Array.isArray(data.data) ? data.data : [];
     // An entry that is not a model with an id is skipped: it cannot be priced anyway.
     const entries = list.filter((model): model is Model => isRecord(model) && typeof model.id === "string");

@@ -1,10 +1,16 @@
-// `maxCost`: keeps a chat call within a budget before anything is sent. Loaded lazily, with
-// the stream helpers (`loadHelpers()`), by a call that sets the option.
-import { assertChatParams, invalidArgument, isRecord, outcomeOf, type APIPromise, type Outcome, type Requester } from "../core.ts";
+// `maxCost` on `create()` (and `parse()`, which calls it): keeps a chat call within a budget.
+// Loaded on demand (see src/loader.ts) by a call that sets the option.
+import { assertChatParams, isRecord, outcomeOf, type APIPromise, type Outcome, type Requester } from "../core.ts";
 import { catalogueOf } from "./catalogue.ts";
-import { replyRoom } from "./worst-case.ts";
+import { assertMaxCost } from "./max-cost.ts";
+import { withReplyLimit } from "./reply-limit.ts";
+import { isNoModelFitsError, noModelFits, routeMaxCost, withRouteMaxCost } from "./route.ts";
+import { assertCountable, replyRoom } from "./worst-case.ts";
 
-/** Sends a chat request the way `send` does, after fitting it to `options.maxCost`. */
+/**
+ * Sends a chat request the way `send` does, after fitting it to `options.maxCost`. With
+ * `model: "auto"`, the gateway's 400 for "no model fits" is thrown as `BudgetExceededError`.
+ */
 export async function withinBudget(
   client: Requester,
   params: unknown,
@@ -13,35 +19,33 @@ export async function withinBudget(
 ): Promise<Outcome<unknown>> {
   const { maxCost, ...rest } = options;
   const fitted = await fitToBudget(client, params, maxCost, rest.signal as AbortSignal | undefined, rest.timeout as number | undefined);
-  return outcomeOf(send(fitted, rest), isRecord(params) && params.stream === true);
+  const outcome = outcomeOf(send(fitted, rest), isRecord(params) && params.stream === true);
+  const routed = isRecord(fitted) && fitted.model === "auto" ? routeMaxCost(fitted) : undefined;
+  if (routed === undefined) return outcome;
+  return outcome.catch((error: unknown) => {
+    throw isNoModelFitsError(error) ? noModelFits(error, routed) : error;
+  });
 }
 
 /**
  * `params` with a worst case within `maxCost` USD. With `model: "auto"` the gateway is told
  * (`route.max_cost`) and picks a model that fits. With a model id (and its `models`
- * fallbacks), their catalogue prices give the worst case (the estimated prompt plus
- * `max_tokens` — or the model's `max_output_tokens` when none is asked for); `max_tokens` is
- * lowered until it fits.
+ * fallbacks), their catalogue prices give the worst case (see `replyRoom`), and the reply
+ * limit the gateway applies is lowered until it fits — sent explicitly when the request set
+ * none, with no larger limit left beside it.
  * @throws BudgetExceededError when even the prompt and one token of reply may cost more, or
  *   when the catalogue has no price for a model (a budget that cannot be checked is not kept).
  */
 export async function fitToBudget(client: Requester, params: unknown, maxCost: unknown, signal?: AbortSignal | null, timeoutMs?: number): Promise<unknown> {
-  if (!(typeof maxCost === "number" && maxCost > 0 && Number.isFinite(maxCost))) {
-    throw invalidArgument("maxCost", "a positive number of US dollars", maxCost);
-  }
+  assertMaxCost(maxCost);
   // Not an object, or no model: create() names the mistake.
   if (!isRecord(params) || typeof params.model !== "string") return params;
-  if (params.route != null && !isRecord(params.route)) throw invalidArgument("route", "an object of routing filters", params.route);
-  if (params.model === "auto") {
-    const route = isRecord(params.route) ? params.route : {};
-    // A tighter max_cost the caller wrote stays.
-    const given = typeof route.max_cost === "number" ? route.max_cost : Infinity;
-    return { ...params, route: { ...route, max_cost: Math.min(given, maxCost) } };
-  }
+  if (params.model === "auto") return withRouteMaxCost(params, maxCost);
   // The caller's own mistakes are named before the network is asked for anything.
   assertChatParams(params);
+  assertCountable(params);
   const { models } = await catalogueOf(client, signal, timeoutMs);
-  const { affordable, asked, limits } = replyRoom(params, maxCost, models);
-  if (asked <= affordable) return params;
-  return { ...params, ...Object.fromEntries((limits.length > 0 ? limits : ["max_tokens"]).map((name) => [name, affordable])) };
+  const { affordable, asked, limited } = replyRoom(params, maxCost, models);
+  if (!limited && asked <= affordable) return params;
+  return withReplyLimit(params, Math.min(asked, affordable));
 }

@@ -80,11 +80,23 @@ import type {
   ParsedChatCompletionMessage,
   ParsedChoice,
   ParsedFunctionToolCall,
+  ParsedToolCall,
   StructuredStream,
   StructuredOutputMode,
   DeepPartial,
 } from "../types/index.ts";
 import type { GatewayInfo } from "../gateway/info.ts";
+import type { HeadersInput, QueryInput } from "../client/options.ts";
+import type { LogLevel } from "../internal/logger.ts";
+import type { DecodedDataURL } from "../media/data-url.ts";
+import type { APIKeyFunction } from "../pipeline/auth.ts";
+import type { HTTPMethod } from "../pipeline/request.ts";
+import type { ModelListPromise } from "../resources/models.ts";
+import type { JSONSchemaFormat, JSONSchemaOptions } from "../schemas/json-schema.ts";
+import type { SchemaIssue } from "../schemas/schema-source.ts";
+import type { SchemaOutput, StandardJSONSchemaConverter, StandardSchemaIssue, StandardSchemaResult, StandardSchemaV1, StructuredSchema } from "../schemas/standard-schema.ts";
+import type { RunnableTool, Tool, ToolDefinition, ToolRunContext } from "../schemas/tool.ts";
+import type { ChatCompletionAudioDelta, ChatCompletionChunkError, ChatCompletionImage, ChatCompletionParseParams, ChatCompletionVideo, CreateEmbeddingResponse, Embedding, EmbeddingCreateParams, ImageGenerateParams, ImagesResponse, ParseResponseFormat, ParsedInput, ParsedOutput, ParsedToolCallOf, ReasoningConfig, SpeechCreateParams, ToolRun, ToolRunCall, ToolRunEvent, ToolRunOptions, ToolRunParams, ToolRunResult, ToolRunStep, ToolRunStopReason, Transcription, TranscriptionCreateParams } from "../types/index.ts";
 import { VERSION } from "../version.ts";
 import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
 import { readEnv } from "../internal/env.ts";
@@ -202,7 +214,7 @@ export class ModelGate {
       debug: logLevel === "debug",
     };
     // Resources get the pipeline and the redactor, not the client.
-    const requester = { request: <T>(spec: RequestSpec) => request<T>(this.#config, spec), redact: redactor.redact };
+    const requester = { request: <T>(spec: RequestSpec) => request<T>(this.#config, spec), redact: redactor.redact, timeout: this.timeout };
     this.chat = new Chat(requester);
     this.models = new Models(requester);
     ({ embeddings: this.embeddings, images: this.images, audio: this.audio } = endpointResources(requester));
@@ -285,6 +297,130 @@ export class ModelGate {
  * the type is the named export `APIError`.
  */
 export declare namespace ModelGate {
+  /**
+   * The chat types under the paths openai's docs use: `ModelGate.Chat.ChatCompletionCreateParams`,
+   * `ModelGate.Chat.Completions.ChatCompletionMessageParam` (the same types as `ModelGate.X`).
+   */
+  export namespace Chat {
+    export {
+      type ChatCompletion,
+      type ChatCompletionAnnotation,
+      type ChatCompletionAssistantMessageParam,
+      type ChatCompletionAudio,
+      type ChatCompletionAudioDelta,
+      type ChatCompletionAudioParam,
+      type ChatCompletionChoice,
+      type ChatCompletionChunk,
+      type ChatCompletionChunkChoice,
+      type ChatCompletionChunkDelta,
+      type ChatCompletionChunkError,
+      type ChatCompletionChunkToolCallDelta,
+      type ChatCompletionContentPart,
+      type ChatCompletionContentPartFile,
+      type ChatCompletionContentPartImage,
+      type ChatCompletionContentPartInputAudio,
+      type ChatCompletionContentPartText,
+      type ChatCompletionCreateParams,
+      type ChatCompletionCreateParamsBase,
+      type ChatCompletionCreateParamsNonStreaming,
+      type ChatCompletionCreateParamsStreaming,
+      type ChatCompletionDeveloperMessageParam,
+      type ChatCompletionImage,
+      type ChatCompletionLogprobs,
+      type ChatCompletionMessage,
+      type ChatCompletionMessageParam,
+      type ChatCompletionMessageToolCall,
+      type ChatCompletionMessageToolCallParam,
+      type ChatCompletionModality,
+      type ChatCompletionNamedToolChoice,
+      type ChatCompletionParseParams,
+      type ChatCompletionPredictionContent,
+      type ChatCompletionReasoningEffort,
+      type ChatCompletionRole,
+      type ChatCompletionStreamOptions,
+      type ChatCompletionSystemMessageParam,
+      type ChatCompletionTokenLogprob,
+      type ChatCompletionTool,
+      type ChatCompletionToolChoiceOption,
+      type ChatCompletionToolMessageParam,
+      type ChatCompletionUserMessageParam,
+      type ChatCompletionVideo,
+      type ChatModel,
+      type ChatRequestOptions,
+      type CompletionUsage,
+      type FinishReason,
+      type FunctionDefinition,
+      type ParseOptions,
+      type ParsedChatCompletion,
+      type ParsedChatCompletionMessage,
+      type ParsedChoice,
+      type ParsedFunctionToolCall,
+      type ParsedToolCall,
+      type ReasoningConfig,
+      type ResponseFormat,
+      type RouteFilters,
+    };
+    export namespace Completions {
+      export {
+        type ChatCompletion,
+        type ChatCompletionAnnotation,
+        type ChatCompletionAssistantMessageParam,
+        type ChatCompletionAudio,
+        type ChatCompletionAudioDelta,
+        type ChatCompletionAudioParam,
+        type ChatCompletionChoice,
+        type ChatCompletionChunk,
+        type ChatCompletionChunkChoice,
+        type ChatCompletionChunkDelta,
+        type ChatCompletionChunkError,
+        type ChatCompletionChunkToolCallDelta,
+        type ChatCompletionContentPart,
+        type ChatCompletionContentPartFile,
+        type ChatCompletionContentPartImage,
+        type ChatCompletionContentPartInputAudio,
+        type ChatCompletionContentPartText,
+        type ChatCompletionCreateParams,
+        type ChatCompletionCreateParamsBase,
+        type ChatCompletionCreateParamsNonStreaming,
+        type ChatCompletionCreateParamsStreaming,
+        type ChatCompletionDeveloperMessageParam,
+        type ChatCompletionImage,
+        type ChatCompletionLogprobs,
+        type ChatCompletionMessage,
+        type ChatCompletionMessageParam,
+        type ChatCompletionMessageToolCall,
+        type ChatCompletionMessageToolCallParam,
+        type ChatCompletionModality,
+        type ChatCompletionNamedToolChoice,
+        type ChatCompletionParseParams,
+        type ChatCompletionPredictionContent,
+        type ChatCompletionReasoningEffort,
+        type ChatCompletionRole,
+        type ChatCompletionStreamOptions,
+        type ChatCompletionSystemMessageParam,
+        type ChatCompletionTokenLogprob,
+        type ChatCompletionTool,
+        type ChatCompletionToolChoiceOption,
+        type ChatCompletionToolMessageParam,
+        type ChatCompletionUserMessageParam,
+        type ChatCompletionVideo,
+        type ChatModel,
+        type ChatRequestOptions,
+        type CompletionUsage,
+        type FinishReason,
+        type FunctionDefinition,
+        type ParseOptions,
+        type ParsedChatCompletion,
+        type ParsedChatCompletionMessage,
+        type ParsedChoice,
+        type ParsedFunctionToolCall,
+        type ParsedToolCall,
+        type ReasoningConfig,
+        type ResponseFormat,
+        type RouteFilters,
+      };
+    }
+  }
   export {
     type ClientOptions,
     type RequestOptions,
@@ -294,7 +430,6 @@ export declare namespace ModelGate {
     type WithResponse,
     type Stream,
     type APIErrorInit,
-    type Chat,
     type Completions,
     type Models,
     type ChatCompletion,
@@ -350,9 +485,60 @@ export declare namespace ModelGate {
     type ParsedChatCompletionMessage,
     type ParsedChoice,
     type ParsedFunctionToolCall,
+    type ParsedToolCall,
     type StructuredStream,
     type StructuredOutputMode,
     type DeepPartial,
+    type LogLevel,
+    type Logger,
+    type HeadersInput,
+    type QueryInput,
+    type APIKeyFunction,
+    type HTTPMethod,
+    type ModelListPromise,
+    type Audio,
+    type Embeddings,
+    type Images,
+    type JSONSchemaFormat,
+    type JSONSchemaOptions,
+    type SchemaIssue,
+    type StandardSchemaV1,
+    type StandardSchemaIssue,
+    type StandardSchemaResult,
+    type StandardJSONSchemaConverter,
+    type StructuredSchema,
+    type SchemaOutput,
+    type DecodedDataURL,
+    type RunnableTool,
+    type Tool,
+    type ToolDefinition,
+    type ToolRunContext,
+    type ReasoningConfig,
+    type ChatCompletionAudioDelta,
+    type ChatCompletionImage,
+    type ChatCompletionVideo,
+    type ChatCompletionChunkError,
+    type ChatCompletionParseParams,
+    type ParsedInput,
+    type ParsedOutput,
+    type ParsedToolCallOf,
+    type ParseResponseFormat,
+    type ToolRun,
+    type ToolRunCall,
+    type ToolRunEvent,
+    type ToolRunOptions,
+    type ToolRunParams,
+    type ToolRunResult,
+    type ToolRunStep,
+    type ToolRunStopReason,
+    type CreateEmbeddingResponse,
+    type Embedding,
+    type EmbeddingCreateParams,
+    type ImageGenerateParams,
+    type ImagesResponse,
+    type SpeechCreateParams,
+    type Transcription,
+    type TranscriptionCreateParams,
   };
 }
 

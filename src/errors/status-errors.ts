@@ -16,13 +16,16 @@ export class PaymentRequiredError extends APIError {
   override name = "PaymentRequiredError";
 
   /**
-   * The largest `max_tokens` the account could have paid for, when the gateway said
-   * (`error.metadata.affordable_tokens`); `null` when it did not. The client or call option
-   * `shrinkToAffordable: true` retries once with it.
+   * The largest `max_tokens` the account could have paid for, when the gateway said:
+   * `error.metadata.affordable_tokens`, else (a proxy dropped the metadata) the number in the
+   * message, "can only afford N tokens" or OpenRouter's "…but can only afford N."; `null` when
+   * neither says. The client or call option `shrinkToAffordable: true` retries once with it.
    */
   get affordableTokens(): number | null {
     const tokens = (this.error as { metadata?: { affordable_tokens?: unknown } } | null | undefined)?.metadata?.affordable_tokens;
-    return Number.isInteger(tokens) && (tokens as number) >= 0 ? (tokens as number) : null;
+    if (Number.isInteger(tokens) && (tokens as number) >= 0) return tokens as number;
+    const said = /can only afford (\d+)(?: tokens\b|\.(?!\d)|$)/i.exec(this.message);
+    return said ? Number(said[1]) : null;
   }
 }
 /** 403: the key may not use this model or endpoint. */

@@ -1,4 +1,4 @@
-import { abortError, APIConnectionError, APIConnectionTimeoutError } from "../errors/index.ts";
+import { abortError, APIConnectionError, APIConnectionTimeoutError, redactValue, type Redact } from "../errors/index.ts";
 import { untilAborted } from "../internal/until-aborted.ts";
 import { BodyReader } from "../streaming/body-reader.ts";
 import { limits } from "./limits.ts";
@@ -40,6 +40,11 @@ export interface AttemptInit {
   kind: ResponseKind;
   /** The `streamIdleTimeout` of a body read as it comes. */
   idleTimeoutMs: number;
+  /**
+   * Cuts the key out of a connection error: a custom fetch may quote the URL, whose query can
+   * carry it (node-fetch: "request to https://…?key=… failed, reason: …").
+   */
+  redact: Redact;
 }
 
 /**
@@ -51,7 +56,7 @@ export interface AttemptInit {
  * is retried like any other; once the first bytes are handed on, nothing is retried.
  * Throws `APIUserAbortError`, `APIConnectionTimeoutError` or `APIConnectionError`.
  */
-export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleTimeoutMs }: AttemptInit): Promise<Exchange> {
+export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleTimeoutMs, redact }: AttemptInit): Promise<Exchange> {
   const asItComes = kind === "sse" || kind === "raw";
   const { controller, stopTimeout, release } = limits(signal, timeoutMs, () => {
     const waitingFor = asItComes ? "the first byte of the body" : "the whole response";
@@ -61,7 +66,10 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
   const explain = (error: unknown) => {
     release();
     if (controller.signal.aborted) return abortError(controller.signal);
-    return new APIConnectionError(`Connection error: ${describeCause(error)}`, { cause: error });
+    const text = `Connection error: ${describeCause(error)}`;
+    const shown = redact(text);
+    // What fetch threw is kept as it is unless it shows the key: then a redacted copy of its fields.
+    return new APIConnectionError(shown, { cause: shown === text ? error : redactValue(error, redact) });
   };
 
   let response: Response;

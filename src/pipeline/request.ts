@@ -3,7 +3,7 @@ import { gatewayInfo, type GatewayInfo } from "../gateway/info.ts";
 import { logDebug, type DebugLine } from "../internal/debug-lines.ts";
 import type { Logger } from "../internal/logger.ts";
 import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
-import { loadBudget } from "../loader.ts";
+import { loadBudget, loadKeyFunction } from "../loader.ts";
 import { rawResponse } from "../streaming/raw-response.ts";
 import { isRecord } from "../internal/values.ts";
 import type { EndRules } from "../streaming/chunk-events.ts";
@@ -15,7 +15,6 @@ import { mergeHeaders } from "./headers.ts";
 import { waitBeforeRetry } from "./limits.ts";
 import { nextStep, type AttemptOutcome, type CallState } from "./next-step.ts";
 import type { Fetch, HeadersInput, QueryInput, RequestOptions } from "./options.ts";
-import { keyFrom } from "./key-function.ts";
 import { buildURL } from "./url.ts";
 
 /** Everything about the client that a request needs; built once by the client. */
@@ -123,7 +122,7 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
   const url = buildURL(config.root, spec.path, config.search, config.defaultQuery, options.query);
   const keySource = config.apiKey;
   /** Asks the key function; only called when `apiKey` is one. */
-  const askForKey = () => keyFrom(keySource as APIKeyFunction, config.rememberSecret, options.signal, timeoutMs);
+  const askForKey = async () => (await loadKeyFunction()).keyFrom(keySource as APIKeyFunction, config.rememberSecret, options.signal, timeoutMs);
   const state: CallState = {
     retries: 0,
     maxRetries: options.maxRetries ?? config.maxRetries,
@@ -153,6 +152,7 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
         signal: options.signal,
         kind,
         idleTimeoutMs: config.streamIdleTimeout,
+        redact: config.redact,
       });
       const { response } = exchange;
       if (config.debug) debugLine(config, ["response", spec.method, url, response]);

@@ -1,10 +1,12 @@
 import type { APIPromise } from "../pipeline/api-promise.ts";
 import type { RequestSpec } from "../pipeline/request.ts";
-import type { Redact } from "../errors/redact.ts";
+import type { Redact } from "../internal/redact.ts";
 
 /** What a resource needs from the client: the one request pipeline, and its redaction. */
 export interface Requester {
   request<T>(spec: RequestSpec): APIPromise<T>;
   /** Cuts the client's API key out of text that goes into an error (for errors built outside the pipeline). */
   redact: Redact;
+  /** The client's `timeout`, in milliseconds: what bounds a wait a call's own `timeout` does not set. */
+  timeout: number;
 }

@@ -5,23 +5,31 @@ import { excerpt, isRecord } from "../internal/values.ts";
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "../errors/connection-errors.ts";
 import { APIError } from "../errors/api-error.ts";
 import { apiErrorForStatus } from "../errors/status-errors.ts";
+import { errorFromBody } from "../errors/from-body.ts";
+import { aliasReasoning } from "./chunk-events.ts";
+import { DEFAULT_MAX_LINE_LENGTH } from "./sse-decoder.ts";
 
 /*
  * The bridge that carries a stream from a server route to a browser (`toReadableStream()` →
- * `Stream.fromReadableStream()`): newline-delimited JSON, one frame per line, every line
- * ending in "\n":
+ * `Stream.fromReadableStream()`): newline-delimited JSON, every line ending in "\n". It is a
+ * superset of openai's `toReadableStream()`, so a page still on openai reads it too:
  *
- *   {"chunk":{...}}          one per chunk
- *   {"done":true}            last: the source stream ended normally
- *   {"error":{"name":"RateLimitError","message":"...","status":429,...}}
- *                            last: the source stream failed
+ *   {"id":"chatcmpl-1","object":"chat.completion.chunk",...}     each chunk, as it is
+ *   {"id":"chatcmpl-1","choices":[],"modelgate_bridge":"end"}      last: the source ended normally
+ *   {"id":"chatcmpl-1","choices":[],"modelgate_bridge":"error","error":{"name":"RateLimitError",...}}
+ *                                  last: the source failed; the body itself then errors
  *
- * A body is whole only when its last line is a terminal frame with its newline, so any proper
+ * The frames are chunks without choices to openai's readers (no stray text, and the same `id`
+ * keeps `ChatCompletionStream` on one completion), and the body's own error after an error
+ * frame is how openai's `toReadableStream()` reports a failure, so openai's readers see one.
+ *
+ * A body is whole only when its last line is the end frame with its newline, so any proper
  * prefix (cut after a chunk, inside a line, or before the final "\n") is told from a whole
  * body: the far side throws `APIConnectionError` instead of ending with part of the answer.
+ * openai's own `toReadableStream()` writes no end frame, so its bodies end the same way.
  */
 
-/** An error as it crosses the bridge. */
+/** An error as it crosses the bridge: OpenAI's error fields, plus what rebuilds the same class. */
 interface ErrorFrame {
   name: string;
   message: string;
@@ -33,31 +41,39 @@ interface ErrorFrame {
   error: unknown;
 }
 
-const NEWLINE = 10;
 const EXCERPT_LENGTH = 120;
 
 /**
- * The source of a body that encodes a stream's chunks as bridge frames, pulled at the pace of
+ * The source of a body that writes a stream's chunks as bridge lines, pulled at the pace of
  * whoever reads the body; cancelling the body cancels the stream.
  */
 export function bridgeSource<T>(iterator: AsyncIterator<T>): UnderlyingDefaultSource<Uint8Array> {
   const encoder = new TextEncoder();
-  const line = (frame: unknown) => encoder.encode(`${JSON.stringify(frame)}\n`);
+  const line = (value: unknown) => encoder.encode(`${JSON.stringify(value)}\n`);
+  /** The stream's `id`: the frames repeat it, so openai's `ChatCompletionStream` sees no new completion. */
+  let id = "";
+  let failure: { error: unknown } | undefined;
+  const frame = (kind: "end" | "error", extra?: { error: ErrorFrame }) => line({ id, choices: [], modelgate_bridge: kind, ...extra });
   return {
     async pull(controller) {
-      let result: IteratorResult<T>;
+      // The error frame went out in the previous pull: erroring the body in the same one would
+      // drop the frame from the body's queue before anyone read it.
+      if (failure) return controller.error(failure.error);
       try {
-        result = await iterator.next();
+        const result = await iterator.next();
+        if (result.done) {
+          controller.enqueue(frame("end"));
+          controller.close();
+          return;
+        }
+        const bytes = line(result.value);
+        if (isRecord(result.value) && typeof result.value.id === "string" && result.value.id !== "") id = result.value.id;
+        controller.enqueue(bytes);
       } catch (error) {
-        controller.enqueue(line({ error: errorFrame(error) }));
-        controller.close();
-        return;
-      }
-      if (result.done) {
-        controller.enqueue(line({ done: true }));
-        controller.close();
-      } else {
-        controller.enqueue(line({ chunk: result.value }));
+        failure = { error };
+        controller.enqueue(frame("error", { error: errorFrame(error) }));
+        // A chunk that cannot be written as JSON leaves the source unfinished: stop it too.
+        await Promise.resolve(iterator.return?.()).catch(() => {});
       }
     },
     async cancel() {
@@ -66,48 +82,71 @@ export function bridgeSource<T>(iterator: AsyncIterator<T>): UnderlyingDefaultSo
   };
 }
 
-/** Reads bridge frames back into the chunks, throwing what the source threw. */
-export function decodeBridge<T>(reader: BodyReader): AsyncIterator<T> {
+/**
+ * Reads a bridge body back into its chunks: ends at the end frame, throws an error frame's
+ * error, and throws `APIConnectionError` for a body that ends without an end frame. A line
+ * longer than `maxLineLength` characters fails as soon as the limit is passed, without keeping
+ * the rest of it.
+ */
+export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_LINE_LENGTH): AsyncIterator<T> {
   const decoder = new TextDecoder();
   const queue: T[] = [];
   let head = 0;
-  /** The text of a line whose "\n" has not arrived yet. */
-  let partial = "";
+  /** Pieces of a line whose "\n" has not arrived yet, joined once when it does (linear for a line in many reads). */
+  let partial: string[] = [];
+  let partialLength = 0;
   /** What the stream ends with once the queue is empty: the end, or an error to throw. */
   let ending: { error?: Error | undefined } | undefined;
 
-  const frame = (text: string) => {
-    if (ending) return;
-    let parsed: unknown;
+  const reject = (text: string) => {
+    ending = { error: new ModelGateError(`The stream bridge sent a line that is neither a chunk object nor one of its frames: ${JSON.stringify(excerpt(text, EXCERPT_LENGTH))}`) };
+  };
+
+  const handle = (text: string) => {
+    let value: unknown;
     try {
-      parsed = JSON.parse(text);
+      value = JSON.parse(text);
     } catch {
-      ending = { error: new ModelGateError(`The stream bridge sent a line that is not JSON: ${JSON.stringify(excerpt(text, EXCERPT_LENGTH))}`) };
+      // Blank lines are skipped, as openai's reader does; only a failed parse pays for the trim.
+      if (text.trim() !== "") reject(text);
       return;
     }
-    if (isRecord(parsed) && "chunk" in parsed) queue.push(parsed.chunk as T);
-    else if (isRecord(parsed) && parsed.done === true) ending = {};
-    else if (isRecord(parsed) && isRecord(parsed.error)) ending = { error: errorFromFrame(parsed.error) };
-    else {
-      ending = {
-        error: new ModelGateError(
-          `The stream bridge sent a line that is not one of its frames ({"chunk"}, {"done"}, {"error"}): ${JSON.stringify(excerpt(text, EXCERPT_LENGTH))}. Was the body made by toReadableStream()?`,
-        ),
-      };
-    }
+    const kind = isRecord(value) ? value.modelgate_bridge : null;
+    if (kind === undefined) {
+      const chunk = value as Record<string, unknown>;
+      // An error inside a chunk is an error wherever it is read, as in an SSE stream.
+      if (chunk.error != null) ending = { error: errorFromBody(undefined, chunk) };
+      else {
+        if (Array.isArray(chunk.choices)) for (const choice of chunk.choices) if (isRecord(choice) && isRecord(choice.delta)) aliasReasoning(choice.delta);
+        queue.push(chunk as T);
+      }
+    } else if (kind === "end") ending = {};
+    else if (kind === "error" && isRecord((value as Record<string, unknown>).error)) ending = { error: errorFromFrame((value as { error: Record<string, unknown> }).error) };
+    else reject(text);
+  };
+
+  const tooLong = () => {
+    partial = [];
+    ending = { error: new ModelGateError(`A stream bridge line exceeded ${maxLineLength} characters.`) };
   };
 
   const take = (bytes: Uint8Array) => {
-    // Lines are split on the byte, and only whole lines are decoded: a multi-byte character
-    // can never straddle a "\n", and a cut line is never parsed.
+    // `stream: true` keeps the bytes of a character split across reads until its rest arrives.
+    const text = decoder.decode(bytes, { stream: true });
     let start = 0;
-    for (let end = bytes.indexOf(NEWLINE); end !== -1; end = bytes.indexOf(NEWLINE, start)) {
-      const text = partial + decoder.decode(bytes.subarray(start, end), { stream: true }) + decoder.decode();
-      partial = "";
-      if (text.trim() !== "") frame(text);
+    for (let end = text.indexOf("\n"); end !== -1 && !ending; end = text.indexOf("\n", start)) {
+      if (partialLength + end - start > maxLineLength) return tooLong();
+      partial.push(text.slice(start, end));
+      const line = partial.join("");
+      partial = [];
+      partialLength = 0;
+      handle(line);
       start = end + 1;
     }
-    if (start < bytes.length) partial += decoder.decode(bytes.subarray(start), { stream: true });
+    if (ending || start === text.length) return;
+    partialLength += text.length - start;
+    if (partialLength > maxLineLength) return tooLong();
+    partial.push(text.slice(start));
   };
 
   return {
@@ -126,18 +165,12 @@ export function decodeBridge<T>(reader: BodyReader): AsyncIterator<T> {
           return { value: undefined, done: true };
         }
         const bytes = await reader.read();
-        if (bytes === undefined) {
-          const rest = partial + decoder.decode();
-          ending = {
-            error: new APIConnectionError(
-              rest.trim() === ""
-                ? "The stream bridge ended before its end frame: the connection was probably cut."
-                : `The stream bridge ended in the middle of a line (${JSON.stringify(excerpt(rest, EXCERPT_LENGTH))}): the connection was probably cut.`,
-            ),
-          };
-        } else {
+        if (bytes !== undefined) {
           take(bytes);
+          continue;
         }
+        // Whether or not a line was left half-sent, the end frame is missing.
+        ending = { error: new APIConnectionError("The stream bridge ended without its end frame: the connection was cut, or openai's toReadableStream() wrote the body (it marks no end).") };
       }
     },
     async return(): Promise<IteratorResult<T>> {

@@ -9,6 +9,18 @@ export interface EndRules {
   requireUsage?: boolean;
   /** The request's `audio.format`, given to each choice's first audio fragment unless it says its own. */
   audioFormat?: string | undefined;
+  /** The request's `n`: choices 0 to n − 1 must all have finished, even one never seen. */
+  choiceCount?: number | undefined;
+}
+
+/**
+ * Some providers spell it `reasoning_content`: it is read as `reasoning` (which wins when both
+ * come), through an alias that is not enumerable, so `JSON.stringify` still gives what was sent.
+ */
+export function aliasReasoning(holder: Record<string, unknown>): void {
+  if (holder.reasoning == null && typeof holder.reasoning_content === "string") {
+    Object.defineProperty(holder, "reasoning", { value: holder.reasoning_content, writable: true, configurable: true });
+  }
 }
 
 const EXCERPT_LENGTH = 120;
@@ -16,8 +28,9 @@ const EXCERPT_LENGTH = 120;
 /**
  * The pure step between decoded events and chunks: each event becomes a chunk, an error, the
  * end (`[DONE]`), or nothing (keep-alives, pings). It also keeps what decides whether a body
- * that closes without `[DONE]` ended or was cut: every choice index seen must have carried a
- * `finish_reason`, and the usage chunk must have arrived when it was asked for.
+ * that closes without `[DONE]` ended or was cut: every choice index seen (and with the request's
+ * `n`, every index below it) must have carried a `finish_reason`, and the usage chunk must have
+ * arrived when it was asked for.
  *
  * Chunks are queued (a whole network read is decoded at once); the reader hands them out.
  */
@@ -64,7 +77,8 @@ export class ChunkEvents<T> {
     try {
       chunk = JSON.parse(data);
     } catch {
-      const shown = JSON.stringify(excerpt((this.#context.redact ?? String)(data), EXCERPT_LENGTH));
+      // Redacted before the cut, with room past it so a key the cut goes through is caught whole.
+      const shown = JSON.stringify(excerpt((this.#context.redact ?? String)(data.slice(0, 2 * EXCERPT_LENGTH)), EXCERPT_LENGTH));
       this.failure = bodyEnded
         ? new APIConnectionError(`The stream ended in the middle of an event (its data is incomplete: ${shown}).`)
         : new ModelGateError(`The stream sent data that is not valid JSON: ${shown}`);
@@ -80,7 +94,7 @@ export class ChunkEvents<T> {
     // usage chunk; nothing to do for the chunks in between.
     const gateway = this.#gateway;
     if (chunk.usage != null) this.#sawUsage = true;
-    if (gateway.model === null || gateway.generationID === null || chunk.usage != null) learnFrom(gateway, chunk);
+    if (gateway.model === null || gateway.generationID === null || chunk.usage != null) learnFrom(gateway, chunk, this.#context.redact);
     const { choices } = chunk;
     if (Array.isArray(choices)) for (const choice of choices) if (isRecord(choice)) this.#see(choice);
     this.queue.push(chunk as T);
@@ -89,8 +103,14 @@ export class ChunkEvents<T> {
   /** Why a body that closed now (without `[DONE]`) was cut short; `undefined` when it was whole. */
   whyUnfinished(): string | undefined {
     let missing: string | undefined;
-    if (this.#finished.size === 0 && this.#unfinished.size === 0) missing = "no finish_reason";
-    else if (this.#unfinished.size > 0) missing = `choice ${[...this.#unfinished].sort((a, b) => a - b).join(", ")} had no finish_reason`;
+    const unfinished = [...this.#unfinished];
+    // A choice the request asked for but never saw did not finish either. The loop stops after
+    // a few to name, so a huge `n` costs no more than the choices the stream did show.
+    for (let index = 0; index < (this.#rules.choiceCount ?? 0) && unfinished.length < 8; index++) {
+      if (!this.#finished.has(index) && !this.#unfinished.has(index)) unfinished.push(index);
+    }
+    if (this.#finished.size === 0 && unfinished.length === 0) missing = "no finish_reason";
+    else if (unfinished.length > 0) missing = `choice ${unfinished.sort((a, b) => a - b).join(", ")} had no finish_reason`;
     else if (this.#rules.requireUsage && !this.#sawUsage) missing = "no usage chunk, which stream_options.include_usage asked for";
     return missing && `The stream ended before it finished (no [DONE], and ${missing}): the connection was probably cut.`;
   }
@@ -99,9 +119,10 @@ export class ChunkEvents<T> {
     const index = typeof choice.index === "number" ? choice.index : 0;
     const delta = choice.delta;
     if (isRecord(delta)) {
+      // A lone call object instead of a list is read as a list of one.
+      if (isRecord(delta.tool_calls)) delta.tool_calls = [delta.tool_calls];
       if (Array.isArray(delta.tool_calls)) (this.#toolCalls ??= new ToolCallIndexes()).fill(index, delta.tool_calls);
-      // Some providers spell it `reasoning_content`: read as `reasoning`, which wins when both come.
-      if (delta.reasoning == null && typeof delta.reasoning_content === "string") delta.reasoning = delta.reasoning_content;
+      aliasReasoning(delta);
       // A spoken reply's format is in the request, not in its fragments: each choice's first
       // fragment is given it unless it says its own (a later one that does wins, see the accumulator).
       if (isRecord(delta.audio) && !this.#spoken.has(index)) {
@@ -141,6 +162,9 @@ class ToolCallIndexes {
       else if (id !== undefined) index = calls.indexById.get(id) ?? calls.next;
       else index = calls.last;
       fragment.index = index;
+      // Arguments sent as an object rather than JSON text are taken as that object's JSON.
+      const call = fragment.function;
+      if (isRecord(call) && isRecord(call.arguments)) call.arguments = JSON.stringify(call.arguments);
       if (id !== undefined && !calls.indexById.has(id)) calls.indexById.set(id, index);
       calls.last = index;
       calls.next = Math.max(calls.next, index + 1);

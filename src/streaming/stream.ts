@@ -63,9 +63,12 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
   /**
    * Rebuilds a stream from the body `toReadableStream()` made, e.g. in a browser reading a
    * server route's response. It ends normally only after the bridge's end frame: a body cut
-   * anywhere before it throws `APIConnectionError` after the chunks that arrived, and an error
-   * the source stream threw is thrown here with the same class. Aborting `controller` ends a
-   * pending read at once with `APIUserAbortError` and cancels the body.
+   * anywhere before it (or one written by openai's `toReadableStream()`, which has none) throws
+   * `APIConnectionError` after the chunks that arrived, and an error the source stream threw is
+   * thrown here with the same class, as is a chunk that carries `error`. A line longer than the
+   * SSE decoder's limit (16 Mi characters), or one that is neither a chunk object nor a frame,
+   * throws a `ModelGateError`. Aborting `controller` ends a pending read at once with
+   * `APIUserAbortError` and cancels the body.
    */
   static fromReadableStream<T>(readable: ReadableStream<Uint8Array>, controller = new AbortController()): Stream<T, undefined> {
     // Created now, so that aborting `controller` cancels the body even before anyone iterates.
@@ -91,10 +94,12 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
   }
 
   /**
-   * The chunks as newline-delimited JSON frames, e.g. to return from a server route for
-   * `Stream.fromReadableStream()` to read: `{"chunk":…}` per chunk, then `{"done":true}`, or
-   * `{"error":…}` if this stream failed. Read at the consumer's pace; cancelling the body
-   * cancels this stream.
+   * The chunks as newline-delimited JSON, e.g. to return from a server route for
+   * `Stream.fromReadableStream()` to read: each chunk on its own line, exactly as openai's
+   * `toReadableStream()` writes it, then an end frame `{"id":…,"choices":[],"modelgate_bridge":"end"}`,
+   * or, if this stream failed, an error frame (`"modelgate_bridge":"error"` with an `error`
+   * object) after which the body itself errors. openai's readers take the frames for chunks
+   * without choices. Read at the consumer's pace; cancelling the body cancels this stream.
    */
   toReadableStream(): ReadableStream<Uint8Array> {
     return new ReadableStream<Uint8Array>(bridgeSource(this[Symbol.asyncIterator]()));

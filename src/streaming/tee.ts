@@ -1,12 +1,16 @@
+import { queue } from "./queue.ts";
+
 type Settled<T> = { ok: true; result: IteratorResult<T> } | { ok: false; error: unknown };
 
 /**
  * Splits one iterator into two that each see every value (and the same error) in order.
  * Values are pulled from the source once, by whichever side asks first, and buffered for the
- * other side only while it lags; the source is cancelled once both sides have stopped.
+ * other side only while it lags; the source is cancelled once both sides have stopped. Either
+ * side may lag the other by the whole stream: its buffer is a `queue()`, so the cost stays
+ * linear in the stream's length.
  */
 export function teeIterator<T>(source: AsyncIterator<T>): [AsyncIterator<T>, AsyncIterator<T>] {
-  const buffers: [Settled<T>[], Settled<T>[]] = [[], []];
+  const buffers = [queue<Settled<T>>(), queue<Settled<T>>()] as const;
   const listening = [true, true];
   let pending: Promise<void> | undefined;
 
@@ -24,18 +28,17 @@ export function teeIterator<T>(source: AsyncIterator<T>): [AsyncIterator<T>, Asy
 
   const side = (index: 0 | 1): AsyncIterator<T> => ({
     async next() {
-      const buffer = buffers[index];
-      while (buffer.length === 0) {
+      let settled: Settled<T> | undefined;
+      while (!(settled = buffers[index].shift())) {
         if (!listening[index]) return { value: undefined, done: true };
         await pullOnce();
       }
-      const settled = buffer.shift() as Settled<T>;
       if (!settled.ok) throw settled.error;
       return settled.result;
     },
     async return() {
       listening[index] = false;
-      buffers[index].length = 0;
+      buffers[index].clear();
       if (!listening[1 - index]) await source.return?.();
       return { value: undefined, done: true };
     },

@@ -1,9 +1,19 @@
-import { createSpeech, createTranscription } from "./audio.ts";
-import { DEFAULT_CATALOGUE, type MockModel } from "./catalogue.ts";
-import { allowCrossOrigin, preflightResponse } from "./cors.ts";
-import { CreditAccount } from "./credits.ts";
-import { createEmbeddings } from "./embeddings.ts";
-import { errorResponse, RequestRejected } from "./errors.ts";
+import { CreditAccount } from "./billing/credits.ts";
+import { DEFAULT_CATALOGUE } from "./catalogue/models.ts";
+import { checkChatRequest } from "./chat/check-request.ts";
+import { mockPromptTokens } from "./chat/prompt-tokens.ts";
+import { planReply } from "./chat/replies.ts";
+import { chooseModel, hasRouteFilters, unsupportedFeature } from "./chat/routing.ts";
+import { chunkStream, toChunks, toCompletion } from "./chat/wire.ts";
+import { serveEmbeddings } from "./endpoints/embeddings.ts";
+import { serveImageEdits, serveImageGenerations, type ImageContext } from "./endpoints/images.ts";
+import { modelListing, serveModel } from "./endpoints/models.ts";
+import { serveSpeech } from "./endpoints/speech.ts";
+import { serveTranscription, serveTranslation } from "./endpoints/transcriptions.ts";
+import type { MockGateway, MockGatewayOptions, MockRequestRecord } from "./gateway-types.ts";
+import { allowCrossOrigin, preflightResponse } from "./http/cors.ts";
+import { errorResponse, RequestRejected } from "./http/error-response.ts";
+import { eventStream, type StreamScript } from "./http/event-stream.ts";
 import {
   checkReplyScript,
   delay,
@@ -15,105 +25,12 @@ import {
   type ReplyScript,
   type RequestFault,
   type StructuredFault,
-} from "./faults.ts";
-import { planReply, type MockReply } from "./replies.ts";
-import { jsonOf, readBody, toRequest, type ParsedBody } from "./request-body.ts";
-import { generateImages } from "./images.ts";
-import { modelListing, publicModel } from "./models.ts";
+} from "./http/faults.ts";
+import { jsonOf, readBody, toRequest, type ParsedBody } from "./http/request-body.ts";
 import { hash, mulberry32 } from "./random.ts";
-import { chooseModel, estimatePromptTokens, hasRouteFilters, unsupportedFeature } from "./routing.ts";
-import { eventStream } from "./sse.ts";
-import { validateChatRequest } from "./validate.ts";
-import { toChunks, toCompletion } from "./wire.ts";
 
 /** The API key the mock accepts unless `apiKey` says otherwise. */
 export const MOCK_API_KEY = "mg-mock-key";
-
-/** Options of `createMockGateway()`. */
-export interface MockGatewayOptions {
-  /** The only key accepted, as `Authorization: Bearer <key>`. @default MOCK_API_KEY */
-  apiKey?: string;
-  /** The catalogue served by `/v1/models` and routed over. @default DEFAULT_CATALOGUE */
-  models?: readonly MockModel[];
-  /** Seed of the deterministic replies: the same seed and request give the same answer. @default 42 */
-  seed?: number;
-  /** A fixed reply text (or a function of the request returning one) instead of the generated one. */
-  reply?: MockReply;
-  /** Pause between streamed chunks, in milliseconds. @default 0 */
-  chunkDelayMs?: number;
-  /** A `: PROCESSING` comment before the first chunk and after every this many chunks (0: none). @default 8 */
-  keepAliveEvery?: number;
-  /** Answer CORS preflights and let any origin read the answers, so browser pages can call the mock. @default true */
-  cors?: boolean;
-  /**
-   * Where a reasoning model's thinking goes, in messages and in deltas: ModelGate's
-   * `reasoning`, or `reasoning_content` as DeepSeek and other providers spell it, to test a
-   * client that reads both.
-   * @default "reasoning"
-   */
-  reasoningField?: "reasoning" | "reasoning_content";
-  /**
-   * Send embeddings as base64 (little-endian float32) even when a request asked for floats,
-   * as some servers do, to test a client's decoding.
-   * @default false
-   */
-  embeddingsAsBase64?: boolean;
-  /**
-   * The account's balance in USD. Each served chat completion takes its `usage.cost` off it
-   * (`gateway.credits` shows what is left), and a request whose worst case — the estimated
-   * prompt plus `max_completion_tokens`, else `max_tokens`, else the model's
-   * `max_output_tokens`, for each of its `n` choices, at the model's prices — is more than
-   * is left gets a 402 `insufficient_credits`, with `error.metadata.affordable_tokens` when a
-   * smaller limit would fit. `reset()` restores it.
-   * @default Infinity (no limit)
-   */
-  credits?: number;
-}
-
-/** A request the mock received, for tests to inspect (e.g. its `idempotency-key`). */
-export interface MockRequestRecord {
-  method: string;
-  url: string;
-  /** Header names in lower case. */
-  headers: Record<string, string>;
-  /** The parsed JSON body, or `undefined` when there was none or it was not JSON. */
-  body: unknown;
-}
-
-/**
- * A Fetch-API handler that behaves like the gateway. Pass it as the client's `fetch`, or
- * serve it: `Bun.serve({ fetch: gateway })`, `Deno.serve(gateway)`, or `serveNode(gateway)`
- * from `modelgate/testing/node`.
- *
- * It serves `GET /v1/models` (with an `ETag`) and `/v1/models/{id}`, `POST
- * /v1/chat/completions` (text, tools, structured outputs, and beyond text: images with
- * `modalities: ["image", "text"]`, speech with `["audio", "text"]` and `audio: { voice,
- * format }` in wav or pcm16, videos from a `video_generation` model, reasoning from a
- * `reasoning` one), `POST /v1/embeddings`, `POST /v1/images/generations`, `POST
- * /v1/audio/speech` (WAV) and `POST /v1/audio/transcriptions` (a multipart form).
- */
-export interface MockGateway {
-  (input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
-  /**
-   * Makes the next `times` requests to `/v1/...` (preflights aside) meet `fault`, before the
-   * key check, as a proxy in front of the gateway would. Faults queue up in order; `times`
-   * may be `Infinity`. A `structured` fault instead scripts the next `times` structured
-   * replies, and a `reply` fault the next `times` chat completions served, each in a queue
-   * of its own (see `MockFault`). Throws a `TypeError` for a `reply` that is not well formed.
-   * replies, in a queue of its own (see `MockFault`).
-   */
-  inject(fault: MockFault, times?: number): void;
-  /** Every request received (preflights aside), oldest first; a multipart upload is logged by its fields. */
-  readonly requests: MockRequestRecord[];
-  /** Forgets the requests and the queued faults, restarts the request ids and the image and video numbers, and restores the `credits`. */
-  reset(): void;
-  /** The models served. */
-  readonly catalogue: readonly MockModel[];
-  /** Streamed bodies still producing: 0 once every stream has ended or been cancelled. */
-  readonly activeStreams: number;
-  /** The account's balance in USD: the `credits` option less what served calls cost; `Infinity` when unlimited. */
-  readonly credits: number;
-}
 
 /** Methods each path serves, for a 405 that says which one to use. */
 const ROUTES: Record<string, string> = {
@@ -121,8 +38,10 @@ const ROUTES: Record<string, string> = {
   "/v1/chat/completions": "POST",
   "/v1/embeddings": "POST",
   "/v1/images/generations": "POST",
+  "/v1/images/edits": "POST",
   "/v1/audio/speech": "POST",
   "/v1/audio/transcriptions": "POST",
+  "/v1/audio/translations": "POST",
 };
 
 /** Creates a mock gateway; see `MockGateway` and `MockGatewayOptions`. */
@@ -132,7 +51,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   const seed = options.seed ?? 42;
   const cors = options.cors ?? true;
   const account = new CreditAccount(options.credits ?? Infinity);
-  const listModels = modelListing(catalogue);
+  const serveModelList = modelListing(catalogue);
   const faults = new FaultQueue<RequestFault>();
   const scripts = new FaultQueue<StructuredFault>();
   const replyScripts = new FaultQueue<ReplyScript>();
@@ -156,7 +75,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
 
     let response: Response;
     try {
-      response = serve(request, url.pathname, body, number, bodyFault);
+      response = route(request, url.pathname, body, number, bodyFault);
     } catch (error) {
       if (error instanceof RequestRejected) return error.toResponse();
       // A throwing `reply` function: a 500 tells the test author more than a failed fetch.
@@ -166,7 +85,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     return bodyFault && !streamed ? faultyJSONResponse(response, bodyFault, request.signal) : response;
   };
 
-  const serve = (request: Request, pathname: string, body: ParsedBody, number: number, fault: BodyFault | undefined): Response => {
+  const route = (request: Request, pathname: string, body: ParsedBody, number: number, fault: BodyFault | undefined): Response => {
     const authorization = request.headers.get("authorization");
     if (!authorization) {
       throw new RequestRejected("Missing API key: send it as `Authorization: Bearer <key>`.", null, 401, "invalid_api_key");
@@ -176,13 +95,15 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
 
     const path = pathname.replace(/\/+$/, "");
     const { method } = request;
-    if (method === "GET" && path === "/v1/models") return listModels(request.headers.get("if-none-match"));
-    if (method === "GET" && path.startsWith("/v1/models/")) return retrieveModel(path.slice("/v1/models/".length));
-    if (method === "POST" && path === "/v1/chat/completions") return chatCompletion(body, request.signal, number, fault);
-    if (method === "POST" && path === "/v1/embeddings") return createEmbeddings(jsonOf(body), catalogue, options.embeddingsAsBase64 ?? false);
-    if (method === "POST" && path === "/v1/images/generations") return generateImages(jsonOf(body), catalogue, () => ++imageCount);
-    if (method === "POST" && path === "/v1/audio/speech") return createSpeech(jsonOf(body), catalogue);
-    if (method === "POST" && path === "/v1/audio/transcriptions") return createTranscription(body.form, catalogue);
+    if (method === "GET" && path === "/v1/models") return serveModelList(request.headers.get("if-none-match"));
+    if (method === "GET" && path.startsWith("/v1/models/")) return serveModel(catalogue, path.slice("/v1/models/".length));
+    if (method === "POST" && path === "/v1/chat/completions") return serveChatCompletion(body, request.signal, number, fault);
+    if (method === "POST" && path === "/v1/embeddings") return serveEmbeddings(jsonOf(body), catalogue, options.embeddingsAsBase64 ?? false);
+    if (method === "POST" && path === "/v1/images/generations") return serveImageGenerations(jsonOf(body), imageContext(request.signal, fault));
+    if (method === "POST" && path === "/v1/images/edits") return serveImageEdits(body.form, imageContext(request.signal, fault));
+    if (method === "POST" && path === "/v1/audio/speech") return serveSpeech(jsonOf(body), catalogue);
+    if (method === "POST" && path === "/v1/audio/transcriptions") return serveTranscription(body.form, catalogue);
+    if (method === "POST" && path === "/v1/audio/translations") return serveTranslation(body.form, catalogue);
     const allowed = ROUTES[path];
     if (allowed) {
       return errorResponse(405, `${method} is not allowed on ${path}; use ${allowed}.`, { code: "method_not_allowed", headers: { allow: allowed } });
@@ -190,21 +111,8 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     return errorResponse(404, `No route for ${method} ${pathname}.`, { code: "not_found" });
   };
 
-  const retrieveModel = (encodedId: string): Response => {
-    let id: string;
-    try {
-      // Ids contain "/": clients send it encoded (%2F) or as is; both name the same model.
-      id = decodeURIComponent(encodedId);
-    } catch {
-      throw new RequestRejected(`The model id '${encodedId}' is not validly URL-encoded.`, "id");
-    }
-    const model = catalogue.find((candidate) => candidate.id === id);
-    if (!model) throw new RequestRejected(`The model '${id}' does not exist.`, "id", 404, "model_not_found");
-    return Response.json(publicModel(model));
-  };
-
-  const chatCompletion = (body: ParsedBody, signal: AbortSignal, number: number, fault: BodyFault | undefined): Response => {
-    const params = validateChatRequest(jsonOf(body));
+  const serveChatCompletion = (body: ParsedBody, signal: AbortSignal, number: number, fault: BodyFault | undefined): Response => {
+    const params = checkChatRequest(jsonOf(body));
     const routed = chooseModel(params, catalogue);
     if ("error" in routed) {
       if (routed.code === "model_not_found") throw new RequestRejected(routed.error, "model", 404, routed.code);
@@ -215,7 +123,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     const { model } = routed;
     const unsupported = unsupportedFeature(params, model);
     if (unsupported) throw new RequestRejected(unsupported.message, unsupported.param, 400, "unsupported_parameter");
-    account.authorize(params, model, estimatePromptTokens(params));
+    account.authorize(params, model, mockPromptTokens(params));
     const plan = planReply(params, {
       id: `chatcmpl-mock${pad(number)}`,
       model,
@@ -231,7 +139,18 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     const headers = { "x-generation-id": generationID(seed, number) };
     if (!params.stream) return Response.json(toCompletion(plan, wire), { headers });
     const chunks = toChunks(plan, params.stream_options?.include_usage === true, seed, wire);
-    const stream = eventStream(chunks, {
+    return streamed(chunkStream(chunks), signal, fault, headers);
+  };
+
+  const imageContext = (signal: AbortSignal, fault: BodyFault | undefined): ImageContext => ({
+    catalogue,
+    nextImage: () => ++imageCount,
+    stream: (script) => streamed(script, signal, fault),
+  });
+
+  /** An event-stream answer, paced by the gateway's options and broken by the request's fault, if any. */
+  const streamed = (script: StreamScript, signal: AbortSignal, fault: BodyFault | undefined, headers: Record<string, string> = {}): Response => {
+    const stream = eventStream(script, {
       chunkDelayMs: options.chunkDelayMs ?? 0,
       keepAliveEvery: options.keepAliveEvery ?? 8,
       fault,

@@ -5,8 +5,8 @@
  * @module
  */
 export { createMockGateway, MOCK_API_KEY } from "./gateway.ts";
-export type { MockGateway, MockGatewayOptions, MockRequestRecord } from "./gateway.ts";
-export type { MockFault } from "./faults.ts";
-export type { MockReply } from "./replies.ts";
-export { DEFAULT_CATALOGUE, type MockModel } from "./catalogue.ts";
-export { chooseModel, type RouteResult } from "./routing.ts";
+export type { MockGateway, MockGatewayOptions, MockRequestRecord } from "./gateway-types.ts";
+export type { MockFault } from "./http/faults.ts";
+export type { MockReply } from "./chat/replies.ts";
+export { DEFAULT_CATALOGUE, type MockModel } from "./catalogue/models.ts";
+export { chooseModel, type RouteResult } from "./chat/routing.ts";

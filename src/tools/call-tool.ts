@@ -1,6 +1,6 @@
 import { abortError, isRecord, untilAborted, type Redact, type ToolInternals } from "../core.ts";
-import type { ChatCompletionMessageToolCall } from "../types/chat-completion.ts";
 import type { ToolRunCall } from "../types/tool-runner.ts";
+import type { PreparedCall } from "./assistant-turn.ts";
 
 /** How many issues a failed check quotes to the model. */
 const MAX_ISSUES = 5;
@@ -13,46 +13,51 @@ export interface CallContext {
   redact: Redact;
 }
 
+/** What came of a call before it is written down: a result, or an error text and (when something was thrown) the thrown value. */
+type Outcome = { result: unknown } | { error: string; thrown?: { value: unknown } };
+
 /**
  * Runs one call the model made and says what came of it: the record for `steps`, and the
- * `tool` message's content. Nothing the model got wrong is thrown: an unknown tool, arguments
- * that are not a JSON object or that the schema rejects, a tool that throws, and a result
- * that cannot be sent as JSON each become the call's `error`, sent back as its result so the
- * model can correct itself. Only the caller's abort rejects, at once, even if the tool
+ * `tool` message's content. Nothing the model got wrong is thrown: a call that could not be
+ * read, an unknown tool, arguments that are not a JSON object or that the schema rejects, a
+ * tool that throws (whatever it throws), and a result that cannot be sent as JSON each become
+ * the call's `error`, sent back as its result so the model can correct itself; a thrown value
+ * is kept as the record's `cause`. Only the caller's abort rejects, at once, even if the tool
  * ignores `signal`; and no tool starts after it.
  */
-export async function callTool(call: ChatCompletionMessageToolCall, tools: Map<string, ToolInternals>, context: CallContext): Promise<{ outcome: ToolRunCall; content: string }> {
+export async function callTool({ call, problem }: PreparedCall, tools: Map<string, ToolInternals>, context: CallContext): Promise<{ outcome: ToolRunCall; content: string }> {
   const started = performance.now();
-  const work = outcomeOf(call, tools, context);
-  // After an abort the run stops waiting for it; what it ends with later is nobody's concern.
-  work.catch(() => {});
-  const { result, error } = await unlessAborted(work, context.signal);
+  let outcome: Outcome;
+  if (problem !== undefined) {
+    outcome = { error: problem };
+  } else {
+    outcome = await runOneCall(call, tools, context);
+  }
   const ms = Math.round((performance.now() - started) * 10) / 10;
-  if (error !== undefined) {
-    const text = context.redact(error);
-    return { outcome: { call, error: text, ms }, content: `Error: ${text}` };
+  if ("result" in outcome) {
+    const { result } = outcome;
+    if (typeof result === "string") return { outcome: { call, result, ms }, content: result };
+    try {
+      return { outcome: { call, result, ms }, content: JSON.stringify(result) ?? "null" };
+    } catch (reason) {
+      outcome = { error: `The tool's result cannot be sent as JSON (${describe(reason)}).`, thrown: { value: reason } };
+    }
   }
-  if (typeof result === "string") return { outcome: { call, result, ms }, content: result };
-  let content: string;
-  try {
-    content = JSON.stringify(result) ?? "null";
-  } catch (reason) {
-    const text = context.redact(`The tool's result cannot be sent as JSON (${describe(reason)}).`);
-    return { outcome: { call, error: text, ms }, content: `Error: ${text}` };
-  }
-  return { outcome: { call, result, ms }, content };
+  const error = context.redact(outcome.error);
+  // The thrown value as it is (not redacted): it is the tool's own, kept so its bug can be found.
+  const record: ToolRunCall = outcome.thrown ? { call, error, cause: outcome.thrown.value, ms } : { call, error, ms };
+  return { outcome: record, content: `Error: ${error}` };
 }
 
-async function outcomeOf(call: ChatCompletionMessageToolCall, tools: Map<string, ToolInternals>, context: CallContext): Promise<{ result?: unknown; error?: string }> {
-  const name = call?.function?.name;
-  const tool = typeof name === "string" ? tools.get(name) : undefined;
+async function runOneCall(call: PreparedCall["call"], tools: Map<string, ToolInternals>, context: CallContext): Promise<Outcome> {
+  const { name, arguments: text } = call.function;
+  const tool = tools.get(name);
   if (!tool?.run) return { error: `There is no tool named ${JSON.stringify(name)}. The tools are: ${[...tools.keys()].join(", ")}.` };
   let args: unknown;
   try {
-    const text = call.function.arguments;
-    args = typeof text !== "string" || text.trim() === "" ? {} : JSON.parse(text);
+    args = text.trim() === "" ? {} : JSON.parse(text);
   } catch (error) {
-    return { error: `The arguments are not valid JSON (${describe(error)}). Call the tool again with a JSON object as its arguments.` };
+    return { error: `The arguments are not valid JSON (${describe(error)}). Call the tool again with a JSON object as its arguments.`, thrown: { value: error } };
   }
   // Arguments are named: a function is always called with an object.
   if (!isRecord(args)) return { error: "The arguments must be a JSON object of named arguments. Call the tool again with one." };
@@ -61,7 +66,7 @@ async function outcomeOf(call: ChatCompletionMessageToolCall, tools: Map<string,
     try {
       checked = await tool.schema.validate(args);
     } catch (error) {
-      return { error: `The arguments were rejected: ${describe(error)}` };
+      return { error: `The arguments were rejected: ${describe(error)}`, thrown: { value: error } };
     }
     if (checked.issues) {
       const listed = checked.issues.slice(0, MAX_ISSUES).map((issue) => (issue.path?.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message));
@@ -75,24 +80,37 @@ async function outcomeOf(call: ChatCompletionMessageToolCall, tools: Map<string,
     return { result: await tool.run(args, { signal: context.signal, step: context.step, call }) };
   } catch (error) {
     if (context.signal.aborted) throw error;
-    return { error: `The tool failed: ${describe(error)}` };
+    return { error: `The tool failed: ${describe(error)}`, thrown: { value: error } };
   }
 }
 
-/** What a thrown value says, whatever it is (an Error, a string, an object without a prototype). */
+/**
+ * What a thrown value says, whatever it is: an Error, a string, an object without a prototype,
+ * `undefined`, a symbol. Never throws itself: a message behind a getter that throws, a Proxy
+ * whose traps throw, a `toString` that throws still give a text.
+ */
 function describe(thrown: unknown): string {
-  if (thrown instanceof Error) return thrown.message;
-  if (typeof thrown === "string") return thrown;
-  if (isRecord(thrown) && typeof thrown.message === "string") return thrown.message;
   try {
+    if (thrown instanceof Error) return thrown.message === "" ? `${thrown.name} (without a message)` : String(thrown.message);
+    if (typeof thrown === "string") return thrown;
+    if (isRecord(thrown) && typeof thrown.message === "string") return thrown.message;
+    if (thrown === undefined) return "it threw undefined";
     return JSON.stringify(thrown) ?? String(thrown);
   } catch {
-    return Object.prototype.toString.call(thrown);
+    try {
+      return `it threw ${Object.prototype.toString.call(thrown)}, whose message cannot be read`;
+    } catch {
+      return "it threw a value whose message cannot be read";
+    }
   }
 }
 
-/** Settles with `promise`, or rejects with the abort's error (`APIUserAbortError`) as soon as `signal` aborts. */
-function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+/**
+ * Settles with `promise`, or rejects with the abort's error (`APIUserAbortError`) as soon as
+ * `signal` aborts. The runner races a step's calls together, with one listener on the caller's
+ * signal however many calls the step makes.
+ */
+export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(abortError(signal));
   return untilAborted(promise, signal).catch((error: unknown) => {
     throw signal.aborted ? abortError(signal) : error;

@@ -1,15 +1,37 @@
 /**
- * The events of a run, kept so that every reader gets all of them from the first, whenever it
- * starts reading, and then waits for the next. Ends with the run, or fails with its error.
+ * The events of a run: a live view for any number of readers, which holds no more than they
+ * need. There are two kinds of event:
+ *
+ * - lasting ones (`push`: steps, calls, results), few and small beside the result that holds
+ *   the same objects, are kept for the whole run: every reader gets all of them from the
+ *   first, whenever it starts reading;
+ * - live ones (`pushLive`: a streamed step's chunks, one per token or so) go only to the
+ *   readers that exist when they happen, and each is let go once every one of those has read
+ *   it. A reader that starts later does not get the chunks before it; nobody reading keeps
+ *   none, so a long streamed answer is held once (in the accumulated completion), not a
+ *   second time as its chunks (4 MB of text came as 126 MB of chunk objects when they were
+ *   all kept; see bench/tool-run-memory.mjs).
+ *
+ * Ends with the run, or fails with its error.
  */
 export class EventLog<T> {
-  readonly #events: T[] = [];
+  readonly #lasting: T[] = [];
+  /** The events each reader has not read yet (a live event is held only here). */
+  readonly #readers = new Set<Backlog<T>>();
   #ended = false;
   #failure: { error: unknown } | undefined;
   #waiting: (() => void)[] = [];
 
+  /** Adds an event every reader gets, whenever it starts. */
   push(event: T): void {
-    this.#events.push(event);
+    this.#lasting.push(event);
+    for (const backlog of this.#readers) backlog.add(event);
+    this.#wake();
+  }
+
+  /** Adds an event only the readers that exist now get; with none, it is not kept at all. */
+  pushLive(event: T): void {
+    for (const backlog of this.#readers) backlog.add(event);
     this.#wake();
   }
 
@@ -23,25 +45,43 @@ export class EventLog<T> {
     this.end();
   }
 
+  /** How many events the log holds, counting an event once per reader that has yet to read it (what tests count to prove it lets go). */
+  get held(): number {
+    let held = this.#lasting.length;
+    for (const backlog of this.#readers) held += backlog.size;
+    return held;
+  }
+
+  /** A reader: every lasting event from the first, the live ones from now on, then the end (or the failure). */
   reader(): AsyncIterator<T> {
-    let next = 0;
+    const backlog = new Backlog<T>(this.#lasting);
     let stopped = false;
+    const stop = () => {
+      stopped = true;
+      this.#readers.delete(backlog);
+      backlog.clear();
+    };
+    if (!this.#ended) this.#readers.add(backlog);
     return {
       next: async () => {
         for (;;) {
           if (stopped) return { value: undefined, done: true };
-          if (next < this.#events.length) return { value: this.#events[next++] as T, done: false };
+          if (backlog.size > 0) return { value: backlog.take(), done: false };
           if (this.#failure) {
-            stopped = true;
+            stop();
             throw this.#failure.error;
           }
-          if (this.#ended) return { value: undefined, done: true };
+          if (this.#ended) {
+            stop();
+            return { value: undefined, done: true };
+          }
           await new Promise<void>((resolve) => this.#waiting.push(resolve));
         }
       },
-      // A reader that stops early stops reading; the run itself goes on (await it, or abort its signal).
+      // A reader that stops early stops reading, and holds nothing more; the run itself goes on
+      // (await it, or abort its signal).
       return: async () => {
-        stopped = true;
+        stop();
         return { value: undefined, done: true };
       },
     };
@@ -51,5 +91,45 @@ export class EventLog<T> {
     const waiting = this.#waiting;
     this.#waiting = [];
     for (const wake of waiting) wake();
+  }
+}
+
+/**
+ * A first-in, first-out queue whose taken items are let go at once and whose storage is
+ * reused, so a reader that keeps up holds next to nothing, and one that lags costs what it
+ * lags by (linear: no `Array.shift`, which moves the whole rest each time).
+ */
+class Backlog<T> {
+  #items: (T | undefined)[];
+  #head = 0;
+
+  constructor(first: readonly T[]) {
+    this.#items = [...first];
+  }
+
+  get size(): number {
+    return this.#items.length - this.#head;
+  }
+
+  add(item: T): void {
+    this.#items.push(item);
+  }
+
+  /** The oldest item; call only when `size > 0`. */
+  take(): T {
+    const item = this.#items[this.#head] as T;
+    this.#items[this.#head++] = undefined;
+    if (this.#head === this.#items.length) this.clear();
+    // Taken slots are dropped once they are half the array: a copy moves no more items than were taken since the last.
+    else if (this.#head >= 1024 && this.#head * 2 >= this.#items.length) {
+      this.#items = this.#items.slice(this.#head);
+      this.#head = 0;
+    }
+    return item;
+  }
+
+  clear(): void {
+    this.#items = [];
+    this.#head = 0;
   }
 }

@@ -1,10 +1,10 @@
-import { abortError, APIUserAbortError, assertChatParams, BudgetExceededError, ChatCompletionAccumulator, invalidArgument, isRecord, ModelGateError, toolInternals, type Completions, type Requester, type Stream, type ToolInternals } from "../core.ts";
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage, Model } from "../types/index.ts";
+import { abortError, APIUserAbortError, assertChatParams, ChatCompletionAccumulator, invalidArgument, isRecord, ModelGateError, toolInternals, type Completions, type Requester, type Stream, type ToolInternals } from "../core.ts";
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage } from "../types/index.ts";
 import type { ToolRunCall, ToolRunEvent, ToolRunResult, ToolRunStep, ToolRunStopReason } from "../types/tool-runner.ts";
-import { callTool } from "./call-tool.ts";
+import { assistantTurn, callIDsIn, type PreparedCall } from "./assistant-turn.ts";
+import { callTool, unlessAborted } from "./call-tool.ts";
 import { EventLog } from "./event-log.ts";
-import { catalogueOf } from "../budget/catalogue.ts";
-import { replyRoom } from "../budget/worst-case.ts";
+import { RunBudget, type BudgetedStep } from "../budget/index.ts";
 
 const DEFAULT_MAX_STEPS = 10;
 /** The same call (tool and arguments) in this many consecutive steps stops the run. */
@@ -41,16 +41,17 @@ class ToolRun {
   readonly #requestOptions: Record<string, unknown>;
   readonly #signal: AbortSignal;
   readonly #maxSteps: number;
-  readonly #maxCost: number | undefined;
+  /** `maxCost`, kept by the budget code's rules; `undefined` without one. */
+  readonly #budget: RunBudget | undefined;
   readonly #tools = new Map<string, ToolInternals>();
   readonly #log: EventLog<ToolRunEvent>;
   readonly #messages: ChatCompletionMessageParam[];
+  /** Every tool call id in the conversation: a new call's id must not repeat one (some providers reject it). */
+  readonly #callIDs: Set<string>;
   readonly #steps: ToolRunStep[] = [];
   readonly #usage: CompletionUsage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
   /** The cost the gateway reported, summed; `null` while it reported none. */
   #reportedCost: number | null = null;
-  /** What the run has cost as far as the budget knows: reported costs, else usage at catalogue prices. */
-  #spent = 0;
   /** The calls of the last steps, as `name + canonical arguments`. */
   readonly #recentCalls: Set<string>[] = [];
 
@@ -75,9 +76,6 @@ class ToolRun {
     }
     const { maxSteps = DEFAULT_MAX_STEPS, maxCost, ...requestOptions } = options ?? {};
     if (!(Number.isInteger(maxSteps) && (maxSteps as number) >= 1)) throw invalidArgument("maxSteps", "a whole number from 1", maxSteps);
-    if (maxCost !== undefined && !(typeof maxCost === "number" && maxCost > 0 && Number.isFinite(maxCost))) {
-      throw invalidArgument("maxCost", "a positive number of US dollars", maxCost);
-    }
     this.#client = client;
     this.#completions = completions;
     this.#params = given;
@@ -85,30 +83,43 @@ class ToolRun {
     // Tools get a signal even when the caller gave none, so `run` can always pass it on.
     this.#signal = (requestOptions.signal as AbortSignal | undefined) ?? new AbortController().signal;
     this.#maxSteps = maxSteps as number;
-    this.#maxCost = maxCost as number | undefined;
+    this.#budget = maxCost === undefined ? undefined : new RunBudget(client, maxCost, this.#signal, requestOptions.timeout as number | undefined);
     this.#log = log;
     this.#messages = [...(given.messages as ChatCompletionMessageParam[])];
+    this.#callIDs = callIDsIn(this.#messages);
   }
 
   async run(): Promise<ToolRunResult> {
     let stopReason: ToolRunStopReason;
     for (let step = 1; ; step++) {
       if (this.#signal.aborted) throw abortError(this.#signal);
-      const body = await named(step, this.#bodyWithinBudget());
-      if (!body) {
+      const body: Record<string, unknown> = { ...this.#params, messages: [...this.#messages] };
+      // `null`: no budget to keep; `undefined`: the step's worst case would pass what is left.
+      const budgeted = this.#budget ? await named(step, this.#budget.step(body)) : null;
+      if (budgeted === undefined) {
         stopReason = "max_cost";
         break;
       }
       this.#log.push({ type: "step.start", step });
-      const { completion, gateway } = await named(step, this.#complete(body, step));
+      const answer = await named(step, this.#complete(budgeted ? budgeted.body : body, step)).catch((error: unknown) => {
+        // With model "auto", the gateway saying no model fits what is left is a stop condition.
+        if (budgeted && this.#budget?.endsRun(budgeted, error)) return undefined;
+        throw error;
+      });
+      if (answer === undefined) {
+        stopReason = "max_cost";
+        break;
+      }
+      const { completion, gateway } = answer;
       const message = completion.choices?.[0]?.message as ChatCompletionMessage | undefined;
       if (!isRecord(message)) throw new ModelGateError(`Step ${step} of the tool run failed: the reply has no message.`);
       const cost = gateway?.cost ?? null;
-      await named(step, this.#count(completion, cost, gateway?.model ?? completion.model));
-      const calls = withIDs(Array.isArray(message.tool_calls) ? message.tool_calls : [], step);
+      this.#count(completion, cost, gateway?.model ?? completion.model, budgeted);
+      // Whatever the reply holds, the turn that goes back is a valid request's; a call that cannot be run says why in its tool message.
+      const { turn, calls } = assistantTurn(message, step, this.#callIDs);
       const record: ToolRunStep = { completion, model: completion.model, cost, gateway, toolCalls: [] };
       this.#steps.push(record);
-      this.#messages.push(assistantMessage(message, calls));
+      this.#messages.push(turn);
       if (calls.length === 0) {
         this.#log.push({ type: "step.end", step, completion, cost });
         stopReason = "done";
@@ -117,7 +128,7 @@ class ToolRun {
       const repeated = this.#repeated(calls);
       if (repeated.size > 0) {
         // Not run a third time; every call still gets its message, so the conversation can go on.
-        record.toolCalls = calls.map((call) => {
+        record.toolCalls = calls.map(({ call }) => {
           const error = repeated.has(call)
             ? "Not run: this call was made with the same arguments in three steps in a row, so the run stopped."
             : "Not run: another call of this step repeated itself three steps in a row, so the run stopped.";
@@ -130,7 +141,7 @@ class ToolRun {
       }
       record.toolCalls = await this.#runCalls(calls, step);
       this.#log.push({ type: "step.end", step, completion, cost });
-      if (this.#maxCost !== undefined && this.#spent >= this.#maxCost) {
+      if (this.#budget?.exhausted) {
         stopReason = "max_cost";
         break;
       }
@@ -158,68 +169,35 @@ class ToolRun {
     const accumulator = new ChatCompletionAccumulator();
     for await (const chunk of stream) {
       accumulator.add(chunk);
-      this.#log.push({ type: "chunk", step, chunk });
+      // Kept only for iterators reading now: a long answer must not be held twice (see EventLog).
+      this.#log.pushLive({ type: "chunk", step, chunk });
     }
     return { completion: accumulator.result(), gateway: stream.gateway };
   }
 
   /** Runs every call of a step at once; their messages follow in call order. */
-  async #runCalls(calls: ChatCompletionMessageToolCall[], step: number): Promise<ToolRunCall[]> {
-    const outcomes = await Promise.all(
-      calls.map(async (call) => {
-        this.#log.push({ type: "tool_call", step, call });
-        const done = await callTool(call, this.#tools, { signal: this.#signal, step, redact: this.#client.redact });
-        this.#log.push({ type: "tool_result", step, ...done.outcome });
+  async #runCalls(calls: PreparedCall[], step: number): Promise<ToolRunCall[]> {
+    const work = Promise.all(
+      calls.map(async (prepared) => {
+        this.#log.push({ type: "tool_call", step, call: prepared.call });
+        const done = await callTool(prepared, this.#tools, { signal: this.#signal, step, redact: this.#client.redact });
+        if (!this.#signal.aborted) this.#log.push({ type: "tool_result", step, ...done.outcome });
         return done;
       }),
     );
+    // After an abort the run stops waiting for the tools (even one that ignores `signal`);
+    // what they end with later is nobody's concern.
+    work.catch(() => {});
+    const outcomes = await unlessAborted(work, this.#signal);
     for (const { outcome, content } of outcomes) this.#messages.push({ role: "tool", tool_call_id: outcome.call.id, content });
     return outcomes.map(({ outcome }) => outcome);
   }
 
   /**
-   * The next step's params, or `undefined` when its worst case would pass what is left of the
-   * budget. With `model: "auto"` the gateway is told what is left (`route.max_cost`, or the
-   * caller's own when tighter), and the run stops first when not even the catalogue's
-   * cheapest model could fit.
+   * Adds a step's usage and cost to the run's, and counts the step against the budget: for
+   * the cost the gateway reported, else for its worst case (see `RunBudget.count`).
    */
-  async #bodyWithinBudget(): Promise<Record<string, unknown> | undefined> {
-    const body: Record<string, unknown> = { ...this.#params, messages: [...this.#messages] };
-    if (this.#maxCost === undefined) return body;
-    const left = this.#maxCost - this.#spent;
-    if (left <= 0) return undefined;
-    const { models } = await catalogueOf(this.#client, this.#signal, this.#requestOptions.timeout as number | undefined);
-    if (body.model === "auto") {
-      const route = isRecord(body.route) ? body.route : {};
-      // Only models that could serve this request count: priced, able to call tools, and able
-      // to write a reply. A catalogue without any cannot tell; the gateway's routing decides.
-      const priced = [...models.values()].filter(
-        (model) => model.pricing && (model.capabilities?.includes("tools") ?? true) && model.max_output_tokens !== 0,
-      );
-      const fitsSomewhere = priced.length === 0 || priced.some((model) => this.#fits({ ...body, model: model.id }, left, models, true));
-      if (!fitsSomewhere) return undefined;
-      return { ...body, route: { ...route, max_cost: Math.min(typeof route.max_cost === "number" ? route.max_cost : Infinity, left) } };
-    }
-    return this.#fits(body, left, models, false) ? body : undefined;
-  }
-
-  /** Whether `body`'s worst case fits in `left`; a model without a price is an error, or (`lenient`) does not fit. */
-  #fits(body: Record<string, unknown>, left: number, models: Map<string, Model>, lenient: boolean): boolean {
-    try {
-      const { affordable, asked } = replyRoom(body, left, models);
-      return asked <= affordable;
-    } catch (error) {
-      // The prompt alone does not fit: the budget is spent. No price: it cannot be kept.
-      if (error instanceof BudgetExceededError && (error.worstCase !== null || lenient)) return false;
-      throw error;
-    }
-  }
-
-  /**
-   * Adds a step's usage and cost to the run's. When the gateway reports no cost, the budget
-   * counts the usage at the catalogue's prices, so a budget is kept either way.
-   */
-  async #count(completion: ChatCompletion, cost: number | null, model: string): Promise<void> {
+  #count(completion: ChatCompletion, cost: number | null, model: string, budgeted: BudgetedStep | null): void {
     const usage = completion.usage;
     if (usage) {
       this.#usage.prompt_tokens += usage.prompt_tokens ?? 0;
@@ -227,41 +205,17 @@ class ToolRun {
       this.#usage.total_tokens += usage.total_tokens ?? 0;
     }
     if (cost !== null) this.#reportedCost = (this.#reportedCost ?? 0) + cost;
-    if (this.#maxCost === undefined) return;
-    if (cost !== null) {
-      this.#spent += cost;
-      return;
-    }
-    const pricing = (await catalogueOf(this.#client, this.#signal, this.#requestOptions.timeout as number | undefined)).models.get(model)?.pricing;
-    if (usage && pricing) this.#spent += ((usage.prompt_tokens ?? 0) * pricing.prompt + (usage.completion_tokens ?? 0) * pricing.completion) / 1e6;
+    if (budgeted) this.#budget?.count(budgeted, cost, usage, model);
   }
 
   /** The calls that repeat one made with the same arguments in each of the two steps before. */
-  #repeated(calls: ChatCompletionMessageToolCall[]): Set<ChatCompletionMessageToolCall> {
-    const signatures = calls.map(callSignature);
+  #repeated(calls: PreparedCall[]): Set<ChatCompletionMessageToolCall> {
+    const signatures = calls.map(({ call }) => callSignature(call));
     const earlier = this.#recentCalls.slice(-(REPEATS_TO_STOP - 1));
     this.#recentCalls.push(new Set(signatures));
     if (earlier.length < REPEATS_TO_STOP - 1) return new Set();
-    return new Set(calls.filter((_, index) => earlier.every((step) => step.has(signatures[index] as string))));
+    return new Set(calls.filter((_, index) => earlier.every((step) => step.has(signatures[index] as string))).map(({ call }) => call));
   }
-}
-
-/** The assistant message as a param for the next step: what the model said and called (ids filled in). */
-function assistantMessage(message: ChatCompletionMessage, calls: ChatCompletionMessageToolCall[]): ChatCompletionMessageParam {
-  return { role: "assistant", content: message.content ?? null, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
-}
-
-/**
- * The calls with an `id` each, unique in the step: a provider that leaves it out (or repeats
- * one) would otherwise get tool messages it cannot match, and the next step a 400.
- */
-function withIDs(calls: ChatCompletionMessageToolCall[], step: number): ChatCompletionMessageToolCall[] {
-  const seen = new Set<string>();
-  return calls.map((call, index) => {
-    const id = typeof call?.id === "string" && call.id !== "" && !seen.has(call.id) ? call.id : `call_step${step}_${index}`;
-    seen.add(id);
-    return id === call?.id ? call : { ...call, id, type: "function" };
-  });
 }
 
 /** A step's own failure names the step, which matters in a long run. */
@@ -278,14 +232,12 @@ async function named<T>(step: number, work: Promise<T>): Promise<T> {
 
 /** A call as `name(canonical JSON of its arguments)`: the same call whatever the key order or spacing; no arguments are `{}`. */
 function callSignature(call: ChatCompletionMessageToolCall): string {
-  const text = String(call?.function?.arguments ?? "");
-  let args: unknown = text;
+  const { name, arguments: text } = call.function;
   try {
-    args = text.trim() === "" ? {} : JSON.parse(text);
-    return `${call?.function?.name}(${canonicalJSON(args)})`;
+    return `${name}(${canonicalJSON(text.trim() === "" ? {} : JSON.parse(text))})`;
   } catch {
     // Not JSON, or nested too deep to walk: compared as the text it is.
-    return `${call?.function?.name}(${text})`;
+    return `${name}(${text})`;
   }
 }
 

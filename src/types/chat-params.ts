@@ -198,7 +198,8 @@ export interface RouteFilters {
   sort?: "price" | "quality" | "latency" | undefined;
   /**
    * The most the call may cost, in USD: only models whose worst case (the prompt plus
-   * `max_tokens` at their prices) fits are chosen. The `maxCost` option sets it for `model: "auto"`.
+   * the reply limit, at their prices) fits are chosen; a 400 says when none does. The
+   * `maxCost` option sets it for `model: "auto"`.
    */
   max_cost?: number | undefined;
 }

@@ -64,6 +64,7 @@ export type {
   ParsedChatCompletionMessage,
   ParsedChoice,
   ParsedFunctionToolCall,
+  ParsedToolCall,
   ParsedInput,
   ParsedOutput,
   ParsedToolCallOf,

@@ -24,10 +24,13 @@ export interface ChatRequestOptions extends RequestOptions {
   /**
    * The most this call may cost, in USD. With a model id, the SDK reads the model's prices
    * from the catalogue (`models.list()`, cached per client, revalidated after 5 minutes) and
-   * lowers `max_tokens` until the worst case (the prompt, estimated from above, plus the
-   * reply) fits, or throws `BudgetExceededError` without sending when even the prompt may
-   * not fit or the model has no price. With `model: "auto"` it sends `route.max_cost` and the
-   * gateway picks a model that fits.
+   * lowers the reply limit the gateway applies (`max_completion_tokens` when sent, else
+   * `max_tokens`, sent when neither was) until the worst case fits — `n` times the prompt
+   * (bounded from above) plus the reply, on the dearest of `model` and its `models` — or
+   * throws `BudgetExceededError` without sending when even the prompt may not fit or a model
+   * has no price. With `model: "auto"` it sends `route.max_cost` and the gateway picks a model
+   * that fits; when none does, its 400 is thrown as `BudgetExceededError` (the 400 as `cause`).
+   * The wait for the catalogue ends with the call's `timeout` (else the client's) or `signal`.
    */
   maxCost?: number | undefined;
 }
@@ -83,7 +86,17 @@ export type ParsedToolCallOf<Tools extends readonly unknown[]> = [Tools[number]]
   ? ParsedFunctionToolCall // no tools given: a call may still come (the answer function of the "tool" mode)
   : ToolCallFor<Tools[number]>;
 
-type ToolCallFor<T> = T extends Tool<infer Name, infer Args> ? ParsedFunctionToolCall<Name, Args> & { function: { parsed_arguments: Args } } : ParsedFunctionToolCall;
+type ToolCallFor<T> = T extends Tool<infer Name, infer Args> ? ParsedToolCall<Name, Args> : ParsedFunctionToolCall;
+
+/** A call of a `tool()` tool in `parse()`'s result: `parsed_arguments` is always there, typed by the tool's schema. */
+export interface ParsedToolCall<Name extends string = string, Args = unknown> extends ParsedFunctionToolCall<Name, Args> {
+  function: {
+    name: Name;
+    arguments: string;
+    /** The arguments, parsed and validated by the tool's schema. */
+    parsed_arguments: Args;
+  };
+}
 
 /** The assistant message of a `parse()` result. */
 export interface ParsedChatCompletionMessage<T, Call extends ChatCompletionMessageToolCall = ParsedFunctionToolCall> extends Omit<ChatCompletionMessage, "tool_calls"> {
@@ -119,8 +132,12 @@ export interface StructuredStream<T, Call extends ChatCompletionMessageToolCall 
   /**
    * The answer parsed so far (deep-partial), each time it changes. A string may still grow, but
    * a number, `true`, `false` or `null` appears only once complete, and a key only once its
-   * name is. Ends after the whole answer; throws `StructuredOutputError` when the reply is
-   * malformed, rejected by the schema or cut, as `finalChatCompletion()` does.
+   * name is. A change is yielded before the SDK waits on the network for more (chunks that
+   * arrived together share one partial), and the last state before the stream ends, whole, cut
+   * or failed, is always yielded. What did not change is the same object as in the previous
+   * partial (`===`), and a partial is never mutated once yielded. Ends after the whole answer;
+   * throws `StructuredOutputError` when the reply is malformed, rejected by the schema or cut,
+   * as `finalChatCompletion()` does, and the stream's own error when it breaks off or fails.
    */
   readonly partialObjectStream: AsyncIterable<DeepPartial<Raw>>;
   /** The whole reply with `parsed` validated, whether or not the chunks or partials were read first. */

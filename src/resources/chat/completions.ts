@@ -108,12 +108,16 @@ export class Completions {
    * Runs a tool loop: asks the model, runs every tool it calls (at the same time), sends the
    * results back, and repeats until it answers without calling a tool (`"done"`), or a stop
    * condition ends the run with a result: `maxSteps` (default 10), `maxCost` (USD, checked
-   * before each step from its worst case and after it from the reported cost), or the same
-   * call three steps in a row (`"repeated_call"`). A tool's mistakes (bad arguments, an
-   * unknown name, a throw) go back to the model as that call's result.
+   * before each step from its worst case and after it from the reported cost, or the worst
+   * case when none was reported), or the same call three steps in a row (`"repeated_call"`).
+   * Nothing the model sends ends the run: bad or malformed calls (arguments that are not JSON
+   * or that the schema rejects, an unknown or missing name, no `function`) and a tool's throw
+   * go back to the model as that call's result, and the assistant turn goes back into
+   * `messages` as a valid request's.
    *
    * Await the returned object for the result, or iterate it for the events (`step.start`,
-   * `chunk` with `stream: true`, `tool_call`, `tool_result`, `step.end`).
+   * `chunk` with `stream: true`, `tool_call`, `tool_result`, `step.end`): an iterator gets
+   * every other event from the first, whenever it starts, and the chunks from when it starts.
    *
    * @throws APIUserAbortError when `signal` aborts (it also reaches every running tool);
    *   an `APIError` of a step, its message naming the step; ModelGateError for bad params.

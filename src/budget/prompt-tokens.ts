@@ -1,0 +1,81 @@
+// How many tokens a prompt may take, without a tokenizer. A budget is kept by the worst
+// case, so this is a bound from above, never a guess: every allowance below is at least what
+// the providers publish for what it stands for.
+import { isRecord, ModelGateError } from "../core.ts";
+
+/**
+ * UTF-8 bytes per token assumed: one. Byte-level BPE tokenizers (GPT, Llama 3, and the
+ * byte-fallback SentencePiece ones) never make more than one token of a byte, so this bounds
+ * the text whatever it is; real averages are about 4 bytes a token for English, 3 for code.
+ */
+const BYTES_PER_TOKEN = 1;
+/** Per message: the role and the separators a chat template puts around it. */
+export const MESSAGE_TOKENS = 4;
+/**
+ * Per image part (its URL or data is not counted: the model reads pixels, not the URL). The
+ * largest counts published for one image: 3,779 on GPT-4.1 nano (1,536 patches × 2.46),
+ * about 1,600 on Claude, 4,128 on Gemini 2.x (16 tiles of 258).
+ */
+export const IMAGE_TOKENS = 6_000;
+/**
+ * Per file part (a PDF by `file_id`, or its bytes in `file_data`, which count as text on top):
+ * the most pages OpenAI and Anthropic read from one file (100), at up to 3,000 tokens a page
+ * (its text and its picture); Gemini reads up to 1,000 pages at 258. Like the whole prompt,
+ * it never counts for more than the model's context (see `promptTokensOn`).
+ */
+export const FILE_TOKENS = 300_000;
+/**
+ * Once per request with `tools`: the instructions a provider adds to explain tool use
+ * (Anthropic publishes 313 to 346 tokens for Claude's), beyond the tools' own JSON.
+ */
+export const TOOL_USE_TOKENS = 1_000;
+
+const encoder = new TextEncoder();
+
+/**
+ * The most tokens the prompt of a chat request may take: one token per UTF-8 byte of every
+ * part the model reads (each message as JSON, audio data included; `tools`; the response
+ * format), plus `MESSAGE_TOKENS` per message, `IMAGE_TOKENS` per image, `FILE_TOKENS` per file
+ * and `TOOL_USE_TOKENS` when tools are offered. For text it runs about 4× high in English,
+ * 3× in code, 1–2× in other scripts; audio sent as base64 counts far higher than it is.
+ */
+export function promptTokensAtMost(params: Record<string, unknown>): number {
+  let images = 0;
+  let files = 0;
+  const messages: unknown[] = Array.isArray(params.messages) ? params.messages : [];
+  const parts = (_key: string, value: unknown): unknown => {
+    if (!isRecord(value)) return value;
+    if (value.type === "image_url" && "image_url" in value) {
+      images++;
+      // The image is counted as IMAGE_TOKENS; its URL or base64 data is not text the model reads.
+      return { type: "image_url" };
+    }
+    if (value.type === "file" && "file" in value) files++;
+    return value;
+  };
+  const tools = Array.isArray(params.tools) && params.tools.length > 0;
+  const bytes = utf8Length(messages, parts) + utf8Length([params.tools ?? null, params.response_format ?? null]);
+  return (
+    Math.ceil(bytes / BYTES_PER_TOKEN) + messages.length * MESSAGE_TOKENS + images * IMAGE_TOKENS + files * FILE_TOKENS + (tools ? TOOL_USE_TOKENS : 0)
+  );
+}
+
+/**
+ * The bound above on a model with `contextLength` tokens of context: a prompt longer than the
+ * context is refused (or cut to it) by the provider, never served and billed whole.
+ */
+export function promptTokensOn(promptTokens: number, contextLength: unknown): number {
+  return typeof contextLength === "number" && contextLength > 0 ? Math.min(promptTokens, contextLength) : promptTokens;
+}
+
+/** UTF-8 size of `value` as JSON, as the pipeline will send it. */
+function utf8Length(value: unknown, replacer?: (key: string, value: unknown) => unknown): number {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value, replacer);
+  } catch (error) {
+    // The pipeline would refuse it the same way; said here, before the catalogue is fetched.
+    throw new ModelGateError(`The request body cannot be sent as JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  return text === undefined ? 0 : encoder.encode(text).length;
+}

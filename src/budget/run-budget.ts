@@ -1,0 +1,115 @@
+// `maxCost` in `runTools()`: the same rules as on `create()` (worst case, route, prices), kept
+// over many steps. A step runs only when its worst case fits what is left, and counts for
+// what the gateway reported it cost, else for its worst case, so the budget is never passed
+// because nothing was reported.
+import { BudgetExceededError, type Requester } from "../core.ts";
+import type { CompletionUsage, Model } from "../types/index.ts";
+import { catalogueOf } from "./catalogue.ts";
+import { assertMaxCost } from "./max-cost.ts";
+import { isNoModelFitsError, routeMaxCost, withRouteMaxCost } from "./route.ts";
+import { costOf, pricingOf, replyRoom, worstCaseCost } from "./worst-case.ts";
+
+/** A step as the budget lets it go. */
+export interface BudgetedStep {
+  /** The body to send: with `model: "auto"`, `route.max_cost` is what is left. */
+  body: Record<string, unknown>;
+  /** The most the step may cost, in USD. */
+  worstCase: number;
+  /** Whether the gateway picks the model within `route.max_cost`. */
+  routed: boolean;
+  models: Map<string, Model>;
+}
+
+/** The budget of one tool run. */
+export class RunBudget {
+  readonly #client: Requester;
+  readonly #maxCost: number;
+  readonly #signal: AbortSignal | undefined;
+  readonly #timeoutMs: number | undefined;
+  /** Reported costs, and the worst case of the steps whose cost was not reported. */
+  #spent = 0;
+
+  /** @throws ModelGateError naming `maxCost` unless it is a positive number of USD. */
+  constructor(client: Requester, maxCost: unknown, signal?: AbortSignal, timeoutMs?: number) {
+    assertMaxCost(maxCost);
+    this.#client = client;
+    this.#maxCost = maxCost;
+    this.#signal = signal;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /** Whether what the run has spent (as far as the budget knows) reached `maxCost`. */
+  get exhausted(): boolean {
+    return this.#spent >= this.#maxCost;
+  }
+
+  /**
+   * The next step within what is left of the budget, or `undefined` when its worst case would
+   * pass it. With a model id, the worst case at catalogue prices must fit (a model without a
+   * price throws `BudgetExceededError`). With `model: "auto"` the gateway is told what is left
+   * (`route.max_cost`, or the caller's own when tighter), after checking that a model of the
+   * catalogue that could serve the step (priced, with `tools`, able to write a reply) fits;
+   * a catalogue without any cannot tell, and the gateway decides.
+   */
+  async step(body: Record<string, unknown>): Promise<BudgetedStep | undefined> {
+    const left = this.#maxCost - this.#spent;
+    if (left <= 0) return undefined;
+    const { models } = await catalogueOf(this.#client, this.#signal, this.#timeoutMs);
+    if (body.model === "auto") {
+      const servers = [...models.values()].filter(
+        (model) => pricingOf(model) && (model.capabilities?.includes("tools") ?? true) && !model.capabilities?.includes("embeddings") && model.max_output_tokens !== 0,
+      );
+      if (servers.length > 0 && !servers.some((model) => fits({ ...body, model: model.id, models: undefined }, left, models, true))) return undefined;
+      const routed = withRouteMaxCost(body, left);
+      return { body: routed, worstCase: routeMaxCost(routed) ?? left, routed: true, models };
+    }
+    if (!fits(body, left, models, false)) return undefined;
+    return { body, worstCase: worstCaseCost(body, models, left), routed: false, models };
+  }
+
+  /**
+   * Counts a step done: the cost the gateway reported, else the step's worst case (on the
+   * model that answered, when the gateway picked one the catalogue prices), or its usage at
+   * catalogue prices when that says more (a catalogue out of date).
+   */
+  count(step: BudgetedStep, cost: number | null, usage: CompletionUsage | undefined, model: string | undefined): void {
+    if (cost !== null) {
+      this.#spent += cost;
+      return;
+    }
+    let bound = step.worstCase;
+    const served = model === undefined ? undefined : step.models.get(model);
+    const pricing = pricingOf(served);
+    if (step.routed && served && pricing) {
+      try {
+        bound = worstCaseCost({ ...step.body, model: served.id, models: undefined }, step.models, this.#maxCost);
+      } catch {
+        // Not countable on that model after all: the route's max_cost stays the bound.
+      }
+    }
+    if (usage && pricing) bound = Math.max(bound, costOf(pricing, tokens(usage.prompt_tokens), tokens(usage.completion_tokens)));
+    this.#spent += bound;
+  }
+
+  /** Whether `error`, from sending `step`, is the gateway's 400 saying no model fits what was left: the run ends with `"max_cost"`. */
+  endsRun(step: BudgetedStep, error: unknown): boolean {
+    return step.routed && isNoModelFitsError(error);
+  }
+}
+
+/** Whether `body`'s worst case fits in `left`; a model without a price is an error, or (`lenient`) does not fit. */
+function fits(body: Record<string, unknown>, left: number, models: Map<string, Model>, lenient: boolean): boolean {
+  try {
+    const { affordable, asked } = replyRoom(body, left, models);
+    return asked <= affordable;
+  } catch (error) {
+    // The prompt alone does not fit: the budget is spent. No price: it cannot be kept.
+    if (error instanceof BudgetExceededError && (error.worstCase !== null || lenient)) return false;
+    throw error;
+  }
+}
+
+/** A token count from a usage report, 0 when it is not one. */
+function tokens(count: unknown): number {
+  return typeof count === "number" && count >= 0 && Number.isFinite(count) ? count : 0;
+}

@@ -1,0 +1,31 @@
+// Asking a key function for the key, loaded on demand (see src/loader.ts) by the first call of
+// a client whose `apiKey` is a function: a client with a fixed key never loads it.
+import { abortError, APIConnectionTimeoutError, assertAPIKey, limits, ModelGateError, untilAborted, type APIKeyFunction } from "../core.ts";
+
+/**
+ * The key for the next attempt: the fixed one, or what the function gives now. Every key a
+ * function gives is remembered as a secret, so errors built later redact it too.
+ */
+export async function keyFrom(
+  source: APIKeyFunction,
+  remember: (secret: string) => void,
+  signal: AbortSignal | null | undefined,
+  timeoutMs: number,
+): Promise<string> {
+  // Asking for the key is part of the attempt: the caller's signal and the attempt's timeout
+  // bound it, so a key function that hangs cannot hang the call.
+  const { controller, release } = limits(signal, timeoutMs, () => new APIConnectionTimeoutError(`The \`apiKey\` function gave no key within ${timeoutMs} ms (timeout).`));
+  let key: unknown;
+  try {
+    key = await untilAborted(Promise.resolve().then(source), controller.signal);
+  } catch (error) {
+    if (controller.signal.aborted) throw abortError(controller.signal);
+    throw new ModelGateError("The `apiKey` function threw, so no request was sent; see `cause`.", { cause: error });
+  } finally {
+    release();
+  }
+  const assertKey: typeof assertAPIKey = assertAPIKey;
+  assertKey(key, "the key returned by the `apiKey` function");
+  remember(key);
+  return key;
+}

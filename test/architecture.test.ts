@@ -1,0 +1,100 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { folderOf, importGraph, staticClosure, SRC } from "./fixtures/import-graph.ts";
+
+// The rules of src/loader.ts and src/core.ts, read from the source: what is in the first load,
+// what loads on demand, and which way the arrows between folders point.
+const { files, edges } = importGraph();
+const sdkFiles = files.filter((file) => !file.startsWith("testing/"));
+const runtimeEdges = edges.filter((edge) => !edge.typeOnly && !edge.from.startsWith("testing/"));
+const FEATURES = ["structured", "tools", "budget", "resources/endpoints", "key-function"];
+/** What a feature may import besides its own folder and core.ts (types are erased). */
+const BUILDS_ON: Record<string, string[]> = { tools: ["budget"] };
+
+describe("the one loader", () => {
+  it("is the only place in src/ that imports code on demand", () => {
+    const dynamic = edges.filter((edge) => edge.dynamic).map((edge) => edge.from);
+    expect([...new Set(dynamic)]).toEqual(["loader.ts"]);
+  });
+
+  it("loads every feature's entry module, and nothing of a feature is in the first load", () => {
+    const loaded = edges.filter((edge) => edge.dynamic).map((edge) => edge.to).sort();
+    expect(loaded).toEqual(["budget/index.ts", "key-function/index.ts", "resources/endpoints/index.ts", "structured/parse.ts", "tools/runner.ts"]);
+    const firstLoad = staticClosure("index.ts", runtimeEdges);
+    const inFirstLoad = [...firstLoad].filter((file) => FEATURES.includes(folderOf(file)));
+    expect(inFirstLoad, "a feature's file is reached from src/index.ts without the loader").toEqual([]);
+  });
+
+  it("hands nothing over: no install() and no module-level slot filled later", () => {
+    for (const file of sdkFiles) {
+      const text = readFileSync(join(SRC, file), "utf8");
+      expect(text, `${file} exports a let`).not.toMatch(/^export let /m);
+      expect(text, `${file} defines install()`).not.toMatch(/function install\(/);
+    }
+  });
+});
+
+describe("the layers", () => {
+  it("have no run-time import cycle between folders", () => {
+    const arrows = new Map<string, Set<string>>();
+    for (const { from, to, dynamic } of runtimeEdges) {
+      if (dynamic || folderOf(from) === folderOf(to)) continue;
+      const targets = arrows.get(folderOf(from)) ?? new Set<string>();
+      arrows.set(folderOf(from), targets.add(folderOf(to)));
+    }
+    const cycles: string[] = [];
+    const state = new Map<string, "open" | "done">();
+    const path: string[] = [];
+    const visit = (folder: string) => {
+      state.set(folder, "open");
+      path.push(folder);
+      for (const next of arrows.get(folder) ?? []) {
+        if (state.get(next) === "open") cycles.push([...path.slice(path.indexOf(next)), next].join(" → "));
+        else if (!state.has(next)) visit(next);
+      }
+      path.pop();
+      state.set(folder, "done");
+    };
+    for (const folder of arrows.keys()) if (!state.has(folder)) visit(folder);
+    expect(cycles).toEqual([]);
+  });
+
+  it("let a feature reach the rest of the SDK only through core.ts, and another feature only where it builds on it", () => {
+    const wrong = runtimeEdges
+      .filter(({ from, dynamic }) => !dynamic && FEATURES.includes(folderOf(from)))
+      .filter(({ from, to }) => folderOf(to) !== folderOf(from) && to !== "core.ts" && !(BUILDS_ON[folderOf(from)] ?? []).includes(folderOf(to)))
+      .map(({ from, to }) => `${from} → ${to}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it("keep core.ts to the core: it re-exports no feature", () => {
+    const wrong = runtimeEdges.filter(({ from, to }) => from === "core.ts" && FEATURES.includes(folderOf(to))).map(({ to }) => to);
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe("the built package", () => {
+  // One copy of each class and of its state: a class defined in two files of one format
+  // would make `instanceof` fail between them. (npm test builds dist/ first.)
+  it.each([
+    ["ESM", ".js"],
+    ["CommonJS", ".cjs"],
+  ])("defines each class in one %s file of dist/", (_format, extension) => {
+    const dist = join(SRC, "../dist");
+    const builtFiles = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory() ? builtFiles(join(dir, entry.name)) : entry.name.endsWith(extension) ? [join(dir, entry.name)] : [],
+      );
+    const homes = new Map<string, string[]>();
+    for (const file of builtFiles(dist)) {
+      for (const [, assigned, declared] of readFileSync(file, "utf8").matchAll(/(?:^|[\s,;(])([A-Za-z_$][\w$]*)\s*=\s*class\b|^\s*class\s+([A-Za-z_$][\w$]*)/gm)) {
+        const name = assigned ?? declared;
+        if (name) homes.set(name, [...(homes.get(name) ?? []), file.slice(dist.length + 1)]);
+      }
+    }
+    expect(homes.size, "no class found: has the build changed its output?").toBeGreaterThan(10);
+    const twice = [...homes].filter(([, where]) => where.length > 1).map(([name, where]) => `${name}: ${where.join(", ")}`);
+    expect(twice).toEqual([]);
+  });
+});
