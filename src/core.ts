@@ -11,10 +11,11 @@
 // the core is exported here, never a feature.
 export * from "./index.ts";
 export { abortError } from "./errors/connection-errors.ts";
-export { describeValue, invalidArgument } from "./errors/invalid-argument.ts";
+export { argumentError, describeValue, invalidArgument } from "./errors/invalid-argument.ts";
 export { redactValue, type Redact } from "./internal/redact.ts";
 export { excerpt, isRecord, MAX_TIMER_MS } from "./internal/values.ts";
 export { untilAborted } from "./internal/until-aborted.ts";
+export { limits } from "./pipeline/limits.ts";
 export { createAPIPromise, type Outcome } from "./pipeline/api-promise.ts";
 export { outcomeOf } from "./pipeline/outcome-of.ts";
 export { assertAPIKey } from "./pipeline/auth.ts";

@@ -87,6 +87,7 @@ describe("apiKey as a function", () => {
     const error = await new ModelGate({ ...options, apiKey: () => returned as string, fetch }).models.list().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ModelGateError);
     expect((error as Error).message).toMatch(/returned by the `apiKey` function/);
+    expect(error).toHaveProperty("param", "apiKey");
     expect(keys).toEqual([]);
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   APIConnectionError,
+  APIConnectionTimeoutError,
   APIUserAbortError,
   AuthenticationError,
   BadRequestError,
@@ -200,6 +201,14 @@ describe("client.audio.speech.create()", () => {
     expect(state.cancelled).toBe(true);
   });
 
+  it("reads a 200 JSON answer as the error document it is, or reports it by what it is, never as an event stream", async () => {
+    const refused = answering(() => Response.json({ object: "error", error: { message: "no such voice", code: 400 } }));
+    await expect(refused.audio.speech.create({ model: SPEAKER, input: "Hi", voice: "nobody" })).rejects.toBeInstanceOf(BadRequestError);
+    const odd = answering(() => Response.json({ audio: "elsewhere" }));
+    const error = (await odd.audio.speech.create({ model: SPEAKER, input: "Hi", voice: "alloy" }).catch((caught: unknown) => caught)) as Error;
+    expect(error.message).toMatch(/Expected binary data but got application\/json/);
+  });
+
   it("rejects a refused request with the APIError class of its status", async () => {
     const { client } = mocked();
     await expect(client.audio.speech.create({ model: SPEAKER, input: "Hi", voice: "alloy", response_format: "mp3" })).rejects.toBeInstanceOf(BadRequestError);
@@ -256,6 +265,51 @@ describe("client.audio.transcriptions.create()", () => {
       { model: SPEAKER, file: { name: "retry.wav", type: "application/octet-stream", size: 8 } },
     ]);
     expect(gateway.requests[0]!.headers["idempotency-key"]).toBe(gateway.requests[1]!.headers["idempotency-key"]);
+  });
+
+  describe("a text answer (text, srt, vtt) is a whole body", () => {
+    const SRT = "1\n00:00:00,000 --> 00:00:01,000\nHello there.\n";
+    const srt = { model: SPEAKER, file: wav(), response_format: "srt" as const };
+    /** A client whose requests get the answers in turn; `requests` counts them. */
+    function inTurn(answers: (() => Response)[], options: ClientOptions = {}) {
+      const seen = { requests: 0 };
+      const fetch = async () => answers[Math.min(seen.requests++, answers.length - 1)]!();
+      return { client: new ModelGate({ apiKey: "sk-test", baseURL: "https://gateway.test", fetch, ...options }), seen };
+    }
+    const text = (body: ReadableStream<Uint8Array> | string, headers: Record<string, string> = {}) => new Response(body, { headers: { "content-type": "text/plain", ...headers } });
+
+    it("runs timeout to the last byte, not the first", async () => {
+      const { client } = inTurn([() => text(streamedBody(["1\n", SRT.slice(2)], { delayMs: 80 }).body)], { timeout: 120, maxRetries: 0 });
+      await expect(client.audio.transcriptions.create(srt)).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+    });
+
+    it("retries a body the transport reports cut, and resolves to the whole text", async () => {
+      const { client, seen } = inTurn([() => text(streamedBody([SRT.slice(0, 10)], { end: "break-off" }).body), () => text(SRT)], { maxRetries: 1 });
+      expect(await client.audio.transcriptions.create(srt)).toBe(SRT);
+      expect(seen.requests).toBe(2);
+    });
+
+    it("retries a body shorter than its Content-Length, which the transport ended as if whole", async () => {
+      const length = String(new TextEncoder().encode(SRT).length);
+      const { client, seen } = inTurn([() => text(SRT.slice(0, 10), { "content-length": length }), () => text(SRT, { "content-length": length })], { maxRetries: 1 });
+      expect(await client.audio.transcriptions.create(srt)).toBe(SRT);
+      expect(seen.requests).toBe(2);
+      const cut = inTurn([() => text(SRT.slice(0, 10), { "content-length": length })], { maxRetries: 0 });
+      const error = (await cut.client.audio.transcriptions.create(srt).catch((caught: unknown) => caught)) as Error;
+      expect(error).toBeInstanceOf(APIConnectionError);
+      expect(error.message).toMatch(/10 of \d+ bytes \(content-length\)/);
+    });
+
+    it("reads a JSON answer as the error document it is, or reports it by what it is, never as an event stream", async () => {
+      const limited = inTurn([() => Response.json({ id: "gen-1", error: { message: "slow down", code: 429 } })], { maxRetries: 0 });
+      await expect(limited.client.audio.transcriptions.create(srt)).rejects.toBeInstanceOf(RateLimitError);
+      // Portkey wraps a text answer it cannot parse as JSON.
+      const wrapped = inTurn([() => Response.json({ "html-message": SRT })], { maxRetries: 0 });
+      const error = (await wrapped.client.audio.transcriptions.create(srt).catch((caught: unknown) => caught)) as Error;
+      expect(error).toBeInstanceOf(ModelGateError);
+      expect(error.message).toMatch(/Expected text but got application\/json: \{"html-message"/);
+      expect(error.message).not.toMatch(/event stream/);
+    });
   });
 
   it("rejects a missing file with a ModelGateError naming it, and sends nothing", async () => {

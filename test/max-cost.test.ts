@@ -99,7 +99,8 @@ describe("maxCost", () => {
   it("rejects a budget that is not a positive number", async () => {
     const { client } = gateway();
     for (const maxCost of [0, -1, Number.NaN, "0.1"]) {
-      await expect(client.chat.completions.create({ model: "cheap/model", messages }, { maxCost: maxCost as number })).rejects.toThrow(/`maxCost` must be a positive number of US dollars/);
+      const call = client.chat.completions.create({ model: "cheap/model", messages }, { maxCost: maxCost as number });
+      await expect(call).rejects.toMatchObject({ param: "maxCost", message: expect.stringMatching(/`maxCost` must be a positive number of US dollars/) });
     }
   });
 

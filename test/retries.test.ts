@@ -226,6 +226,33 @@ describe("streams and retries", () => {
     expect(seen).toHaveLength(1);
   });
 
+  it("retries a stream whose headers came but whose body stayed silent past timeout, before handing it over", async () => {
+    const silent = () => new Response(new ReadableStream({ pull: () => new Promise<void>(() => {}) }), { headers: { "content-type": "text/event-stream" } });
+    const seen = script([silent], () => sseResponse([contentEvent("hi"), contentEvent(null, "stop"), DONE]));
+    const { value: stream, error } = await inFakeTime(testClient({ timeout: 50 }).chat.completions.create({ model: "auto", messages: USER_HELLO, stream: true }));
+    expect(error).toBeUndefined();
+    expect((await inFakeTime(stream!.text())).value).toBe("hi");
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!.headers.get("x-modelgate-retry-count")).toBe("1");
+  });
+
+  it.each([
+    ["broke off", () => sseResponse([], { breakOff: true })],
+    ["ended without a byte", () => sseResponse([])],
+  ])("retries a stream whose body %s before its first byte", async (_, cut) => {
+    const seen = script([cut], () => sseResponse([contentEvent("hi"), contentEvent(null, "stop"), DONE]));
+    const { value: stream, error } = await createStream();
+    expect(error).toBeUndefined();
+    expect((await inFakeTime(stream!.text())).value).toBe("hi");
+    expect(seen).toHaveLength(2);
+  });
+
+  it("throws the cut as APIConnectionError once the retries are spent", async () => {
+    const seen = script([() => sseResponse([], { breakOff: true }), () => sseResponse([], { breakOff: true }), () => sseResponse([], { breakOff: true })]);
+    expect((await createStream()).error).toBeInstanceOf(APIConnectionError);
+    expect(seen).toHaveLength(3);
+  });
+
   it("does not retry a 400 for a stream either", async () => {
     const seen = script([status(400)]);
     expect((await createStream()).error).toBeInstanceOf(BadRequestError);

@@ -161,17 +161,11 @@ describe("streamIdleTimeout counts only time spent waiting on the network", () =
 describe("timeout runs until the first byte of a stream's body", () => {
   useFakeClock();
 
-  it("fails a stream whose headers arrived but whose body stays silent, within timeout", async () => {
+  it("fails a stream whose headers arrived but whose body stays silent, within timeout, before the Stream is returned", async () => {
     const { client, seen } = clientFor({ reads: [], then: "hang" }, { timeout: 80 });
-    const { value, elapsedMs } = await inFakeTime(
-      (async () => {
-        const stream = await streamOf(client); // headers are in: the stream is returned
-        return collect(stream);
-      })(),
-    );
-    const { error } = value!;
+    const { error, elapsedMs } = await inFakeTime(streamOf(client));
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
-    expect(error?.message).toMatch(/80 ms.*first byte/);
+    expect((error as Error).message).toMatch(/80 ms.*first byte/);
     expect(elapsedMs, "fake milliseconds from the request to the timeout").toBe(80);
     expect(seen.cancelled).toBe(true);
   });
@@ -179,6 +173,35 @@ describe("timeout runs until the first byte of a stream's body", () => {
   it("stops at the first byte: a stream slower than timeout afterwards is not cut by it", async () => {
     const { client } = clientFor({ reads: [data(chunk({ content: "a" })), 60, data(chunk({ content: "b" })), 60, data(chunk({}, { finish: "stop" })), DONE] }, { timeout: 50 });
     expect((await inFakeTime(streamOf(client).then(collect))).value).toEqual({ text: "ab", error: undefined });
+  });
+});
+
+describe("errors a stream throws carry its request id", () => {
+  it.each([
+    ["a cut the transport reveals", { reads: [data(chunk({ content: "a" }))], then: "break" as const }, {}],
+    ["a close before the end", { reads: [data(chunk({ content: "a" }))], then: "end" as const }, {}],
+    ["the idle timeout", { reads: [data(chunk({ content: "a" }))], then: "hang" as const }, { streamIdleTimeout: 40 }],
+  ])("gives the APIConnectionError of %s the stream's requestID", async (_, body, options) => {
+    const fetch = async () => {
+      const reads = [...body.reads];
+      const stream = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const next = reads.shift();
+          if (next !== undefined) return controller.enqueue(encoder.encode(next));
+          if (body.then === "break") return controller.error(new TypeError("terminated"));
+          if (body.then === "hang") return new Promise<void>(() => {});
+          return controller.close();
+        },
+      });
+      return new Response(stream, { headers: { "content-type": "text/event-stream", "x-request-id": "req_cut" } });
+    };
+    const client = new ModelGate({ apiKey: KEY, baseURL: "https://gateway.test", fetch, maxRetries: 0, ...options });
+    const stream = await streamOf(client);
+    const { text, error } = await collect(stream);
+    expect(text).toBe("a");
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as APIConnectionError).requestID).toBe("req_cut");
+    expect(stream.requestID).toBe("req_cut");
   });
 });
 
@@ -323,8 +346,7 @@ describe("abort and cleanup", () => {
 
   it("asResponse() on a stream still times out a body that never starts", async () => {
     const { client } = clientFor({ reads: [], then: "hang" }, { timeout: 50 });
-    const response = await streamOf(client).asResponse();
-    await expect(response.text()).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+    await expect(streamOf(client).asResponse()).rejects.toBeInstanceOf(APIConnectionTimeoutError);
   });
 });
 
@@ -356,7 +378,7 @@ describe("a stream's edges: iteration after the first byte, aborts before any re
 
   it("cancels the body and detaches from the caller's signal when a stream is aborted before anyone read it", async () => {
     const counting = countingSignal();
-    const { client, seen } = clientFor({ reads: [], then: "hang" });
+    const { client, seen } = clientFor({ reads: [data(chunk({ content: "a" }))], then: "hang" });
     const stream = await client.chat.completions.create({ model: "auto", messages: USER, stream: true }, { signal: counting.signal });
     counting.controller.abort();
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -366,7 +388,7 @@ describe("a stream's edges: iteration after the first byte, aborts before any re
   });
 
   it("does the same for stream.controller.abort() on a stream nobody read", async () => {
-    const { client, seen } = clientFor({ reads: [], then: "hang" });
+    const { client, seen } = clientFor({ reads: [data(chunk({ content: "a" }))], then: "hang" });
     const stream = await streamOf(client);
     stream.controller.abort();
     await new Promise((resolve) => setTimeout(resolve, 10));

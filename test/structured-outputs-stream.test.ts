@@ -246,6 +246,9 @@ describe("parse({ stream: true }): partials keep pace", () => {
     for (const reader of ["partials alone", "partials while a loop reads the chunks"]) {
       const fed = fedBody();
       const { client } = recordingClient(() => fedResponse(fed));
+      // A stream is returned at the first byte of its body (a silent or broken start is
+      // retried): an SSE comment, which is no change, lets it start.
+      fed.send(": open\n\n");
       const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Text, stream: true });
       const partials = stream.partialObjectStream[Symbol.asyncIterator]();
       const chunks = reader === "partials alone" ? undefined : (async () => {
@@ -319,6 +322,9 @@ describe("parse({ stream: true }): partials keep pace", () => {
   it("shares what did not change with the previous partial: a change costs the path to it", async () => {
     const fed = fedBody();
     const { client } = recordingClient(() => fedResponse(fed));
+    // A stream is returned at the first byte of its body (a silent or broken start is retried):
+    // an SSE comment, which is no change, lets it start.
+    fed.send(": open\n\n");
     const stream = await client.chat.completions.parse({ model: "m", messages, response_format: z.record(z.string(), z.unknown()), stream: true });
     const partials = stream.partialObjectStream[Symbol.asyncIterator]();
     const rows = Array.from({ length: 500 }, (_, index) => ({ id: index, tags: ["a", "b"] }));

@@ -124,9 +124,9 @@ describe("parse(): the request", () => {
     expect((badMode as Error).message).toBe('`structuredOutput` must be one of "json_schema", "tool", "json_object"; got "xml".');
     const clash = tool({ name: "response", parameters: z.object({}) });
     const clashing = await rejection(client.chat.completions.parse({ model: "m", messages, response_format: Weather, tools: [clash] }, { structuredOutput: "tool" }));
-    expect((clashing as Error).message).toMatch(/already has one/);
+    expect(clashing).toMatchObject({ param: "tools", message: expect.stringMatching(/already has a function named "response"/) });
     const forced = await rejection(client.chat.completions.parse({ model: "m", messages, response_format: Weather, tool_choice: "auto" }, { structuredOutput: "tool" }));
-    expect((forced as Error).message).toMatch(/tool_choice/);
+    expect(forced).toMatchObject({ param: "tool_choice" });
     const notASchema = await rejection(client.chat.completions.parse({ model: "m", messages, response_format: { type: "text" } as never }));
     expect((notASchema as Error).message).toMatch(/^`response_format` must be a Standard Schema/);
     expect(sent).toHaveLength(0);
@@ -180,11 +180,20 @@ describe("parse(): the request", () => {
     const badRoute = await client.chat.completions.parse({ model: "auto", messages, response_format: Answer, route: { capabilities: "vision" as never } }).catch((caught: unknown) => caught);
     expect((badRoute as Error).message).toMatch(/^`route\.capabilities` must be an array/);
     expect(sent).toHaveLength(0);
-    expect(() => tool("x" as never)).toThrow(/^tool\(\) takes \{ name, description, parameters, run \}; got "x"\.$/);
-    expect(() => tool({ name: "t", description: 42 as never, parameters: Answer })).toThrow(/`description` must be a string/);
-    expect(() => tool({ name: "t", strict: "yes" as never, parameters: Answer })).toThrow(/`strict` must be true or false/);
-    expect(() => tool({ name: "t", parameters: z.string() as never })).toThrow(/`parameters` must describe an object/);
-    expect(() => jsonSchema({}, "weather" as never)).toThrow(/`options` must be an object/);
+    const thrown = (action: () => unknown) => {
+      try {
+        action();
+      } catch (error) {
+        return error as ModelGateError;
+      }
+      throw new Error("nothing was thrown");
+    };
+    expect(thrown(() => tool("x" as never))).toMatchObject({ param: "definition", message: 'tool(): `definition` must be an object such as { name, description, parameters, run }; got "x".' });
+    expect(thrown(() => tool({ name: "t", description: 42 as never, parameters: Answer }))).toMatchObject({ param: "description" });
+    expect(thrown(() => tool({ name: "t", strict: "yes" as never, parameters: Answer }))).toMatchObject({ param: "strict" });
+    expect(thrown(() => tool({ name: "t", parameters: z.string() as never }))).toMatchObject({ param: "parameters", message: expect.stringMatching(/`parameters` must describe an object/) });
+    expect(thrown(() => jsonSchema({}, "weather" as never))).toMatchObject({ param: "options" });
+    expect(thrown(() => jsonSchema([] as never))).toMatchObject({ param: "schema" });
   });
 });
 

@@ -1,5 +1,4 @@
-import { ModelGateError } from "../errors/modelgate-error.ts";
-import { describeValue } from "../errors/invalid-argument.ts";
+import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
 import { isStrictShaped, NAME_PATTERN, resolveSchema, TOOL_INTERNALS, type ResolvedSchema } from "./schema-source.ts";
 import type { SchemaOutput, StructuredSchema } from "./standard-schema.ts";
 import type { ChatCompletionMessageToolCall } from "../types/chat-completion.ts";
@@ -85,24 +84,25 @@ export function tool<const Name extends string, Parameters extends StructuredSch
   definition: ToolDefinition<Name, Parameters, Result>,
 ): Tool<Name, SchemaOutput<Parameters>, Awaited<Result>> {
   if (typeof definition !== "object" || definition === null) {
-    throw new ModelGateError(`tool() takes { name, description, parameters, run }; got ${describeValue(definition)}.`);
+    throw invalidArgument("definition", "an object such as { name, description, parameters, run }", definition, "tool()");
   }
   const { name, description, parameters, run, strict } = definition as Partial<ToolDefinition<Name, Parameters, Result>>;
   if (typeof name !== "string" || !NAME_PATTERN.test(name)) {
-    throw new ModelGateError(`tool(): \`name\` must be 1–64 letters, digits, _ or -; got ${describeValue(name)}.`);
+    throw invalidArgument("name", "1–64 letters, digits, _ or -", name, "tool()");
   }
-  const mistake = (field: string, expected: string, value: unknown) => new ModelGateError(`tool() "${name}": \`${field}\` must be ${expected}; got ${describeValue(value)}.`);
-  if (run !== undefined && typeof run !== "function") throw mistake("run", "a function", run);
-  if (description !== undefined && typeof description !== "string") throw mistake("description", "a string", description);
-  if (strict !== undefined && typeof strict !== "boolean") throw mistake("strict", "true or false", strict);
+  const where = `tool() "${name}"`;
+  if (run !== undefined && typeof run !== "function") throw invalidArgument("run", "a function", run, where);
+  if (description !== undefined && typeof description !== "string") throw invalidArgument("description", "a string", description, where);
+  if (strict !== undefined && typeof strict !== "boolean") throw invalidArgument("strict", "true or false", strict, where);
   const schema = resolveSchema(parameters);
-  if (typeof schema === "string") throw new ModelGateError(`tool() "${name}": \`parameters\` ${schema}.`);
+  if (typeof schema === "string") throw argumentError("parameters", schema, where);
   // Arguments are named: a function's parameters are an object (ArkType roots a recursive one in a $ref).
   const root = schema.jsonSchema;
   const rootType = root.type;
   const isObject = rootType === "object" || (rootType === undefined && ("properties" in root || "$ref" in root));
   if (!isObject) {
-    throw new ModelGateError(`tool() "${name}": \`parameters\` must describe an object (arguments are passed by name); got a schema ${rootType === undefined ? "that is not an object schema" : `of type ${JSON.stringify(rootType)}`}.`);
+    const got = `a schema ${rootType === undefined ? "that is not an object schema" : `of type ${JSON.stringify(rootType)}`}`;
+    throw argumentError("parameters", `must describe an object (arguments are passed by name); got ${got}`, where);
   }
   const definitionOnWire: ChatCompletionTool = {
     type: "function",

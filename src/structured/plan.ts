@@ -1,4 +1,4 @@
-import { assertChatParams, invalidArgument, isRecord, isStrictShaped, ModelGateError, resolveSchema, toolInternals, type Redact, type ResolvedSchema } from "../core.ts";
+import { argumentError, assertChatParams, invalidArgument, isRecord, isStrictShaped, resolveSchema, toolInternals, type Redact, type ResolvedSchema } from "../core.ts";
 import type { StructuredOutputMode } from "../types/structured.ts";
 
 /** Where the answer is, and how to check it. */
@@ -60,10 +60,10 @@ export function planRequest(params: unknown, mode: unknown = "json_schema", reda
   } else {
     const offered = Array.isArray(params.tools) ? params.tools : [];
     if (offered.some((offer) => isRecord(offer) && isRecord(offer.function) && offer.function.name === name)) {
-      throw new ModelGateError(`structuredOutput "tool" sends the schema as a function named "${name}", and \`tools\` already has one: name the schema otherwise (jsonSchema(schema, { name })).`);
+      throw argumentError("tools", `already has a function named "${name}", the name structuredOutput "tool" sends the schema under: name the schema otherwise (jsonSchema(schema, { name }))`);
     }
     if (params.tool_choice !== undefined && params.tool_choice !== null) {
-      throw new ModelGateError('structuredOutput "tool" forces the call of the answer function, so `tool_choice` cannot be given as well.');
+      throw argumentError("tool_choice", 'cannot be given with structuredOutput "tool", which forces the call of the answer function');
     }
     // Function arguments are always an object: any other answer travels as `{ value }`.
     const wrapped = schema.type !== "object";
@@ -111,7 +111,7 @@ function wrapInObject(schema: Record<string, unknown>): Record<string, unknown> 
 function readFormat(format: unknown): { schema: ResolvedSchema; sendAsGiven: boolean } {
   if ((typeof format === "object" || typeof format === "function") && format !== null && "~standard" in format) {
     const schema = resolveSchema(format);
-    if (typeof schema === "string") throw new ModelGateError(`\`response_format\` ${schema}.`);
+    if (typeof schema === "string") throw argumentError("response_format", schema);
     return { schema, sendAsGiven: false };
   }
   if (isRecord(format) && format.type === "json_schema" && isRecord(format.json_schema)) {

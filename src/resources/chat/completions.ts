@@ -24,6 +24,7 @@ import type {
   StructuredStream,
 } from "../../types/structured.ts";
 import type { Requester } from "../requester.ts";
+import { chatStreamRules, decodeChatAnswer } from "./decode.ts";
 import { assertChatParams } from "./validate.ts";
 
 /** `client.chat.completions`: `POST /v1/chat/completions`. */
@@ -60,7 +61,7 @@ export class Completions {
         path: "/v1/chat/completions",
         body,
         // `body` may be anything from plain JavaScript; `validate` names the mistake.
-        stream: (body as { stream?: unknown } | null | undefined)?.stream === true,
+        ...((body as { stream?: unknown } | null | undefined)?.stream === true ? { response: "sse", streamRules: chatStreamRules(body as object) } : { decode: decodeChatAnswer }),
         options: callOptions as RequestOptions,
         validate: () => assertChatParams(body),
       });
