@@ -22,4 +22,5 @@ export { assertChatParams } from "./resources/chat/validate.ts";
 export type { Requester } from "./resources/requester.ts";
 export { ChatCompletionAccumulator } from "./streaming/accumulate.ts";
 export type { ToolInternals } from "./schemas/tool.ts";
-export { isStrictShaped, JSON_SCHEMA_VENDOR, NAME_PATTERN, resolveSchema, TOOL_INTERNALS, toolInternals, type ResolvedSchema } from "./schemas/schema-source.ts";
+export { JSON_SCHEMA_VENDOR, NAME_PATTERN, resolveSchema, TOOL_INTERNALS, toolInternals, toSchemaIssue, type ResolvedSchema } from "./schemas/schema-source.ts";
+export { closeSchema } from "./schemas/strict-mode.ts";

@@ -1,6 +1,6 @@
 import { ModelGateError } from "../errors/modelgate-error.ts";
 import { describeValue } from "../errors/invalid-argument.ts";
-import { isStrictShaped, NAME_PATTERN, resolveSchema, TOOL_INTERNALS, type ResolvedSchema } from "./schema-source.ts";
+import { NAME_PATTERN, resolveSchema, TOOL_INTERNALS, type ResolvedSchema } from "./schema-source.ts";
 import type { SchemaOutput, StructuredSchema } from "./standard-schema.ts";
 import type { ChatCompletionMessageToolCall } from "../types/chat-completion.ts";
 import type { ChatCompletionTool, FunctionDefinition } from "../types/chat-params.ts";
@@ -54,8 +54,9 @@ export interface ToolDefinition<Name extends string, Parameters extends Structur
    */
   run?: ((args: SchemaOutput<Parameters>, context: ToolRunContext) => Result | Promise<Result>) | undefined;
   /**
-   * Ask for arguments that follow the schema exactly. @default true when the JSON Schema is
-   * already strict-shaped (every object closed and fully required), else false
+   * Ask for arguments that follow the schema exactly (OpenAI's strict mode). @default true when
+   * strict mode can take the JSON Schema as sent (its objects closed): every object requires
+   * all its properties and every keyword is one strict mode supports; else false
    */
   strict?: boolean | undefined;
 }
@@ -110,7 +111,7 @@ export function tool<const Name extends string, Parameters extends StructuredSch
       name,
       ...(description === undefined ? {} : { description }),
       parameters: schema.jsonSchema,
-      strict: strict ?? isStrictShaped(schema.jsonSchema),
+      strict: strict ?? schema.strict,
     },
   };
   Object.defineProperty(definitionOnWire, TOOL_INTERNALS, { value: { schema, run } });

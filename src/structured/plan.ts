@@ -1,4 +1,5 @@
-import { assertChatParams, invalidArgument, isRecord, isStrictShaped, ModelGateError, resolveSchema, toolInternals, type Redact, type ResolvedSchema } from "../core.ts";
+import { assertChatParams, closeSchema, invalidArgument, isRecord, ModelGateError, resolveSchema, type Redact, type ResolvedSchema } from "../core.ts";
+import { openAIParser, toolParsers } from "./openai-helpers.ts";
 import type { StructuredOutputMode } from "../types/structured.ts";
 
 /** Where the answer is, and how to check it. */
@@ -17,7 +18,7 @@ export interface RequestPlan {
   stream: boolean;
   /** `undefined` when no `response_format` was given (`parsed` is then `null`). */
   answer: AnswerPlan | undefined;
-  /** The `tool()` tools offered, by name: their calls get `parsed_arguments`. */
+  /** How the calls of each offered tool get `parsed_arguments`, by tool name (see `toolParsers()`). */
   tools: Map<string, ResolvedSchema>;
   /** Cuts the API key out of an error's text (a model may echo anything, the key included). */
   redact: Redact;
@@ -40,7 +41,7 @@ export function planRequest(params: unknown, mode: unknown = "json_schema", reda
   assertChatParams(params);
   if (!isRecord(params)) return { body: params, stream: false, answer: undefined, tools: new Map(), redact };
   if (params.tools != null && !Array.isArray(params.tools)) throw invalidArgument("tools", "an array of tools", params.tools);
-  const tools = toolSchemas(params.tools);
+  const tools = toolParsers(params.tools);
   const stream = params.stream === true;
   const format = params.response_format;
   if (format === undefined || format === null) return { body: params, stream, answer: undefined, tools, redact };
@@ -53,7 +54,7 @@ export function planRequest(params: unknown, mode: unknown = "json_schema", reda
   let answer: AnswerPlan = { schema: given.schema, toolName: undefined, wrapped: false };
 
   if (mode === "json_schema") {
-    body.response_format = given.sendAsGiven ? format : { type: "json_schema", json_schema: { name, schema, strict: isStrictShaped(schema) } };
+    body.response_format = given.sendAsGiven ? format : { type: "json_schema", json_schema: { name, schema, strict: given.schema.strict } };
   } else if (mode === "json_object") {
     body.response_format = { type: "json_object" };
     if (Array.isArray(params.messages)) body.messages = [{ role: "system", content: schemaInstruction(schema) }, ...params.messages];
@@ -67,10 +68,11 @@ export function planRequest(params: unknown, mode: unknown = "json_schema", reda
     }
     // Function arguments are always an object: any other answer travels as `{ value }`.
     const wrapped = schema.type !== "object";
-    const parameters = wrapped ? wrapInObject(schema) : schema;
+    // Closed as a Standard Schema's is (idempotent), and `strict` judged on what is sent.
+    const parameters = closeSchema(wrapped ? wrapInObject(schema) : schema);
     body.tools = [
       ...offered,
-      { type: "function", function: { name, description: "Give the answer: call this function with the answer as its arguments.", parameters, strict: isStrictShaped(parameters) } },
+      { type: "function", function: { name, description: "Give the answer: call this function with the answer as its arguments.", parameters: parameters.schema, strict: parameters.strict } },
     ];
     body.tool_choice = { type: "function", function: { name } };
     answer = { schema: given.schema, toolName: name, wrapped };
@@ -107,7 +109,11 @@ function wrapInObject(schema: Record<string, unknown>): Record<string, unknown> 
   };
 }
 
-/** The schema behind a `response_format`, and whether it is sent as the caller wrote it. */
+/**
+ * The schema behind a `response_format`, and whether it is sent as the caller wrote it. A
+ * `json_schema` form made by openai's helpers is sent as it is too (openai's helper has already
+ * made it strict), and its answer read by its own `$parseRaw`.
+ */
 function readFormat(format: unknown): { schema: ResolvedSchema; sendAsGiven: boolean } {
   if ((typeof format === "object" || typeof format === "function") && format !== null && "~standard" in format) {
     const schema = resolveSchema(format);
@@ -116,13 +122,16 @@ function readFormat(format: unknown): { schema: ResolvedSchema; sendAsGiven: boo
   }
   if (isRecord(format) && format.type === "json_schema" && isRecord(format.json_schema)) {
     const { name, schema } = format.json_schema;
+    const parseRaw = openAIParser(format, "auto-parseable-response-format");
+    // `strict` as the caller set it: the form is sent as given ("tool" mode judges its own).
+    const strict = format.json_schema.strict === true;
     return {
-      schema: { jsonSchema: isRecord(schema) ? schema : {}, validate: undefined, name: typeof name === "string" ? name : undefined },
+      schema: { jsonSchema: isRecord(schema) ? schema : {}, strict, validate: undefined, parseRaw, name: typeof name === "string" ? name : undefined },
       sendAsGiven: true,
     };
   }
   if (isRecord(format) && format.type === "json_object") {
-    return { schema: { jsonSchema: { type: "object" }, validate: undefined, name: undefined }, sendAsGiven: true };
+    return { schema: { jsonSchema: { type: "object" }, strict: false, validate: undefined, name: undefined }, sendAsGiven: true };
   }
   throw invalidArgument(
     "response_format",
@@ -142,15 +151,4 @@ function addCapability(body: Record<string, unknown>, route: unknown, capability
   if (given != null && !Array.isArray(given)) throw invalidArgument("route.capabilities", 'an array of capability names such as ["vision"]', given);
   const capabilities = given ?? [];
   if (!capabilities.includes(capability)) body.route = { ...route, capabilities: [...capabilities, capability] };
-}
-
-function toolSchemas(tools: unknown): Map<string, ResolvedSchema> {
-  const schemas = new Map<string, ResolvedSchema>();
-  if (!Array.isArray(tools)) return schemas;
-  for (const offer of tools) {
-    const internals = toolInternals(offer);
-    const name = isRecord(offer) && isRecord(offer.function) ? offer.function.name : undefined;
-    if (internals && typeof name === "string") schemas.set(name, internals.schema);
-  }
-  return schemas;
 }

@@ -1,0 +1,79 @@
+import { isRecord } from "../internal/values.ts";
+
+// What OpenAI's strict mode takes: the keywords its structured-outputs guide lists as supported
+// ("Supported schemas", https://platform.openai.com/docs/guides/structured-outputs#supported-schemas),
+// the one list the SDK keeps. The structure: `type` (string, number, integer, boolean, object,
+// array, null, or a list of them), `properties`, `required`, `additionalProperties: false`,
+// `items` (one schema), `enum`, `const`, `anyOf` (not at the root), `$ref` to `$defs` or
+// `definitions` (recursion included); annotations: `description`, `title`, `$schema` (which
+// openai's own helpers send); string `pattern` and `format` (of STRICT_FORMATS); number
+// `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`; array `minItems`,
+// `maxItems`. The guide lists no other: `minLength`/`maxLength`, `default`, `examples`, `oneOf`,
+// `allOf`, `not`, `if`/`then`/`else`, `patternProperties`, `propertyNames`, `min`/`maxProperties`,
+// `uniqueItems`, `contains`, tuples (`prefixItems`, `items` as a list) and boolean schemas make a
+// schema non-strict. Its size limits (properties, nesting, enum values) are not checked.
+const STRICT_KEYWORDS = new Set(
+  "type properties required additionalProperties items enum const anyOf $ref $defs definitions description title $schema pattern format minimum maximum exclusiveMinimum exclusiveMaximum multipleOf minItems maxItems".split(" "),
+);
+const STRICT_FORMATS = new Set("date-time time date duration email hostname ipv4 ipv6 uuid".split(" "));
+
+// Keywords whose value is a schema or a list of schemas, and those whose value maps names to
+// schemas: where closing goes on. Not `allOf` (nor `not`, `if`/`then`/`else`, `dependentSchemas`,
+// which combine with their parent as an intersection does): closing an object there would
+// forbid the keys a sibling schema adds, so no value could satisfy both.
+const SUBSCHEMAS = ["items", "prefixItems", "additionalProperties", "anyOf", "oneOf"];
+const SUBSCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions"];
+
+/** A schema as sent, and whether OpenAI's strict mode takes it. */
+export interface StrictSchema {
+  schema: Record<string, unknown>;
+  strict: boolean;
+}
+
+/**
+ * `schema` with every object schema that is silent on `additionalProperties` closed
+ * (`additionalProperties: false`: libraries describe their *input* as open, but a model should
+ * add no keys), and whether strict mode can then take it: the root is an object, every object
+ * is closed and requires all its properties, and every keyword is one listed above. The
+ * caller's schema is not changed (a copy is returned).
+ */
+export function closeSchema(schema: Record<string, unknown>): StrictSchema {
+  let strict = schema.type === "object";
+  // Copies by original: a node met again (shared, or a cycle) is the same copy.
+  const copies = new Map<object, Record<string, unknown>>();
+  const close = (node: unknown): unknown => {
+    if (!isRecord(node)) {
+      strict = false; // a boolean schema, or no schema at all
+      return node;
+    }
+    let copy = copies.get(node);
+    if (copy) return copy;
+    copies.set(node, (copy = {}));
+    const { type, properties, required, items } = node;
+    const isObject = type === "object" || (Array.isArray(type) && type.includes("object")) || isRecord(properties);
+    for (const [key, value] of Object.entries(node)) {
+      if (!STRICT_KEYWORDS.has(key) || (key === "format" && !STRICT_FORMATS.has(value as string))) strict = false;
+      copy[key] = SUBSCHEMA_MAPS.includes(key) && isRecord(value)
+        ? Object.fromEntries(Object.entries(value).map(([name, child]) => [name, close(child)]))
+        : SUBSCHEMAS.includes(key) && (isRecord(value) || Array.isArray(value))
+          ? Array.isArray(value) ? value.map(close) : close(value)
+          : value;
+    }
+    if (isObject) {
+      copy.additionalProperties ??= false;
+      const listed = Array.isArray(required) ? required : [];
+      if (copy.additionalProperties !== false || Object.keys(isRecord(properties) ? properties : {}).some((name) => !listed.includes(name))) strict = false;
+    }
+    if (
+      !("type" in node || "anyOf" in node || "$ref" in node || "enum" in node || "const" in node) ||
+      ((type === "array" || (Array.isArray(type) && type.includes("array"))) && !isRecord(items)) ||
+      // A reference with siblings: openai's own Python helper inlines those, as strict mode refuses them.
+      ("$ref" in node && Object.keys(node).length > 1)
+    ) {
+      strict = false;
+    }
+    return copy;
+  };
+  const closed = close(schema) as Record<string, unknown>;
+  return { schema: closed, strict };
+}
