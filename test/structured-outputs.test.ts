@@ -11,6 +11,12 @@ import { recordingClient } from "./fixtures/client.ts";
 const Weather = z.object({ city: z.string(), celsius: z.number() });
 const messages = [{ role: "user" as const, content: "Weather in Paris?" }];
 
+/** What the library's JSON Schema for an object is sent as: closed, since it is silent on `additionalProperties`. */
+const closedInput = (schema: { "~standard": { jsonSchema: { input(options: { target: string }): Record<string, unknown> } } }) => ({
+  ...schema["~standard"].jsonSchema.input({ target: "draft-07" }),
+  additionalProperties: false,
+});
+
 
 /** A client answering with `content` as the assistant message (and `finish_reason`). */
 function answering(content: string | null, extra: Partial<ChatCompletion["choices"][number]["message"]> = {}, finish: string = "stop") {
@@ -55,16 +61,21 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe("parse(): the request", () => {
-  it("sends a Standard Schema's JSON Schema as json_schema under the name \"response\", strict only when strict-shaped", async () => {
+  it("sends a Standard Schema's JSON Schema as json_schema under the name \"response\", its objects closed, strict when strict mode takes it", async () => {
     const { client, sent } = answering('{"city":"Paris","celsius":21}');
+    const Optional = z.object({ city: z.string(), celsius: z.number().optional() });
     await client.chat.completions.parse({ model: "some/model", messages, response_format: Weather });
     await client.chat.completions.parse({ model: "some/model", messages, response_format: z.strictObject({ city: z.string(), celsius: z.number() }) });
-    const [loose, strict] = sent.map((body) => body.response_format as { type: string; json_schema: Record<string, unknown> });
-    expect(loose.type).toBe("json_schema");
-    expect(loose.json_schema.name).toBe("response");
-    expect(loose.json_schema.schema).toEqual(Weather["~standard"].jsonSchema.input({ target: "draft-07" }));
-    expect(loose.json_schema.strict).toBe(false);
-    expect(strict.json_schema.strict).toBe(true);
+    await client.chat.completions.parse({ model: "some/model", messages, response_format: Optional });
+    const [silent, closed, optional] = sent.map((body) => body.response_format as { type: string; json_schema: Record<string, unknown> });
+    expect(silent.type).toBe("json_schema");
+    expect(silent.json_schema.name).toBe("response");
+    expect(silent.json_schema.schema).toEqual(closedInput(Weather));
+    expect(silent.json_schema.strict).toBe(true);
+    expect(closed.json_schema).toEqual(silent.json_schema);
+    // An optional property: strict mode cannot take it, so strict is false and the schema is only closed.
+    expect(optional.json_schema.schema).toEqual(closedInput(Optional));
+    expect(optional.json_schema.strict).toBe(false);
     expect(sent[0]).not.toHaveProperty("route");
   });
 
@@ -103,9 +114,7 @@ describe("parse(): the request", () => {
     expect(completion.choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
     expect(sent[0]).not.toHaveProperty("response_format");
     expect(sent[0].tool_choice).toEqual({ type: "function", function: { name: "response" } });
-    expect((sent[0].tools as { function: { name: string; parameters: unknown } }[])[0].function.parameters).toEqual(
-      Weather["~standard"].jsonSchema.input({ target: "draft-07" }),
-    );
+    expect((sent[0].tools as { function: { name: string; parameters: unknown; strict: boolean } }[])[0].function).toMatchObject({ parameters: closedInput(Weather), strict: true });
     expect(sent[0].route).toEqual({ capabilities: ["tools"] });
   });
 
@@ -137,7 +146,7 @@ describe("parse(): the request", () => {
     expect(sent[0].response_format).toEqual({ type: "json_object" });
     const [system, ...rest] = sent[0].messages as { role: string; content: string }[];
     expect(system.role).toBe("system");
-    expect(system.content).toContain(JSON.stringify(Weather["~standard"].jsonSchema.input({ target: "draft-07" })));
+    expect(system.content).toContain(JSON.stringify(closedInput(Weather)));
     expect(rest).toEqual(messages);
     expect(sent[0].route).toEqual({ capabilities: ["json"] });
   });
@@ -294,7 +303,7 @@ describe("parse(): the answer", () => {
     expect(call.function.parsed_arguments).toEqual({ city: "Paris" });
     expect(other.function).not.toHaveProperty("parsed_arguments");
     expect(good.sent[0].tools).toEqual([
-      { type: "function", function: { name: "get_weather", description: "Weather", parameters: z.object({ city: z.string() })["~standard"].jsonSchema.input({ target: "draft-07" }), strict: false } },
+      { type: "function", function: { name: "get_weather", description: "Weather", parameters: closedInput(z.object({ city: z.string() })), strict: true } },
       plain,
     ]);
     const bad = reply('{"city":7}');

@@ -39,39 +39,34 @@ export interface StrictSchema {
  */
 export function closeSchema(schema: Record<string, unknown>): StrictSchema {
   let strict = schema.type === "object";
-  // Copies by original: a node met again (shared, or a cycle) is the same copy.
+  // Copies by original: a node met again (shared, or in a cycle) is the same copy.
   const copies = new Map<object, Record<string, unknown>>();
   const close = (node: unknown): unknown => {
-    if (!isRecord(node)) {
-      strict = false; // a boolean schema, or no schema at all
-      return node;
-    }
-    let copy = copies.get(node);
-    if (copy) return copy;
-    copies.set(node, (copy = {}));
+    // A boolean schema (or no schema at all) where a schema belongs.
+    if (!isRecord(node)) return (strict = false), node;
+    if (copies.has(node)) return copies.get(node);
+    const copy: Record<string, unknown> = {};
+    copies.set(node, copy);
     const { type, properties, required, items } = node;
-    const isObject = type === "object" || (Array.isArray(type) && type.includes("object")) || isRecord(properties);
+    const is = (name: string) => type === name || (Array.isArray(type) && type.includes(name));
     for (const [key, value] of Object.entries(node)) {
-      if (!STRICT_KEYWORDS.has(key) || (key === "format" && !STRICT_FORMATS.has(value as string))) strict = false;
-      copy[key] = SUBSCHEMA_MAPS.includes(key) && isRecord(value)
-        ? Object.fromEntries(Object.entries(value).map(([name, child]) => [name, close(child)]))
-        : SUBSCHEMAS.includes(key) && (isRecord(value) || Array.isArray(value))
-          ? Array.isArray(value) ? value.map(close) : close(value)
-          : value;
+      strict &&= STRICT_KEYWORDS.has(key) && (key !== "format" || STRICT_FORMATS.has(value as string));
+      copy[key] =
+        SUBSCHEMA_MAPS.includes(key) && isRecord(value)
+          ? Object.fromEntries(Object.entries(value).map(([name, child]) => [name, close(child)]))
+          : SUBSCHEMAS.includes(key) && typeof value === "object" && value
+            ? Array.isArray(value) ? value.map(close) : close(value)
+            : value;
     }
-    if (isObject) {
+    if (is("object") || isRecord(properties)) {
       copy.additionalProperties ??= false;
-      const listed = Array.isArray(required) ? required : [];
-      if (copy.additionalProperties !== false || Object.keys(isRecord(properties) ? properties : {}).some((name) => !listed.includes(name))) strict = false;
+      strict &&= copy.additionalProperties === false && Object.keys(properties ?? {}).every((name) => Array.isArray(required) && required.includes(name));
     }
-    if (
-      !("type" in node || "anyOf" in node || "$ref" in node || "enum" in node || "const" in node) ||
-      ((type === "array" || (Array.isArray(type) && type.includes("array"))) && !isRecord(items)) ||
-      // A reference with siblings: openai's own Python helper inlines those, as strict mode refuses them.
-      ("$ref" in node && Object.keys(node).length > 1)
-    ) {
-      strict = false;
-    }
+    strict &&=
+      ("type" in node || "anyOf" in node || "$ref" in node || "enum" in node || "const" in node) &&
+      (!is("array") || isRecord(items)) &&
+      // A reference with siblings: openai's Python SDK inlines those, as strict mode takes none.
+      !("$ref" in node && Object.keys(node).length > 1);
     return copy;
   };
   const closed = close(schema) as Record<string, unknown>;
