@@ -321,6 +321,132 @@ describe("parse(): the answer", () => {
   });
 });
 
+describe("strict by default", () => {
+  /** What parse() sends as `json_schema` for `schema`, and as the forced function of "tool" mode. */
+  async function sentFor(schema: Parameters<typeof jsonSchema>[0] | { "~standard": unknown }) {
+    const format = "~standard" in schema ? schema : jsonSchema(schema);
+    const { client, sent } = answering("{}");
+    await client.chat.completions.parse({ model: "m", messages, response_format: format as never }).catch(() => undefined);
+    await client.chat.completions.parse({ model: "m", messages, response_format: format as never }, { structuredOutput: "tool" }).catch(() => undefined);
+    const { json_schema } = sent[0].response_format as { json_schema: { schema: Record<string, unknown>; strict: boolean } };
+    const forced = (sent[1].tools as { function: { parameters: Record<string, unknown>; strict: boolean } }[])[0].function;
+    return { schema: json_schema.schema, strict: json_schema.strict, forced };
+  }
+
+  it("sends Zod's z.object(), Valibot's object() and ArkType's type() closed and strict, as response_format, as the forced function and as a tool()", async () => {
+    const schemas = {
+      zod: z.object({ city: z.string(), tags: z.array(z.object({ name: z.string() })) }),
+      valibot: toStandardJsonSchema(v.object({ city: v.string(), tags: v.array(v.object({ name: v.string() })) })),
+      arktype: type({ city: "string", tags: type({ name: "string" }).array() }),
+    };
+    for (const [library, schema] of Object.entries(schemas)) {
+      const input = schema["~standard"].jsonSchema.input({ target: "draft-07" }) as Record<string, unknown>;
+      expect(input, `${library}'s own JSON Schema is silent on additionalProperties`).not.toHaveProperty("additionalProperties");
+      const { schema: sent, strict, forced } = await sentFor(schema);
+      expect(strict, library).toBe(true);
+      expect(sent).toMatchObject({ type: "object", additionalProperties: false, properties: { tags: { items: { additionalProperties: false } } } });
+      expect(forced, library).toEqual({ name: "response", description: expect.any(String), parameters: sent, strict: true });
+      const defined = tool({ name: "t", parameters: schema });
+      expect(defined.function.strict, library).toBe(true);
+      expect(defined.function.parameters, library).toEqual(sent);
+    }
+  });
+
+  it("closes each object silent on additionalProperties in properties, items, $defs, definitions and anyOf/oneOf branches, but none inside allOf", async () => {
+    const open = (name: string) => ({ type: "object", properties: { [name]: { type: "string" } }, required: [name] });
+    const closed = (name: string) => ({ ...open(name), additionalProperties: false });
+    const { schema } = await sentFor({
+      type: "object",
+      properties: { nested: open("a"), list: { type: "array", items: open("b") }, either: { anyOf: [open("c"), { type: "null" }] }, one: { oneOf: [open("d")] }, both: { allOf: [open("e"), open("f")] }, kept: { ...open("g"), additionalProperties: true } },
+      required: ["nested", "list", "either", "one", "both", "kept"],
+      $defs: { x: open("x") },
+      definitions: { y: open("y") },
+    });
+    expect(schema).toEqual({
+      type: "object",
+      properties: { nested: closed("a"), list: { type: "array", items: closed("b") }, either: { anyOf: [closed("c"), { type: "null" }] }, one: { oneOf: [closed("d")] }, both: { allOf: [open("e"), open("f")] }, kept: { ...open("g"), additionalProperties: true } },
+      required: ["nested", "list", "either", "one", "both", "kept"],
+      $defs: { x: closed("x") },
+      definitions: { y: closed("y") },
+      additionalProperties: false,
+    });
+  });
+
+  it("keeps strict for every keyword strict mode supports: nesting, unions with null, enums, recursion, patterns, formats, bounds", async () => {
+    type Node = { name: string; children: Node[] };
+    const Node: z.ZodType<Node> = z.object({ name: z.string(), get children() { return z.array(Node); } });
+    const Rich = z.object({
+      kind: z.enum(["a", "b"]),
+      fixed: z.literal("x"),
+      note: z.string().nullable().describe("a note"),
+      email: z.email(),
+      when: z.iso.datetime(),
+      code: z.string().regex(/^[A-Z]{3}$/),
+      count: z.number().int().min(1).max(9).multipleOf(1),
+      tags: z.array(z.string()).min(1).max(3),
+      tree: Node,
+      self: Node,
+    });
+    expect((await sentFor(Rich)).strict).toBe(true);
+    expect((await sentFor(Node)).strict).toBe(true);
+    expect((await sentFor(toStandardJsonSchema(v.object({ size: v.picklist(["s", "m"]), fixed: v.literal(1), maybe: v.nullable(v.string()) })))).strict).toBe(true);
+    expect((await sentFor(type({ size: "'s'|'m'", maybe: "string|null", whole: "number.integer" }))).strict).toBe(true);
+  });
+
+  it("sends strict: false, the schema only closed, when strict mode cannot take it", async () => {
+    const cases: [string, Record<string, unknown> | { "~standard": unknown }][] = [
+      ["an optional property", z.object({ city: z.string().optional() })],
+      ["a default", z.object({ city: z.string().default("Paris") })],
+      ["minLength", z.object({ city: z.string().min(1) })],
+      ["a format strict mode lacks", z.object({ site: z.url() })],
+      ["oneOf", z.object({ shape: z.discriminatedUnion("kind", [z.object({ kind: z.literal("a") }), z.object({ kind: z.literal("b") })]) })],
+      ["a value of any type", z.object({ anything: z.unknown() })],
+      ["a tuple", z.object({ pair: z.tuple([z.string(), z.number()]) })],
+      ["a record (additionalProperties as a schema)", z.object({ scores: z.record(z.string(), z.number()) })],
+      ["a root that is not an object", z.array(z.string())],
+      ["allOf", { type: "object", properties: { both: { allOf: [{ type: "string" }, { minLength: 1 }] } }, required: ["both"] }],
+      ["an object left open on purpose", { type: "object", properties: {}, additionalProperties: true }],
+      ["a $ref with siblings", { type: "object", properties: { a: { $ref: "#/$defs/a", description: "x" } }, required: ["a"], $defs: { a: { type: "string" } } }],
+      ["an array without items", { type: "object", properties: { list: { type: "array" } }, required: ["list"] }],
+      ["a boolean schema", { type: "object", properties: { any: true }, required: ["any"] }],
+      ["a root anyOf", { anyOf: [{ type: "object", properties: {} }, { type: "null" }] }],
+    ];
+    for (const [what, schema] of cases) {
+      const own = "~standard" in schema ? ((schema as { "~standard": { jsonSchema: { input(options: object): Record<string, unknown> } } })["~standard"].jsonSchema.input({ target: "draft-07" })) : schema;
+      const sent = await sentFor(schema);
+      expect(sent.strict, what).toBe(false);
+      // Nothing is rewritten to make it strict: the schema is the library's, objects closed where silent.
+      expect(JSON.stringify(sent.schema).replaceAll(',"additionalProperties":false', ""), what).toBe(JSON.stringify(own));
+    }
+  });
+
+  it("never changes what is accepted: the reply is checked by the caller's own schema, not the closed one", async () => {
+    const { client } = answering('{"city":"Paris","celsius":21,"note":"a key the closed schema forbids"}');
+    const seen: unknown[] = [];
+    const open = jsonSchema<{ city: string }>({ type: "object", properties: { city: { type: "string" } }, required: ["city"] }, { validate: (value) => (seen.push(value), value as { city: string }) });
+    const completion = await client.chat.completions.parse({ model: "m", messages, response_format: open });
+    expect(completion.choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21, note: "a key the closed schema forbids" });
+    expect(seen).toHaveLength(1);
+    // Zod's object drops unknown keys rather than rejecting them; so it does here.
+    expect((await client.chat.completions.parse({ model: "m", messages, response_format: Weather })).choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
+  });
+
+  it("leaves the caller's schema unchanged, keeps a tool()'s own strict, and copes with a schema that refers to itself", () => {
+    const schema: Record<string, unknown> = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
+    const before = structuredClone(schema);
+    const defined = tool({ name: "t", parameters: jsonSchema(schema), strict: false });
+    expect(schema).toEqual(before);
+    expect(defined.function).toMatchObject({ strict: false, parameters: { ...before, additionalProperties: false } });
+    const cyclic: Record<string, unknown> = { type: "object", properties: {} };
+    (cyclic.properties as Record<string, unknown>).self = cyclic;
+    const looped = tool({ name: "loop", parameters: jsonSchema(cyclic) });
+    const parameters = looped.function.parameters as { properties: { self: unknown }; additionalProperties: boolean };
+    expect(parameters.properties.self).toBe(parameters);
+    expect(parameters.additionalProperties).toBe(false);
+    expect(looped.function.strict).toBe(false);
+  });
+});
+
 describe("parse({ stream: true })", () => {
   const pieces = ['{"ci', 'ty":"Pa', 'ris","cel', "sius\":2", "1}"];
 

@@ -74,8 +74,9 @@ export class Completions {
   /**
    * Creates a chat completion whose answer follows a schema, and parses it:
    * `message.parsed` is the answer, validated and typed by `response_format` (a Zod 4, ArkType
-   * or Valibot schema, `jsonSchema(...)`, or OpenAI's `json_schema` form). Calls of `tool()`
-   * tools get `parsed_arguments`. `options.structuredOutput` says how the schema reaches the
+   * or Valibot schema, `jsonSchema(...)`, OpenAI's `json_schema` form, or what openai's
+   * `zodResponseFormat()` returns, read by its own `$parseRaw`). Calls of `tool()` and
+   * `zodFunction()` tools, and of tools with `function.strict: true`, get `parsed_arguments`. `options.structuredOutput` says how the schema reaches the
    * model (default `"json_schema"`; `"tool"` or `"json_object"` for models without native
    * support). With `stream: true` it resolves to a stream that also has `partialObjectStream`.
    *
