@@ -12,7 +12,7 @@
 export * from "./index.ts";
 export { abortError } from "./errors/connection-errors.ts";
 export { describeValue, invalidArgument } from "./errors/invalid-argument.ts";
-export { redactValue, type Redact } from "./errors/redact.ts";
+export { redactValue, type Redact } from "./internal/redact.ts";
 export { excerpt, isRecord, MAX_TIMER_MS } from "./internal/values.ts";
 export { untilAborted } from "./internal/until-aborted.ts";
 export { createAPIPromise, type Outcome } from "./pipeline/api-promise.ts";

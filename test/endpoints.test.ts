@@ -13,6 +13,7 @@ import {
 } from "../src/index.ts";
 import { createMockGateway, MOCK_API_KEY, type MockGatewayOptions } from "../src/testing/index.ts";
 import { streamedBody } from "./fixtures/body.ts";
+import { requestRecordingClient } from "./fixtures/client.ts";
 import { fromBase64, readPNG, readWAV } from "./fixtures/media.ts";
 
 // The endpoints beside chat (API.md, "Beyond text"): client.embeddings.create,
@@ -107,6 +108,17 @@ describe("client.embeddings.create()", () => {
       await expect(failure).rejects.toBeInstanceOf(ModelGateError);
       await expect(failure).rejects.toThrow(message);
     }
+  });
+
+  it("checks that embeddings come one per input, at their indexes, and sorts them; a sparse input is refused", async () => {
+    const vector = (index: number) => ({ object: "embedding", index, embedding: [index, 1] });
+    const twice = requestRecordingClient(() => Response.json({ object: "list", data: [vector(0), vector(0)], model: "e", usage: { prompt_tokens: 1, total_tokens: 1 } }));
+    await expect(twice.client.embeddings.create({ model: "e", input: ["a", "b"] })).rejects.toThrow(/indexes are 0, 0/);
+    const reversed = requestRecordingClient(() => Response.json({ object: "list", data: [vector(1), vector(0)], model: "e", usage: { prompt_tokens: 1, total_tokens: 1 } }));
+    const sorted = await reversed.client.embeddings.create({ model: "e", input: ["a", "b"] });
+    expect(sorted.data.map((entry) => entry.index)).toEqual([0, 1]);
+    // eslint-disable-next-line no-sparse-arrays
+    await expect(reversed.client.embeddings.create({ model: "e", input: ["a", , "b"] as string[] })).rejects.toThrow(/^`input` must be/);
   });
 });
 
@@ -253,6 +265,14 @@ describe("client.audio.transcriptions.create()", () => {
     await expect(failure).rejects.toThrow("`file` must be a Blob, a File or bytes (an ArrayBuffer or a typed array); got nothing.");
     expect(gateway.requests).toHaveLength(0);
   });
+
+  it("names an uploaded Blob by its type, and sends a list as repeated name[] fields", async () => {
+    const { client, sent } = requestRecordingClient(() => Response.json({ text: "ok" }));
+    await client.audio.transcriptions.create({ model: "t", file: new Blob([new Uint8Array(4)], { type: "audio/wav" }), timestamp_granularities: ["word", "segment"] } as never);
+    const form = sent[0]!.body as FormData;
+    expect((form.get("file") as File).name).toBe("audio.wav");
+    expect(form.getAll("timestamp_granularities[]")).toEqual(["word", "segment"]);
+  });
 });
 
 describe("bad params: a rejected promise naming the field, never a synchronous throw, nothing sent", () => {
@@ -283,6 +303,18 @@ describe("bad params: a rejected promise naming the field, never a synchronous t
     await expect(failure).rejects.toBeInstanceOf(ModelGateError);
     await expect(failure).rejects.toThrow(`\`${field}\` must be`);
     expect(gateway.requests).toHaveLength(0);
+  });
+
+  it("rejects bad options and headers of speech and text transcriptions with a ModelGateError naming them", async () => {
+    const { client, sent } = requestRecordingClient(() => new Response(new Uint8Array([82, 73, 70, 70]), { headers: { "content-type": "audio/wav" } }));
+    for (const options of ["oops", null, 42, { headers: 5 }, { headers: "x" }]) {
+      const error = await client.audio.speech.create({ model: "s", input: "hi", voice: "alloy" }, options as never).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ModelGateError);
+      expect((error as Error).message).toMatch(/^`(options|headers)` must be/);
+    }
+    const text = await client.audio.transcriptions.create({ model: "t", file: new Blob([new Uint8Array(4)]), response_format: "text" }, "oops" as never).catch((caught: unknown) => caught);
+    expect((text as Error).message).toMatch(/^`options` must be/);
+    expect(sent).toHaveLength(0);
   });
 });
 

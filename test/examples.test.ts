@@ -14,7 +14,7 @@ const root = join(import.meta.dirname, "..");
 const offlineEnv = { ...process.env, MODELGATE_BASE_URL: "", MODELGATE_API_KEY: "", MOCK_CHUNK_DELAY_MS: "0", NO_COLOR: "1" };
 
 async function example(file: string) {
-  const { stdout, stderr } = await run(join(root, "node_modules/.bin/tsx"), [join(root, "examples", file)], { cwd: root, env: offlineEnv, timeout: 30_000 });
+  const { stdout, stderr } = await run(join(root, "node_modules/.bin/tsx"), [join(root, "examples", file)], { cwd: root, env: offlineEnv, timeout: 90_000 });
   return { stdout, stderr };
 }
 

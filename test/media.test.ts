@@ -259,4 +259,12 @@ describe("decodeDataURL()", () => {
   ])("rejects %s with a ModelGateError", (_name, url, message) => {
     expect(rejects(url)).toMatch(message);
   });
+
+  it("reads data: URLs as a URL parser does: no fragment, no surrounding spaces, no tabs or line breaks", () => {
+    const text = (url: string) => new TextDecoder().decode(decodeDataURL(url).bytes);
+    expect(text("data:text/plain,hello#frag")).toBe("hello");
+    expect(text("data:;base64,aGk=#frag")).toBe("hi");
+    expect(text(" data:,lead ")).toBe("lead");
+    expect(text("data:,a\tb\nc")).toBe("abc");
+  });
 });

@@ -108,7 +108,7 @@ describe("README Node programs run as written against the mock gateway", () => {
     const file = join(dir, fileName(block));
     writeFileSync(file, block.code);
     const env = { ...process.env, MODELGATE_BASE_URL: server.url, MODELGATE_API_KEY: MOCK_API_KEY, NO_COLOR: "1" };
-    const result = await run(join(root, "node_modules/.bin/tsx"), ["--tsconfig", join(root, "tsconfig.json"), file], { cwd: dir, env, timeout: 30_000 }).catch(
+    const result = await run(join(root, "node_modules/.bin/tsx"), ["--tsconfig", join(root, "tsconfig.json"), file], { cwd: dir, env, timeout: 90_000 }).catch(
       (error: { stderr?: string; message: string }) => {
         throw new Error(`the block failed: ${error.stderr || error.message}`);
       },

@@ -11,6 +11,7 @@ import {
 import { sseResponse } from "./fixtures/body.ts";
 import { completionBody, contentEvent, DONE } from "./fixtures/chunks.ts";
 import { inFakeTime, useFakeClock } from "./fixtures/clock.ts";
+import { paymentRequired, pricedGateway } from "./fixtures/priced-gateway.ts";
 import { BASE, USER_HELLO, testClient, useMockServer } from "./fixtures/server.ts";
 
 // Backoff, retry-after and timeouts run on a fake clock: every call below goes through
@@ -140,6 +141,15 @@ describe("idempotency", () => {
     expect(keys[2]).toBe(keys[0]);
     expect(keys[3]).not.toBe(keys[0]);
     expect(seen.map((request) => request.headers.get("x-modelgate-retry-count"))).toEqual([null, "1", "2", null]);
+  });
+
+  it("gives the shrunk retry its own idempotency key", async () => {
+    let calls = 0;
+    const { client, sent } = pricedGateway({ chat: () => (calls++ === 0 ? paymentRequired(50)() : Response.json(completionBody("ok"))) });
+    await client.chat.completions.create({ model: "m", messages: USER_HELLO, max_tokens: 500 }, { shrinkToAffordable: true });
+    const [first, second] = sent.map(({ headers }) => headers.get("idempotency-key"));
+    expect(second).not.toBe(first);
+    expect(second).toBe(`${first}-shrunk`);
   });
 });
 

@@ -2,13 +2,19 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as v from "valibot";
 import { toStandardJsonSchema } from "@valibot/to-json-schema";
-import { type } from "arktype";
-import { ModelGate, ModelGateError, StructuredOutputError, APIConnectionError, jsonSchema, tool, type ChatCompletion } from "../src/index.ts";
+import { scope, type } from "arktype";
+import Ajv from "ajv";
+import { ModelGateError, StructuredOutputError, jsonSchema, tool, type ChatCompletion } from "../src/index.ts";
 import { sseResponse } from "./fixtures/body.ts";
-import { chunk, completionBody, DONE, sseData, toolFragment } from "./fixtures/chunks.ts";
+import { assistantReply, chunk, completionBody, DONE, sseData, toolFragment } from "./fixtures/chunks.ts";
 import { recordingClient } from "./fixtures/client.ts";
+import { rejection } from "./fixtures/promises.ts";
+
+// parse() without streaming: the request it sends for each way of asking for structured
+// output, and the answer it gives. Streamed parse() is in structured-outputs-stream.test.ts.
 
 const Weather = z.object({ city: z.string(), celsius: z.number() });
+const Answer = z.object({ a: z.number() });
 const messages = [{ role: "user" as const, content: "Weather in Paris?" }];
 
 /** What the library's JSON Schema for an object is sent as: closed, since it is silent on `additionalProperties`. */
@@ -17,7 +23,6 @@ const closedInput = (schema: { "~standard": { jsonSchema: { input(options: { tar
   additionalProperties: false,
 });
 
-
 /** A client answering with `content` as the assistant message (and `finish_reason`). */
 function answering(content: string | null, extra: Partial<ChatCompletion["choices"][number]["message"]> = {}, finish: string = "stop") {
   return recordingClient(() => {
@@ -25,39 +30,6 @@ function answering(content: string | null, extra: Partial<ChatCompletion["choice
     completion.choices[0] = { index: 0, message: { role: "assistant", content, ...extra }, finish_reason: finish as "stop" };
     return Response.json(completion);
   });
-}
-
-/** A client streaming `pieces` as content deltas of choice 0, then `stop` and [DONE]. */
-function streaming(pieces: string[], options: { finish?: "stop" | "length"; breakOff?: boolean } = {}) {
-  const events = pieces.map((piece) => sseData(chunk({ content: piece })));
-  const tail = options.breakOff ? [] : [sseData(chunk({}, { finish: options.finish ?? "stop" })), DONE];
-  const state = { cancelled: false };
-  const recorded = recordingClient(() => {
-    const response = sseResponse([...events, ...tail], { breakOff: options.breakOff ?? false });
-    const reader = response.body!.getReader();
-    const body = new ReadableStream<Uint8Array>({
-      pull: async (controller) => {
-        const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
-      },
-      cancel: async (reason) => {
-        state.cancelled = true;
-        await reader.cancel(reason);
-      },
-    });
-    return new Response(body, { headers: response.headers });
-  });
-  return { ...recorded, state };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the promise to reject");
 }
 
 describe("parse(): the request", () => {
@@ -178,6 +150,50 @@ describe("parse(): the request", () => {
       expect(await rejection(promise!)).toBeInstanceOf(ModelGateError);
     }
     expect(sent).toHaveLength(0);
+  });
+
+  it('sends a valid JSON Schema in "tool" mode when the root is not an object: definitions move up with it', async () => {
+    const recursive = scope({ node: { name: "string", children: "node[]" } }).export().node;
+    const Node: z.ZodType<{ name: string; children: unknown[] }> = z.object({ name: z.string(), get children() { return z.array(Node); } });
+    for (const schema of [recursive, z.array(Node), z.array(z.object({ x: z.string() }).meta({ id: "Item" }))]) {
+      const { client, sent } = recordingClient(() => Response.json(assistantReply({ tool_calls: [] }, "tool_calls")));
+      await client.chat.completions.parse({ model: "m", messages, response_format: schema }, { structuredOutput: "tool" }).catch(() => undefined);
+      const parameters = (sent[0]!.tools as { function: { parameters: Record<string, unknown> } }[]).at(-1)!.function.parameters;
+      expect(() => new Ajv({ strict: false }).compile(parameters)).not.toThrow();
+    }
+    const answer = { value: { name: "root", children: [{ name: "leaf", children: [] }] } };
+    const { client } = recordingClient(() => Response.json(assistantReply({ tool_calls: [{ id: "c", type: "function", function: { name: "response", arguments: JSON.stringify(answer) } }] }, "tool_calls")));
+    const parsed = await client.chat.completions.parse({ model: "m", messages, response_format: recursive }, { structuredOutput: "tool" });
+    expect(parsed.choices[0]!.message.parsed).toEqual(answer.value);
+  });
+
+  it("sends strict: false when an object anywhere is open, additionalItems, dependencies and unevaluatedItems included", async () => {
+    const open = { type: "object", properties: { x: { type: "string" } } };
+    for (const schema of [
+      { type: "array", items: [{ type: "string" }], additionalItems: open },
+      { type: "object", properties: {}, required: [], additionalProperties: false, dependencies: { x: open } },
+      { type: "array", unevaluatedItems: open },
+    ]) {
+      const { client, sent } = recordingClient(() => Response.json(assistantReply({ content: "[]" })));
+      await client.chat.completions.parse({ model: "m", messages, response_format: jsonSchema(schema) }).catch(() => undefined);
+      expect((sent[0]!.response_format as { json_schema: { strict: boolean } }).json_schema.strict).toBe(false);
+    }
+  });
+
+  it("names the caller's own mistakes, as the caller wrote them", async () => {
+    const { client, sent } = recordingClient(() => Response.json(assistantReply({ content: "{}" })));
+    const badMessage = await client.chat.completions.parse({ model: "m", messages: [{ role: "bot" } as never], response_format: Answer }, { structuredOutput: "json_object" }).catch((caught: unknown) => caught);
+    expect((badMessage as Error).message).toMatch(/^`messages\[0\]\.role` must be/);
+    const badTools = await client.chat.completions.parse({ model: "m", messages, response_format: Answer, tools: "lookup" as never }, { structuredOutput: "tool" }).catch((caught: unknown) => caught);
+    expect((badTools as Error).message).toMatch(/^`tools` must be an array/);
+    const badRoute = await client.chat.completions.parse({ model: "auto", messages, response_format: Answer, route: { capabilities: "vision" as never } }).catch((caught: unknown) => caught);
+    expect((badRoute as Error).message).toMatch(/^`route\.capabilities` must be an array/);
+    expect(sent).toHaveLength(0);
+    expect(() => tool("x" as never)).toThrow(/^tool\(\) takes \{ name, description, parameters, run \}; got "x"\.$/);
+    expect(() => tool({ name: "t", description: 42 as never, parameters: Answer })).toThrow(/`description` must be a string/);
+    expect(() => tool({ name: "t", strict: "yes" as never, parameters: Answer })).toThrow(/`strict` must be true or false/);
+    expect(() => tool({ name: "t", parameters: z.string() as never })).toThrow(/`parameters` must describe an object/);
+    expect(() => jsonSchema({}, "weather" as never)).toThrow(/`options` must be an object/);
   });
 });
 
@@ -319,6 +335,43 @@ describe("parse(): the answer", () => {
     expect(requestID).toBe("req_1");
     expect(JSON.parse(await response.text()).choices[0].message.content).toBe('{"city":"Paris","celsius":21}');
   });
+
+  it("gives parsed: null and the parsed_arguments when the model calls a tool instead of answering, streamed and not", async () => {
+    const lookup = tool({ name: "lookup", parameters: z.object({ city: z.string() }) });
+    const call = { id: "c1", type: "function", function: { name: "lookup", arguments: '{"city":"Paris"}' } };
+    const plain = recordingClient(() => Response.json(assistantReply({ tool_calls: [call] }, "tool_calls")));
+    const completion = await plain.client.chat.completions.parse({ model: "m", messages, response_format: Answer, tools: [lookup] });
+    expect(completion.choices[0]!.message.parsed).toBeNull();
+    expect(completion.choices[0]!.message.tool_calls![0]!.function.parsed_arguments).toEqual({ city: "Paris" });
+    const events = [sseData(chunk(toolFragment({ index: 0, id: "c1", name: "lookup", arguments: '{"city":"Paris"}' }))), sseData(chunk({}, { finish: "tool_calls" })), DONE];
+    const streamed = recordingClient(() => sseResponse(events));
+    const stream = await streamed.client.chat.completions.parse({ model: "m", messages, response_format: Answer, tools: [lookup], stream: true });
+    const final = await stream.finalChatCompletion();
+    expect(final.choices[0]!.message.parsed).toBeNull();
+    expect(final.choices[0]!.message.tool_calls![0]!.function.parsed_arguments).toEqual({ city: "Paris" });
+  });
+
+  it("reports a schema whose own code throws, or returns no result, as StructuredOutputError with the cause", async () => {
+    const { client } = recordingClient(() => Response.json(assistantReply({ content: '{"when":"not a date"}' })));
+    const throwing = z.object({ when: z.string().transform((text) => new Date(text).toISOString()) });
+    const error = (await client.chat.completions.parse({ model: "m", messages, response_format: throwing }).catch((caught: unknown) => caught)) as StructuredOutputError;
+    expect(error).toBeInstanceOf(StructuredOutputError);
+    expect(error.message).toMatch(/rejected by the schema, which threw: Invalid time value/);
+    expect(error.cause).toBeInstanceOf(RangeError);
+    const silent = { "~standard": { version: 1, vendor: "custom", validate: () => undefined, jsonSchema: { input: () => ({ type: "object" }), output: () => ({}) } } };
+    const second = await client.chat.completions.parse({ model: "m", messages, response_format: silent as never }).catch((caught: unknown) => caught);
+    expect(second).toBeInstanceOf(StructuredOutputError);
+  });
+
+  it("gives the raw response from asResponse() even when the answer does not validate", async () => {
+    const { client } = recordingClient(() => Response.json(assistantReply({ content: "not json" })));
+    const call = client.chat.completions.parse({ model: "m", messages, response_format: Answer });
+    const response = await call.asResponse();
+    expect(response.status).toBe(200);
+    expect((await response.json()).choices[0].message.content).toBe("not json");
+    await expect(call).rejects.toBeInstanceOf(StructuredOutputError);
+    await expect(call.withResponse()).rejects.toBeInstanceOf(StructuredOutputError);
+  });
 });
 
 describe("strict by default", () => {
@@ -444,137 +497,5 @@ describe("strict by default", () => {
     expect(parameters.properties.self).toBe(parameters);
     expect(parameters.additionalProperties).toBe(false);
     expect(looped.function.strict).toBe(false);
-  });
-});
-
-describe("parse({ stream: true })", () => {
-  const pieces = ['{"ci', 'ty":"Pa', 'ris","cel', "sius\":2", "1}"];
-
-  it("yields growing partial objects, then finalChatCompletion() gives the validated completion", async () => {
-    const { client } = streaming(pieces);
-    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
-    const partials: unknown[] = [];
-    for await (const partial of stream.partialObjectStream) partials.push(structuredClone(partial));
-    expect(partials).toEqual([{}, { city: "Pa" }, { city: "Paris" }, { city: "Paris", celsius: 21 }]);
-    const final = await stream.finalChatCompletion();
-    expect(final.choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
-    expect(final.choices[0].message.content).toBe(pieces.join(""));
-  });
-
-  it("finalChatCompletion() works without reading the partials, and after reading the chunks", async () => {
-    const alone = streaming(pieces);
-    const stream = await alone.client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
-    expect((await stream.finalChatCompletion()).choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
-    expect(await stream.finalChatCompletion()).toBe(await stream.finalChatCompletion());
-
-    const afterChunks = streaming(pieces);
-    const chunked = await afterChunks.client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
-    let text = "";
-    for await (const received of chunked) text += received.choices[0]?.delta.content ?? "";
-    expect(text).toBe(pieces.join(""));
-    expect((await chunked.finalChatCompletion()).choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
-  });
-
-  it("lets a loop over the chunks started right after finalChatCompletion() read every chunk", async () => {
-    const { client } = streaming(pieces);
-    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
-    const final = stream.finalChatCompletion();
-    const partials = (async () => {
-      const seen: unknown[] = [];
-      for await (const partial of stream.partialObjectStream) seen.push(structuredClone(partial));
-      return seen;
-    })();
-    let count = 0;
-    for await (const _ of stream) count++;
-    expect(count).toBe(pieces.length + 1);
-    expect((await final).choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
-    expect((await partials).at(-1)).toEqual({ city: "Paris", celsius: 21 });
-  });
-
-  it("refuses a loop over the chunks after the partials were read", async () => {
-    const { client } = streaming(pieces);
-    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
-    await stream.partialObjectStream[Symbol.asyncIterator]().next();
-    expect(() => stream[Symbol.asyncIterator]()).toThrow(/already been consumed/);
-  });
-
-  it("throws StructuredOutputError from both on malformed JSON, with the whole reply, which is read to its end", async () => {
-    const pieces = ['{"city":', "Paris}", "...and more text"];
-    const { client, state } = streaming(pieces);
-    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
-    const seen: unknown[] = [];
-    const error = await rejection(
-      (async () => {
-        for await (const partial of stream.partialObjectStream) seen.push(partial);
-      })(),
-    );
-    expect(error).toBeInstanceOf(StructuredOutputError);
-    expect((error as Error).message).toMatch(/^The answer is not valid JSON/);
-    expect((error as StructuredOutputError).content).toBe(pieces.join(""));
-    expect(seen).toEqual([{}]);
-    expect(state.cancelled).toBe(false);
-    expect(await rejection(stream.finalChatCompletion())).toBe(error);
-  });
-
-  it("treats a refusal that follows prose as a refusal, as a non-streamed reply is", async () => {
-    const events = [sseData(chunk({ content: "I am sorry, " })), sseData(chunk({ refusal: "I can't help with that." })), sseData(chunk({}, { finish: "stop" })), DONE];
-    const { client } = recordingClient(() => sseResponse(events));
-    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
-    const seen: unknown[] = [];
-    for await (const partial of stream.partialObjectStream) seen.push(partial);
-    expect(seen).toEqual([]);
-    expect((await stream.finalChatCompletion()).choices[0].message.parsed).toBeNull();
-  });
-
-  it("throws a schema failure and a length cut at the end, after the partials", async () => {
-    const wrong = streaming(['{"city":"Paris",', '"celsius":"warm"}']);
-    const stream = await wrong.client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
-    const seen: unknown[] = [];
-    const error = await rejection(
-      (async () => {
-        for await (const partial of stream.partialObjectStream) seen.push(structuredClone(partial));
-      })(),
-    );
-    expect(seen.at(-1)).toEqual({ city: "Paris", celsius: "warm" });
-    expect((error as StructuredOutputError).issues[0].path).toEqual(["celsius"]);
-
-    const cut = streaming(['{"city":"Par'], { finish: "length" });
-    const cutStream = await cut.client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
-    expect(((await rejection(cutStream.finalChatCompletion())) as Error).message).toMatch(/finish_reason "length"/);
-  });
-
-  it("throws the connection error of a stream that breaks off, from the partials and from finalChatCompletion()", async () => {
-    const { client } = streaming(['{"city":"Pa'], { breakOff: true });
-    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
-    const error = await rejection(
-      (async () => {
-        for await (const _ of stream.partialObjectStream);
-      })(),
-    );
-    expect(error).toBeInstanceOf(APIConnectionError);
-    expect(await rejection(stream.finalChatCompletion())).toBe(error);
-  });
-
-  it("reads the answer from the forced function's argument fragments in \"tool\" mode", async () => {
-    const events = [
-      sseData(chunk(toolFragment({ index: 0, id: "c1", name: "response", arguments: "" }))),
-      ...['{"city"', ':"Paris",', '"celsius":21}'].map((args) => sseData(chunk(toolFragment({ index: 0, arguments: args })))),
-      sseData(chunk({}, { finish: "tool_calls" })),
-      DONE,
-    ];
-    const { client } = recordingClient(() => sseResponse(events));
-    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true }, { structuredOutput: "tool" });
-    const partials: unknown[] = [];
-    for await (const partial of stream.partialObjectStream) partials.push(structuredClone(partial));
-    expect(partials).toEqual([{}, { city: "Paris" }, { city: "Paris", celsius: 21 }]);
-    expect((await stream.finalChatCompletion()).choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
-  });
-
-  it("is a Stream: the response, requestID, text and the controller are there", async () => {
-    const { client } = streaming(pieces);
-    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
-    expect(stream.requestID).toBe("req_stream");
-    expect(stream.response.status).toBe(200);
-    expect(await stream.text()).toBe(pieces.join(""));
   });
 });

@@ -2,7 +2,7 @@
 // shapes, validation lists, HTML pages, plain text), its secrets cut out before any excerpt.
 import { excerpt, isRecord } from "../internal/values.ts";
 import { APIError, type APIErrorInit } from "./api-error.ts";
-import { redactNothing, redactValue, type Redact } from "./redact.ts";
+import { redactNothing, redactValue, type Redact } from "../internal/redact.ts";
 import { apiErrorForStatus } from "./status-errors.ts";
 
 /** What an error is built with besides its body. */

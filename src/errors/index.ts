@@ -19,4 +19,4 @@ export {
   abortError,
 } from "./connection-errors.ts";
 export { errorFromBody, errorFromStreamEvent, isErrorDocument, notAStreamError, parseBody, type ErrorContext } from "./from-body.ts";
-export { createRedactor, redactNothing, redactValue, type Redact } from "./redact.ts";
+export { createRedactor, redactNothing, redactValue, type Redact } from "../internal/redact.ts";

@@ -1,4 +1,4 @@
-import { abortError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "../errors/index.ts";
+import { abortError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, redactValue, type Redact } from "../errors/index.ts";
 import { untilAborted } from "../internal/until-aborted.ts";
 import { MAX_TIMER_MS } from "../internal/values.ts";
 import type { Fetch } from "./options.ts";
@@ -31,6 +31,11 @@ export interface AttemptInit {
   signal: AbortSignal | null | undefined;
   /** Leave a successful body unread; the timeout keeps running until the stream's first byte. */
   stream: boolean;
+  /**
+   * Cuts the key out of a connection error: a custom fetch may quote the URL, whose query can
+   * carry it (node-fetch: "request to https://…?key=… failed, reason: …").
+   */
+  redact: Redact;
 }
 
 /**
@@ -39,7 +44,7 @@ export interface AttemptInit {
  * error it means as the reason, so every await that sees the abort reports the same thing.
  * Throws `APIUserAbortError`, `APIConnectionTimeoutError` or `APIConnectionError`.
  */
-export async function attempt({ fetch, url, init, timeoutMs, signal, stream }: AttemptInit): Promise<Exchange> {
+export async function attempt({ fetch, url, init, timeoutMs, signal, stream, redact }: AttemptInit): Promise<Exchange> {
   if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
   const controller = new AbortController();
   // Past MAX_TIMER_MS (Infinity included) there is no timeout.
@@ -64,7 +69,10 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, stream }: A
   const explain = (error: unknown) => {
     release();
     if (controller.signal.aborted) return abortError(controller.signal);
-    return new APIConnectionError(`Connection error: ${describeCause(error)}`, { cause: error });
+    const text = `Connection error: ${describeCause(error)}`;
+    const shown = redact(text);
+    // What fetch threw is kept as it is unless it shows the key: then a redacted copy of its fields.
+    return new APIConnectionError(shown, { cause: shown === text ? error : redactValue(error, redact) });
   };
 
   let response: Response;

@@ -137,6 +137,7 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
         timeoutMs,
         signal: options.signal,
         stream,
+        redact: config.redact,
       });
     } catch (error) {
       const retryable = error instanceof APIConnectionError && retryIndex < maxRetries;

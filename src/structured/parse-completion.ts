@@ -1,7 +1,8 @@
-import { isRecord, ModelGateError, redactValue, StructuredOutputError, toSchemaIssue, type ResolvedSchema, type SchemaIssue } from "../core.ts";
+import { isRecord, ModelGateError, redactValue, StructuredOutputError, toSchemaIssue, type Redact, type ResolvedSchema, type SchemaIssue } from "../core.ts";
 import type { ChatCompletion, ChatCompletionChoice } from "../types/index.ts";
 import type { ParsedChatCompletion } from "../types/structured.ts";
 import { PartialJSONParser } from "./partial-json.ts";
+import { redactThrown } from "./redact-thrown.ts";
 import type { AnswerPlan, RequestPlan } from "./plan.ts";
 
 /**
@@ -104,20 +105,27 @@ function describeIssue(issue: SchemaIssue): string {
 
 /**
  * The error, with the API key cut out of everything it carries: a model can echo anything
- * (a prompt that held the key, a header it saw), and schema libraries quote the values they reject.
+ * (a prompt that held the key, a header it saw), as a value or as a record key (`issues[].path`),
+ * and schema libraries quote the values they reject, in issues and in what they throw (`cause`).
  */
 function fail(message: string, issues: SchemaIssue[], content: unknown, completion: ChatCompletion, plan: RequestPlan, cause?: unknown): Error {
   const { redact } = plan;
   return new StructuredOutputError(redact(message), {
-    issues: issues.map((issue) => ({ ...issue, message: redact(issue.message) })),
+    issues: issues.map((issue) => redactIssue(issue, redact)),
     content: typeof content === "string" ? redact(content) : null,
-    completion: withGateway(redactValue(completion, redact) as ChatCompletion, completion),
-    cause,
+    completion: withGateway(redactValue(completion, redact) as ChatCompletion, completion, redact),
+    cause: redactThrown(cause, redact),
   });
 }
 
+function redactIssue(issue: SchemaIssue, redact: Redact): SchemaIssue {
+  const message = redact(issue.message);
+  if (!issue.path) return { message };
+  return { message, path: issue.path.map((segment) => (typeof segment === "string" ? redact(segment) : segment)) };
+}
+
 /** The copy keeps what the gateway did (not enumerable, as on the original): the call was made and charged. */
-function withGateway(copy: ChatCompletion, original: ChatCompletion): ChatCompletion {
-  if (original.gateway) Object.defineProperty(copy, "gateway", { value: original.gateway, configurable: true });
+function withGateway(copy: ChatCompletion, original: ChatCompletion, redact: Redact): ChatCompletion {
+  if (original.gateway) Object.defineProperty(copy, "gateway", { value: redactValue(original.gateway, redact), configurable: true });
   return copy;
 }

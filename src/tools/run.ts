@@ -2,7 +2,7 @@ import { abortError, APIUserAbortError, assertChatParams, ChatCompletionAccumula
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage } from "../types/index.ts";
 import type { ToolRunCall, ToolRunEvent, ToolRunResult, ToolRunStep, ToolRunStopReason } from "../types/tool-runner.ts";
 import { assistantTurn, callIDsIn, type PreparedCall } from "./assistant-turn.ts";
-import { callTool } from "./call-tool.ts";
+import { callTool, unlessAborted } from "./call-tool.ts";
 import { EventLog } from "./event-log.ts";
 import { RunBudget, type BudgetedStep } from "../budget/index.ts";
 
@@ -177,14 +177,18 @@ class ToolRun {
 
   /** Runs every call of a step at once; their messages follow in call order. */
   async #runCalls(calls: PreparedCall[], step: number): Promise<ToolRunCall[]> {
-    const outcomes = await Promise.all(
+    const work = Promise.all(
       calls.map(async (prepared) => {
         this.#log.push({ type: "tool_call", step, call: prepared.call });
         const done = await callTool(prepared, this.#tools, { signal: this.#signal, step, redact: this.#client.redact });
-        this.#log.push({ type: "tool_result", step, ...done.outcome });
+        if (!this.#signal.aborted) this.#log.push({ type: "tool_result", step, ...done.outcome });
         return done;
       }),
     );
+    // After an abort the run stops waiting for the tools (even one that ignores `signal`);
+    // what they end with later is nobody's concern.
+    work.catch(() => {});
+    const outcomes = await unlessAborted(work, this.#signal);
     for (const { outcome, content } of outcomes) this.#messages.push({ role: "tool", tool_call_id: outcome.call.id, content });
     return outcomes.map(({ outcome }) => outcome);
   }
