@@ -386,6 +386,15 @@ describe("strict by default", () => {
     return { schema: json_schema.schema, strict: json_schema.strict, forced };
   }
 
+  /** The tools that create(), parse() and runTools() each send for `tools` (runTools() runs none: the reply calls none). */
+  async function toolsSentBy(tools: unknown[]) {
+    const { client, sent } = answering("{}");
+    await client.chat.completions.create({ model: "m", messages, tools: tools as never });
+    await client.chat.completions.parse({ model: "m", messages, tools: tools as never });
+    await client.chat.completions.runTools({ model: "m", messages, tools: tools as never });
+    return { create: sent[0].tools, parse: sent[1].tools, runTools: sent[2].tools };
+  }
+
   it("sends Zod's z.object(), Valibot's object() and ArkType's type() closed and strict, as response_format, as the forced function and as a tool()", async () => {
     const schemas = {
       zod: z.object({ city: z.string(), tags: z.array(z.object({ name: z.string() })) }),
@@ -399,10 +408,27 @@ describe("strict by default", () => {
       expect(strict, library).toBe(true);
       expect(sent).toMatchObject({ type: "object", additionalProperties: false, properties: { tags: { items: { additionalProperties: false } } } });
       expect(forced, library).toEqual({ name: "response", description: expect.any(String), parameters: sent, strict: true });
-      const defined = tool({ name: "t", parameters: schema });
-      expect(defined.function.strict, library).toBe(true);
-      expect(defined.function.parameters, library).toEqual(sent);
+      // A tool() keeps the library's schema; whatever sends it sends it closed and strict.
+      const defined = tool({ name: "t", parameters: schema, run: () => "" });
+      expect(defined.function.parameters, library).toEqual(input);
+      const wire = [{ type: "function", function: { name: "t", parameters: sent, strict: true } }];
+      expect(await toolsSentBy([defined]), library).toEqual({ create: wire, parse: wire, runTools: wire });
     }
+  });
+
+  it("keeps create()'s promise whole when it is given tool() tools: withResponse(), asResponse() and a stream", async () => {
+    const lookup = tool({ name: "lookup", parameters: z.object({ city: z.string() }) });
+    const { client, sent } = recordingClient((body) =>
+      body.stream === true ? sseResponse([sseData(chunk({ content: "hi" })), sseData(chunk({}, { finish: "stop" })), DONE]) : new Response(JSON.stringify(completionBody("hi")), { headers: { "x-request-id": "req_7" } }),
+    );
+    const { data, requestID } = await client.chat.completions.create({ model: "m", messages, tools: [lookup] }).withResponse();
+    expect(data.choices[0].message.content).toBe("hi");
+    expect(requestID).toBe("req_7");
+    expect((await client.chat.completions.create({ model: "m", messages, tools: [lookup] }).asResponse()).status).toBe(200);
+    const stream = await client.chat.completions.create({ model: "m", messages, tools: [lookup], stream: true });
+    expect(await stream.text()).toBe("hi");
+    for (const body of sent) expect((body.tools as { function: { strict: boolean } }[])[0].function.strict).toBe(true);
+    expect(sent).toHaveLength(3);
   });
 
   it("closes each object silent on additionalProperties in properties, items, $defs, definitions and anyOf/oneOf branches, but none inside allOf", async () => {
@@ -484,18 +510,26 @@ describe("strict by default", () => {
     expect((await client.chat.completions.parse({ model: "m", messages, response_format: Weather })).choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
   });
 
-  it("leaves the caller's schema unchanged, keeps a tool()'s own strict, and copes with a schema that refers to itself", () => {
+  it("leaves the caller's schema unchanged, keeps a tool()'s own strict, and refuses a schema that refers to itself with a clear error", async () => {
     const schema: Record<string, unknown> = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
     const before = structuredClone(schema);
-    const defined = tool({ name: "t", parameters: jsonSchema(schema), strict: false });
+    const loose = tool({ name: "t", parameters: jsonSchema(schema), strict: false, run: () => "" });
+    const wire = [{ type: "function", function: { name: "t", parameters: { ...before, additionalProperties: false }, strict: false } }];
+    expect(await toolsSentBy([loose])).toEqual({ create: wire, parse: wire, runTools: wire });
     expect(schema).toEqual(before);
-    expect(defined.function).toMatchObject({ strict: false, parameters: { ...before, additionalProperties: false } });
+    expect(loose.function.parameters).toEqual(before);
+    // Closing follows a cycle without looping; JSON, and so the request, cannot hold one.
     const cyclic: Record<string, unknown> = { type: "object", properties: {} };
     (cyclic.properties as Record<string, unknown>).self = cyclic;
-    const looped = tool({ name: "loop", parameters: jsonSchema(cyclic) });
-    const parameters = looped.function.parameters as { properties: { self: unknown }; additionalProperties: boolean };
-    expect(parameters.properties.self).toBe(parameters);
-    expect(parameters.additionalProperties).toBe(false);
-    expect(looped.function.strict).toBe(false);
+    const { client, sent } = answering("{}");
+    for (const call of [
+      client.chat.completions.parse({ model: "m", messages, response_format: jsonSchema(cyclic) }),
+      client.chat.completions.create({ model: "m", messages, tools: [tool({ name: "loop", parameters: jsonSchema(cyclic) })] }),
+    ]) {
+      const error = await call.catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ModelGateError);
+      expect((error as Error).message).toMatch(/cannot be sent as JSON: .*circular/);
+    }
+    expect(sent).toHaveLength(0);
   });
 });

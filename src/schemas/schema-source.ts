@@ -1,10 +1,8 @@
 import { isRecord } from "../internal/values.ts";
-import { closeSchema } from "./strict-mode.ts";
-import type { ToolInternals } from "./tool.ts";
 import type { StandardSchemaIssue, StandardSchemaResult } from "./standard-schema.ts";
 
-// Shared by `tool()` and `jsonSchema()` (which an app imports) and by the `parse()` and
-// `runTools()` code loaded on demand (through src/core.ts).
+// Shared by `tool()` (which an app imports) and by the `parse()` and `runTools()` code loaded on
+// demand (through src/core.ts). The build gives this module a file of its own (tsup.config.ts).
 
 /** A problem with a schema, as `{ message, path? }`: the shape of `StructuredOutputError.issues`. */
 export interface SchemaIssue {
@@ -15,10 +13,8 @@ export interface SchemaIssue {
 
 /** A schema ready for use: what is sent, and how a reply is checked. */
 export interface ResolvedSchema {
-  /** The JSON Schema as sent: the library's, its objects closed (see `closeSchema()`). */
+  /** The JSON Schema, as the library produced it (closed when sent: see `closeSchema()`). */
   jsonSchema: Record<string, unknown>;
-  /** Whether OpenAI's strict mode takes `jsonSchema` (see `closeSchema()`). */
-  strict: boolean;
   /** Checks a parsed reply; `undefined` for a schema given only as JSON (nothing to check with). */
   validate: ((value: unknown) => Promise<Validation>) | undefined;
   /**
@@ -37,18 +33,6 @@ export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** The vendor `jsonSchema()` writes into `~standard`, so its `name` can be read back. */
 export const JSON_SCHEMA_VENDOR = "modelgate";
-
-/**
- * Where `tool()` keeps a tool's schema and `run` on the definition it returns: a non-enumerable
- * property, so the definition serialises to the wire shape and nothing else. `Symbol.for`,
- * so that a tool made by the CommonJS build is recognised by the ESM one and the other way round.
- */
-export const TOOL_INTERNALS: unique symbol = Symbol.for("modelgate.tool") as never;
-
-/** The schema and `run` of a `tool()` definition; `undefined` for any other tool. */
-export function toolInternals(value: unknown): ToolInternals | undefined {
-  return isRecord(value) ? (value[TOOL_INTERNALS as never] as ToolInternals | undefined) : undefined;
-}
 
 // What to do about a schema without `~standard.jsonSchema`, by `~standard.vendor`: the first
 // version of the library that implements Standard JSON Schema, or its adapter.
@@ -85,10 +69,8 @@ export function resolveSchema(schema: unknown): ResolvedSchema | string {
   }
   const name = vendor === JSON_SCHEMA_VENDOR ? (schema as { name?: string }).name : undefined;
   const check = validate as (value: unknown) => StandardSchemaResult<unknown> | Promise<StandardSchemaResult<unknown>>;
-  const { schema: closed, strict } = closeSchema(converted as Record<string, unknown>);
   return {
-    jsonSchema: closed,
-    strict,
+    jsonSchema: converted as Record<string, unknown>,
     name,
     validate: async (value) => {
       const result: unknown = await check.call(standard, value);

@@ -1,4 +1,9 @@
 import { isRecord } from "../internal/values.ts";
+import { toolInternals } from "./tool-internals.ts";
+
+// Reached from src/core.ts only, never from the first load: `tool()` keeps the library's
+// schema, and the code that sends tools (`parse()`, `runTools()`, and `create()` through the
+// loader) closes it here, so a chat app carries none of this.
 
 // What OpenAI's strict mode takes: the keywords its structured-outputs guide lists as supported
 // ("Supported schemas", https://platform.openai.com/docs/guides/structured-outputs#supported-schemas),
@@ -71,4 +76,18 @@ export function closeSchema(schema: Record<string, unknown>): StrictSchema {
   };
   const closed = close(schema) as Record<string, unknown>;
   return { schema: closed, strict };
+}
+
+/**
+ * `tools` as they are sent: each `tool()` tool as a plain definition whose `parameters` are
+ * closed (see `closeSchema()`) and whose `strict` is what `tool()` was given, else whether
+ * strict mode takes them. Other tools, and anything that is not a list, are left as they are.
+ */
+export function sendableTools(tools: unknown): unknown {
+  if (!Array.isArray(tools) || !tools.some(toolInternals)) return tools;
+  return tools.map((offer: { function: Record<string, unknown> }) => {
+    if (!toolInternals(offer)) return offer;
+    const { schema, strict } = closeSchema(offer.function.parameters as Record<string, unknown>);
+    return { ...offer, function: { ...offer.function, parameters: schema, strict: offer.function.strict ?? strict } };
+  });
 }

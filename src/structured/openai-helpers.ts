@@ -34,7 +34,7 @@ export function toolParsers(tools: unknown): Map<string, ResolvedSchema> {
       schemas.set(name, internals.schema);
     } else if (parseRaw || definition?.strict === true) {
       const parameters = definition?.parameters;
-      schemas.set(name, { jsonSchema: isRecord(parameters) ? parameters : {}, strict: true, validate: undefined, parseRaw, name });
+      schemas.set(name, { jsonSchema: isRecord(parameters) ? parameters : {}, validate: undefined, parseRaw, name });
     }
   }
   return schemas;

@@ -1,4 +1,4 @@
-import { assertChatParams, closeSchema, invalidArgument, isRecord, ModelGateError, resolveSchema, type Redact, type ResolvedSchema } from "../core.ts";
+import { assertChatParams, closeSchema, invalidArgument, isRecord, ModelGateError, resolveSchema, sendableTools, type Redact, type ResolvedSchema } from "../core.ts";
 import { openAIParser, toolParsers } from "./openai-helpers.ts";
 import type { StructuredOutputMode } from "../types/structured.ts";
 
@@ -41,26 +41,32 @@ export function planRequest(params: unknown, mode: unknown = "json_schema", reda
   assertChatParams(params);
   if (!isRecord(params)) return { body: params, stream: false, answer: undefined, tools: new Map(), redact };
   if (params.tools != null && !Array.isArray(params.tools)) throw invalidArgument("tools", "an array of tools", params.tools);
+  // Read off the caller's own objects: openai's helpers keep `$parseRaw` where a copy loses it.
   const tools = toolParsers(params.tools);
   const stream = params.stream === true;
   const format = params.response_format;
-  if (format === undefined || format === null) return { body: params, stream, answer: undefined, tools, redact };
+  // `tool()` tools go out closed, with `strict` set (see `sendableTools()`).
+  const offered = sendableTools(params.tools);
+  const body: Record<string, unknown> = { ...params };
+  if (offered !== params.tools) body.tools = offered;
+  if (format === undefined || format === null) return { body, stream, answer: undefined, tools, redact };
 
   const given = readFormat(format);
-  const body: Record<string, unknown> = { ...params };
   delete body.response_format;
   const name = given.schema.name ?? DEFAULT_NAME;
-  const schema = given.schema.jsonSchema;
+  // A schema object's JSON Schema goes out closed; a `json_schema` form as it was written.
+  const sent = given.sendAsGiven ? { schema: given.schema.jsonSchema, strict: false } : closeSchema(given.schema.jsonSchema);
+  const schema = sent.schema;
   let answer: AnswerPlan = { schema: given.schema, toolName: undefined, wrapped: false };
 
   if (mode === "json_schema") {
-    body.response_format = given.sendAsGiven ? format : { type: "json_schema", json_schema: { name, schema, strict: given.schema.strict } };
+    body.response_format = given.sendAsGiven ? format : { type: "json_schema", json_schema: { name, schema, strict: sent.strict } };
   } else if (mode === "json_object") {
     body.response_format = { type: "json_object" };
     if (Array.isArray(params.messages)) body.messages = [{ role: "system", content: schemaInstruction(schema) }, ...params.messages];
   } else {
-    const offered = Array.isArray(params.tools) ? params.tools : [];
-    if (offered.some((offer) => isRecord(offer) && isRecord(offer.function) && offer.function.name === name)) {
+    const others: unknown[] = Array.isArray(offered) ? offered : [];
+    if (others.some((offer) => isRecord(offer) && isRecord(offer.function) && offer.function.name === name)) {
       throw new ModelGateError(`structuredOutput "tool" sends the schema as a function named "${name}", and \`tools\` already has one: name the schema otherwise (jsonSchema(schema, { name })).`);
     }
     if (params.tool_choice !== undefined && params.tool_choice !== null) {
@@ -68,10 +74,10 @@ export function planRequest(params: unknown, mode: unknown = "json_schema", reda
     }
     // Function arguments are always an object: any other answer travels as `{ value }`.
     const wrapped = schema.type !== "object";
-    // Closed as a Standard Schema's is (idempotent), and `strict` judged on what is sent.
+    // Closed (again, for a schema object: closing is idempotent), and `strict` judged on what is sent.
     const parameters = closeSchema(wrapped ? wrapInObject(schema) : schema);
     body.tools = [
-      ...offered,
+      ...others,
       { type: "function", function: { name, description: "Give the answer: call this function with the answer as its arguments.", parameters: parameters.schema, strict: parameters.strict } },
     ];
     body.tool_choice = { type: "function", function: { name } };
@@ -123,15 +129,13 @@ function readFormat(format: unknown): { schema: ResolvedSchema; sendAsGiven: boo
   if (isRecord(format) && format.type === "json_schema" && isRecord(format.json_schema)) {
     const { name, schema } = format.json_schema;
     const parseRaw = openAIParser(format, "auto-parseable-response-format");
-    // `strict` as the caller set it: the form is sent as given ("tool" mode judges its own).
-    const strict = format.json_schema.strict === true;
     return {
-      schema: { jsonSchema: isRecord(schema) ? schema : {}, strict, validate: undefined, parseRaw, name: typeof name === "string" ? name : undefined },
+      schema: { jsonSchema: isRecord(schema) ? schema : {}, validate: undefined, parseRaw, name: typeof name === "string" ? name : undefined },
       sendAsGiven: true,
     };
   }
   if (isRecord(format) && format.type === "json_object") {
-    return { schema: { jsonSchema: { type: "object" }, strict: false, validate: undefined, name: undefined }, sendAsGiven: true };
+    return { schema: { jsonSchema: { type: "object" }, validate: undefined, name: undefined }, sendAsGiven: true };
   }
   throw invalidArgument(
     "response_format",

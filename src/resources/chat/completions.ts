@@ -25,6 +25,7 @@ import type {
 } from "../../types/structured.ts";
 import type { Requester } from "../requester.ts";
 import { assertChatParams } from "./validate.ts";
+import { toolInternals } from "../../schemas/tool-internals.ts";
 
 /** `client.chat.completions`: `POST /v1/chat/completions`. */
 export class Completions {
@@ -64,6 +65,11 @@ export class Completions {
         options: callOptions as RequestOptions,
         validate: () => assertChatParams(body),
       });
+    // `tool()` tools are closed and given `strict` by the code that loads with parse(): a chat
+    // app without them never downloads it (parse() and runTools() send them ready).
+    if (Array.isArray(params?.tools) && params.tools.some(toolInternals)) {
+      return createAPIPromise(loadStructured().then(({ createWithTools }) => createWithTools(this, params, options))) as APIPromise<Stream<ChatCompletionChunk> | ChatCompletion>;
+    }
     // A budget is kept by code loaded when a call first asks for one.
     if ((options as ChatRequestOptions | null | undefined)?.maxCost === undefined) return send(params, options);
     return createAPIPromise(loadBudget().then(({ withinBudget }) => withinBudget(this.#client, params, options as Record<string, unknown>, send))) as APIPromise<
