@@ -451,6 +451,17 @@ describe("strict by default", () => {
     });
   });
 
+  it("leaves open the definitions an allOf branch refers to, and what they refer to, closing the others", async () => {
+    const open = (name: string, extra: Record<string, unknown> = {}) => ({ type: "object", properties: { [name]: { type: "string" }, ...extra }, required: [name] });
+    const { schema } = await sentFor({
+      type: "object",
+      properties: { both: { allOf: [{ $ref: "#/$defs/base" }, open("extra")] }, alone: { $ref: "#/$defs/other" } },
+      required: ["both", "alone"],
+      $defs: { base: open("id", { inner: { $ref: "#/$defs/inner" } }), inner: open("deep"), other: open("x") },
+    });
+    expect(schema.$defs).toEqual({ base: open("id", { inner: { $ref: "#/$defs/inner" } }), inner: open("deep"), other: { ...open("x"), additionalProperties: false } });
+  });
+
   it("keeps strict for every keyword strict mode supports: nesting, unions with null, enums, recursion, patterns, formats, bounds", async () => {
     type Node = { name: string; children: Node[] };
     const Node: z.ZodType<Node> = z.object({ name: z.string(), get children() { return z.array(Node); } });

@@ -39,16 +39,19 @@ export interface StrictSchema {
  * `schema` with every object schema that is silent on `additionalProperties` closed
  * (`additionalProperties: false`: libraries describe their *input* as open, but a model should
  * add no keys), and whether strict mode can then take it: the root is an object, every object
- * is closed and requires all its properties, and every keyword is one listed above. The
- * caller's schema is not changed (a copy is returned).
+ * is closed and requires all its properties, and every keyword is one listed above. Objects in
+ * the parts closing does not enter (see SUBSCHEMAS), and the definitions those parts refer to,
+ * are left as they are. The caller's schema is not changed (a copy is returned).
  */
 export function closeSchema(schema: Record<string, unknown>): StrictSchema {
   let strict = schema.type === "object";
+  const open = definitionsLeftOpen(schema);
   // Copies by original: a node met again (shared, or in a cycle) is the same copy.
   const copies = new Map<object, Record<string, unknown>>();
   const close = (node: unknown): unknown => {
     // A boolean schema (or no schema at all) where a schema belongs.
     if (!isRecord(node)) return (strict = false), node;
+    if (open.has(node)) return node;
     if (copies.has(node)) return copies.get(node);
     const copy: Record<string, unknown> = {};
     copies.set(node, copy);
@@ -56,12 +59,7 @@ export function closeSchema(schema: Record<string, unknown>): StrictSchema {
     const is = (name: string) => type === name || (Array.isArray(type) && type.includes(name));
     for (const [key, value] of Object.entries(node)) {
       strict &&= STRICT_KEYWORDS.has(key) && (key !== "format" || STRICT_FORMATS.has(value as string));
-      copy[key] =
-        SUBSCHEMA_MAPS.includes(key) && isRecord(value)
-          ? Object.fromEntries(Object.entries(value).map(([name, child]) => [name, close(child)]))
-          : SUBSCHEMAS.includes(key) && typeof value === "object" && value
-            ? Array.isArray(value) ? value.map(close) : close(value)
-            : value;
+      copy[key] = mapSubschemas(key, value, close);
     }
     if (is("object") || isRecord(properties)) {
       copy.additionalProperties ??= false;
@@ -76,6 +74,51 @@ export function closeSchema(schema: Record<string, unknown>): StrictSchema {
   };
   const closed = close(schema) as Record<string, unknown>;
   return { schema: closed, strict };
+}
+
+/** `value` of keyword `key` with `map` applied to the subschemas closing enters; any other value as it is. */
+function mapSubschemas(key: string, value: unknown, map: (node: unknown) => unknown): unknown {
+  if (SUBSCHEMA_MAPS.includes(key) && isRecord(value)) return Object.fromEntries(Object.entries(value).map(([name, child]) => [name, map(child)]));
+  if (SUBSCHEMAS.includes(key) && typeof value === "object" && value !== null) return Array.isArray(value) ? value.map(map) : map(value);
+  return value;
+}
+
+/**
+ * The definitions (and the root, for `#`) that the parts closing does not enter refer to, with
+ * whatever they refer to in turn: they belong to an intersection (`allOf: [{ $ref }, ...]`), so
+ * they are left open as well.
+ */
+function definitionsLeftOpen(root: Record<string, unknown>): Set<unknown> {
+  const open = new Set<unknown>();
+  const seen = new Set<unknown>();
+  // Every `$ref` anywhere in `node`, followed to its target.
+  const leaveOpen = (node: unknown): void => {
+    if (typeof node !== "object" || node === null || seen.has(node)) return;
+    seen.add(node);
+    for (const [key, value] of Object.entries(node)) {
+      const target = key === "$ref" && typeof value === "string" ? resolveReference(root, value) : undefined;
+      if (target !== undefined) open.add(target);
+      leaveOpen(target ?? value);
+    }
+  };
+  // The parts closing enters, down to a part it does not.
+  const visited = new Set<unknown>();
+  const walk = (node: unknown): void => {
+    if (!isRecord(node) || visited.has(node)) return;
+    visited.add(node);
+    // A value closing does not enter (`allOf`, `not`, ... and data such as `enum`) is searched for references.
+    for (const [key, value] of Object.entries(node)) if (mapSubschemas(key, value, walk) === value) leaveOpen(value);
+  };
+  walk(root);
+  return open;
+}
+
+/** The schema a local `$ref` (`#`, `#/$defs/name`, `#/definitions/name`) points at, if any. */
+function resolveReference(root: Record<string, unknown>, reference: string): unknown {
+  if (reference === "#") return root;
+  const [, keyword, name] = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(reference) ?? [];
+  const definitions = keyword === undefined ? undefined : root[keyword];
+  return isRecord(definitions) && name !== undefined ? definitions[name.replaceAll("~1", "/").replaceAll("~0", "~")] : undefined;
 }
 
 /**
