@@ -136,6 +136,23 @@ describe("maxCost", () => {
     expect(sent[0]!.body.route).toEqual({ max_cost: 0.0001 });
   });
 
+  it("rejects a route.max_cost that is not a positive number in create(), parse() and runTools(), so it never takes the budget's place", async () => {
+    const { client, sent } = pricedGateway({ models: [catalogueEntry("cheap/model", { prompt: 1, completion: 2 }, { max_output_tokens: 100 })] });
+    const named = /^`route\.max_cost` must be a positive number of US dollars; got /;
+    for (const bad of [Number.NaN, Infinity, -Infinity, -0.01, 0, "0.01", {}]) {
+      for (const model of ["auto", "cheap/model"]) {
+        const route = { max_cost: bad as number, sort: "quality" as const };
+        await expect(client.chat.completions.create({ model, messages, route }, { maxCost: 0.01 })).rejects.toThrow(named);
+        await expect(client.chat.completions.parse({ model, messages, route, response_format: z.object({ a: z.string() }) }, { maxCost: 0.01 })).rejects.toThrow(named);
+        await expect(client.chat.completions.runTools({ model, messages, route, tools: [weatherTool] }, { maxCost: 0.01 })).rejects.toThrow(named);
+      }
+    }
+    expect(sent).toHaveLength(0);
+    // null counts as not set, as for the reply limits: the budget takes its place.
+    await client.chat.completions.create({ model: "auto", messages, route: { max_cost: null as never, sort: "quality" } }, { maxCost: 0.01 });
+    expect(sent[0]!.body.route).toEqual({ max_cost: 0.01, sort: "quality" });
+  });
+
   it("names a bad signal or route given with maxCost, as without it", async () => {
     const client = new ModelGate({ apiKey: "sk-test-key-1234", baseURL: "https://g.test", fetch: async () => Response.json({ object: "list", data: [] }) });
     for (const call of [
@@ -248,6 +265,25 @@ describe("maxCost against the mock gateway", () => {
     const { client, gateway } = mockClient();
     await expect(client.chat.completions.create({ model: "openai/gpt-4.1", messages }, { maxCost: 1e-12 })).rejects.toBeInstanceOf(BudgetExceededError);
     expect(gateway.requests.filter((request) => request.url.endsWith("/chat/completions"))).toHaveLength(0);
+  });
+
+  it("is charged no more than maxCost for tool calls, automatic or forced, on a model whose prompt is free", async () => {
+    const gpt41 = DEFAULT_CATALOGUE.find((entry) => entry.id === "openai/gpt-4.1")!;
+    const free = { ...gpt41, id: "openai/free-prompt", pricing: { prompt: 0, completion: 8 } };
+    const longString = { type: "object", properties: { s: { type: "string", minLength: 40_000 } }, required: ["s"] };
+    const manyProps = { type: "object", properties: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, { type: "integer" }])) };
+    const fn = (name: string, parameters: Record<string, unknown>) => ({ type: "function" as const, function: { name, parameters } });
+    const budget = 0.000112; // 14 tokens at $8/M
+    for (const extra of [
+      { tools: [fn("f", longString)], tool_choice: "required" as const },
+      { tools: [fn("f", longString)] },
+      { tools: ["a", "b", "c"].map((name) => fn(name, manyProps)), parallel_tool_calls: true },
+    ]) {
+      const { client } = mockClient({ models: [free] });
+      const completion = await client.chat.completions.create({ model: free.id, messages, ...extra }, { maxCost: budget });
+      expect(completion.gateway!.cost!).toBeLessThanOrEqual(budget);
+      expect(completion.choices[0]!.finish_reason).toBe("length");
+    }
   });
 
   it('lets the mock route "auto" within route.max_cost', async () => {

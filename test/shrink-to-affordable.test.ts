@@ -115,6 +115,17 @@ describe("shrinkToAffordable", () => {
     }
   });
 
+  it("does not retry with a number no gateway reads as a whole token count (1e21, past 2^53)", async () => {
+    for (const tokens of [1e21, 2 ** 53, 1.5]) {
+      for (const limits of [{}, { max_tokens: 4000 }, { max_completion_tokens: 4000, max_tokens: 8000 }]) {
+        const answer = () => Response.json({ error: { code: 402, message: "x", metadata: { affordable_tokens: tokens } } }, { status: 402 });
+        const { client, sent } = recording([answer, ok], { shrinkToAffordable: true });
+        await expect(client.chat.completions.create({ model: "m", messages, ...limits })).rejects.toBeInstanceOf(PaymentRequiredError);
+        expect(sent, `${tokens} ${JSON.stringify(limits)}`).toHaveLength(1);
+      }
+    }
+  });
+
   it("lets the call option override the client's", async () => {
     const { client, sent } = recording([unaffordable(212), ok], { shrinkToAffordable: true });
     await expect(client.chat.completions.create({ model: "m", messages }, { shrinkToAffordable: false })).rejects.toBeInstanceOf(PaymentRequiredError);

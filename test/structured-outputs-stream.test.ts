@@ -4,6 +4,8 @@ import { APIConnectionError, APIError, ModelGateError, StructuredOutputError } f
 import { sseResponse } from "./fixtures/body.ts";
 import { chunk, DONE, sseData, toolFragment } from "./fixtures/chunks.ts";
 import { recordingClient } from "./fixtures/client.ts";
+import { fedBody, fedResponse, PENDING, settled } from "./fixtures/fed-body.ts";
+import { copiedEntries, deepFreeze } from "./fixtures/json-values.ts";
 import { follow, rejection, turns } from "./fixtures/promises.ts";
 
 // parse({ stream: true }): partial objects as the answer streams, finalChatCompletion(), and
@@ -13,7 +15,11 @@ const Weather = z.object({ city: z.string(), celsius: z.number() });
 const Answer = z.object({ a: z.number() });
 const messages = [{ role: "user" as const, content: "Weather in Paris?" }];
 
-/** A client streaming `pieces` as content deltas of choice 0, then `stop` and [DONE]. */
+/**
+ * A client streaming `pieces` as content deltas of choice 0, then `stop` and [DONE], each in its
+ * own network read a timer turn after the last: pieces that arrive one by one, so each change
+ * shows as its own partial (pieces that arrive together may share one).
+ */
 function streaming(pieces: string[], options: { finish?: "stop" | "length"; breakOff?: boolean } = {}) {
   const events = pieces.map((piece) => sseData(chunk({ content: piece })));
   const tail = options.breakOff ? [] : [sseData(chunk({}, { finish: options.finish ?? "stop" })), DONE];
@@ -21,11 +27,18 @@ function streaming(pieces: string[], options: { finish?: "stop" | "length"; brea
   const recorded = recordingClient(() => {
     const response = sseResponse([...events, ...tail], { breakOff: options.breakOff ?? false });
     const reader = response.body!.getReader();
+    let ahead = reader.read();
     const body = new ReadableStream<Uint8Array>({
       pull: async (controller) => {
-        const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
+        const { done, value } = await ahead;
+        if (done) return controller.close();
+        ahead = reader.read();
+        // The last part comes with the end of the body, as a server's last packet does (a cut
+        // is reported by the next pull, once this part was taken).
+        const last = await ahead.then(({ done: ended }) => ended, () => false);
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        controller.enqueue(value);
+        if (last) controller.close();
       },
       cancel: async (reason) => {
         state.cancelled = true;
@@ -152,7 +165,7 @@ describe("parse({ stream: true })", () => {
       sseData(chunk({}, { finish: "tool_calls" })),
       DONE,
     ];
-    const { client } = recordingClient(() => sseResponse(events));
+    const { client } = recordingClient(() => sseResponse(events, { delayMs: 1 }));
     const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true }, { structuredOutput: "tool" });
     const partials: unknown[] = [];
     for await (const partial of stream.partialObjectStream) partials.push(structuredClone(partial));
@@ -202,7 +215,8 @@ describe("parse({ stream: true })", () => {
   });
 
   it("rejects finalChatCompletion() after a break stopped the stream, instead of inventing an end", async () => {
-    const { client } = recordingClient(() => sseResponse([sseData(chunk({ content: '{"a":1}' })), sseData(chunk({}, { finish: "length" })), DONE]));
+    // The end arrives a timer turn later than the answer: the break comes before it.
+    const { client } = recordingClient(() => sseResponse([sseData(chunk({ content: '{"a":1}' })), sseData(chunk({}, { finish: "length" })), DONE], { delayMs: 1 }));
     const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Answer, stream: true });
     for await (const _ of stream.partialObjectStream) break;
     const error = await stream.finalChatCompletion().catch((caught: unknown) => caught);
@@ -218,21 +232,113 @@ describe("parse({ stream: true })", () => {
     expect(error).toBeInstanceOf(APIError);
     expect((error as APIError).status).toBe(500);
   });
+});
 
-  it("shows partials of a long answer often, but not once per chunk, so the work stays linear", async () => {
-    const answer = JSON.stringify(Object.fromEntries(Array.from({ length: 8_000 }, (_, index) => [`key${index}`, `value ${index}`])));
-    const pieces = answer.match(/[\s\S]{1,16}/g)!;
-    const { client } = recordingClient(() => sseResponse([pieces.map((piece) => sseData(chunk({ content: piece }))).join(""), sseData(chunk({}, { finish: "stop" })), DONE]));
-    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: z.record(z.string(), z.string()), stream: true });
-    let shown = 0;
-    let last: unknown;
-    for await (const partial of stream.partialObjectStream) {
-      shown++;
-      last = partial;
+describe("parse({ stream: true }): partials keep pace", () => {
+  const Text = z.object({ text: z.string(), tags: z.array(z.string()).optional() });
+  /** 48,000 characters: far past any "every change while the answer is short" rule. */
+  const long = "lorem ipsum ".repeat(4_000);
+  /** A partial as a failure message shows it: short, the long text by its length. */
+  const shown = (result: IteratorResult<unknown> | typeof PENDING) =>
+    result === PENDING ? "still waiting" : JSON.stringify(result, (key, value: unknown) => (typeof value === "string" && value.length > 40 ? `${value.slice(-12)} (${value.length} characters)` : value));
+
+  it("yields each change before waiting on the network for more, however long the answer already is", async () => {
+    for (const reader of ["partials alone", "partials while a loop reads the chunks"]) {
+      const fed = fedBody();
+      const { client } = recordingClient(() => fedResponse(fed));
+      const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Text, stream: true });
+      const partials = stream.partialObjectStream[Symbol.asyncIterator]();
+      const chunks = reader === "partials alone" ? undefined : (async () => {
+        let count = 0;
+        for await (const _ of stream) count++;
+        return count;
+      })();
+      const steps: [string, unknown][] = [
+        [`{"text":"${long}`, { text: long }],
+        [" more", { text: `${long} more` }],
+        ['","tags":[', { text: `${long} more`, tags: [] }],
+        ['"a"', { text: `${long} more`, tags: ["a"] }],
+      ];
+      for (const [piece, expected] of steps) {
+        fed.send(sseData(chunk({ content: piece })));
+        // Nothing more is sent: the change must come out while the SDK waits for more.
+        const result = await settled(partials.next());
+        expect(shown(result), `${reader}, after ${JSON.stringify(piece.slice(0, 12))}`).toBe(shown({ value: expected, done: false }));
+      }
+      fed.send(sseData(chunk({ content: "]}" }, { finish: "stop" })) + DONE);
+      fed.close();
+      expect(await settled(partials.next()), reader).toEqual({ value: undefined, done: true });
+      if (chunks) expect(await chunks).toBe(steps.length + 1);
+      expect((await stream.finalChatCompletion()).choices[0].message.parsed).toEqual({ text: `${long} more`, tags: ["a"] });
     }
-    expect(last).toEqual(JSON.parse(answer));
-    // Every change below 16 KiB (about 1,000 chunks), then one per 1/32 of growth: far fewer than the 11,000 chunks.
-    expect(shown).toBeGreaterThan(500);
-    expect(shown).toBeLessThan(2_000);
+  });
+
+  it("yields the last state before the end, whether the reply is whole, cut or failed", async () => {
+    const start = [sseData(chunk({ content: `{"text":"${long}` })), sseData(chunk({ content: " more" }))];
+    const endings = {
+      whole: { parts: [...start, sseData(chunk({ content: '"}' }, { finish: "stop" })), DONE], breakOff: false, error: undefined },
+      cut: { parts: start, breakOff: true, error: APIConnectionError },
+      failed: { parts: [...start, sseData({ ...chunk({}, { finish: "error" as never }), error: { code: 500, message: "boom" } })], breakOff: false, error: APIError },
+    };
+    for (const [ending, { parts, breakOff, error }] of Object.entries(endings)) {
+      const { client } = recordingClient(() => sseResponse(parts, { breakOff }));
+      const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Text, stream: true });
+      let last: unknown;
+      let thrown: unknown;
+      try {
+        for await (const partial of stream.partialObjectStream) last = partial;
+      } catch (caught) {
+        thrown = caught;
+      }
+      expect(shown({ value: last, done: false }), ending).toBe(shown({ value: { text: `${long} more` }, done: false }));
+      if (error) expect(thrown, ending).toBeInstanceOf(error);
+      else expect(thrown, ending).toBeUndefined();
+    }
+  });
+
+  it("copies a wide object once when its chunks arrived together, not once per key, and never changes a partial it gave", async () => {
+    const keys = 2_000;
+    const answer = JSON.stringify(Object.fromEntries(Array.from({ length: keys }, (_, index) => [`key${index}`, `value ${index}`])));
+    const events = answer.match(/[\s\S]{1,16}/g)!.map((piece) => sseData(chunk({ content: piece })));
+    // All of the answer in one network read, as a fast model behind a buffering proxy sends it.
+    const { client } = recordingClient(() => sseResponse([events.join(""), sseData(chunk({}, { finish: "stop" })) + DONE]));
+    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: z.record(z.string(), z.string()), stream: true });
+    let previous: unknown;
+    let copied = 0;
+    for await (const partial of stream.partialObjectStream) {
+      copied += copiedEntries(previous, partial);
+      deepFreeze(partial); // a later write into it would throw, and fail the stream
+      previous = partial;
+    }
+    expect(previous).toEqual(JSON.parse(answer));
+    // One partial per chunk would copy 1 + 2 + … + 2,000 entries (about 2,000,000).
+    expect(copied).toBeLessThanOrEqual(2 * keys);
+    expect((await stream.finalChatCompletion()).choices[0].message.parsed).toEqual(JSON.parse(answer));
+  });
+
+  it("shares what did not change with the previous partial: a change costs the path to it", async () => {
+    const fed = fedBody();
+    const { client } = recordingClient(() => fedResponse(fed));
+    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: z.record(z.string(), z.unknown()), stream: true });
+    const partials = stream.partialObjectStream[Symbol.asyncIterator]();
+    const rows = Array.from({ length: 500 }, (_, index) => ({ id: index, tags: ["a", "b"] }));
+    fed.send(sseData(chunk({ content: `{"meta":{"a":1,"b":[1,2]},"rows":${JSON.stringify(rows)},"open":{"text":"` })));
+    let previous = (await settled(partials.next())) as IteratorResult<Record<string, { text?: string }>>;
+    expect(previous.value).toEqual({ meta: { a: 1, b: [1, 2] }, rows, open: { text: "" } });
+    deepFreeze(previous.value);
+    for (const piece of ["a", "b", "c", "d"]) {
+      fed.send(sseData(chunk({ content: piece })));
+      const next = (await settled(partials.next())) as IteratorResult<Record<string, { text?: string }>>;
+      expect(next.value.open!.text!.endsWith(piece)).toBe(true);
+      expect(next.value.meta).toBe(previous.value.meta);
+      expect(next.value.rows).toBe(previous.value.rows);
+      // The root's three entries and the open object's one: not the 500 rows.
+      expect(copiedEntries(previous.value, next.value)).toBe(4);
+      deepFreeze(next.value);
+      previous = next;
+    }
+    fed.send(sseData(chunk({ content: '"}}' }, { finish: "stop" })) + DONE);
+    fed.close();
+    expect(await settled(partials.next())).toEqual({ value: undefined, done: true });
   });
 });

@@ -21,7 +21,10 @@ export interface GatewayInfo {
   requestID: string | null;
   /** HTTP attempts made: retries of every kind included. */
   attempts: number;
-  /** What the call cost in USD (`usage.cost`, or an `x-modelgate-cost` header); `null` when the gateway said nothing. */
+  /**
+   * What the call cost in USD (`usage.cost`, or an `x-modelgate-cost` header), when it is a
+   * finite number from 0; `null` when the gateway said nothing (or nothing that is a cost).
+   */
   cost: number | null;
   /** Token counts, when the gateway reported them (for a stream, from its usage chunk). */
   usage: CompletionUsage | null;
@@ -64,7 +67,8 @@ export function learnFrom(info: GatewayInfo, data: Record<string, unknown>, reda
   const usage = data.usage;
   if (isRecord(usage)) {
     info.usage = redactValue(usage, redact) as CompletionUsage;
-    if (typeof usage.cost === "number") info.cost = usage.cost;
+    // A charge is never negative nor infinite: such a number is not a cost (a budget would grow by it).
+    if (Number.isFinite(usage.cost) && (usage.cost as number) >= 0) info.cost = usage.cost as number;
   }
 }
 

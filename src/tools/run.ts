@@ -84,7 +84,7 @@ class ToolRun {
     // Tools get a signal even when the caller gave none, so `run` can always pass it on.
     this.#signal = (requestOptions.signal as AbortSignal | undefined) ?? new AbortController().signal;
     this.#maxSteps = maxSteps as number;
-    this.#budget = maxCost === undefined ? undefined : new RunBudget(client, maxCost, this.#signal, requestOptions.timeout as number | undefined);
+    this.#budget = maxCost === undefined ? undefined : new RunBudget(client, maxCost, given, this.#signal, requestOptions.timeout as number | undefined);
     this.#log = log;
     this.#messages = [...(given.messages as ChatCompletionMessageParam[])];
     this.#callIDs = callIDsIn(this.#messages);

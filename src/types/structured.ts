@@ -148,8 +148,12 @@ export interface StructuredStream<T, Call extends ChatCompletionMessageToolCall 
   /**
    * The answer parsed so far (deep-partial), each time it changes. A string may still grow, but
    * a number, `true`, `false` or `null` appears only once complete, and a key only once its
-   * name is. Ends after the whole answer; throws `StructuredOutputError` when the reply is
-   * malformed, rejected by the schema or cut, as `finalChatCompletion()` does.
+   * name is. A change is yielded before the SDK waits on the network for more (chunks that
+   * arrived together share one partial), and the last state before the stream ends, whole, cut
+   * or failed, is always yielded. What did not change is the same object as in the previous
+   * partial (`===`), and a partial is never mutated once yielded. Ends after the whole answer;
+   * throws `StructuredOutputError` when the reply is malformed, rejected by the schema or cut,
+   * as `finalChatCompletion()` does, and the stream's own error when it breaks off or fails.
    */
   readonly partialObjectStream: AsyncIterable<DeepPartial<Raw>>;
   /** The whole reply with `parsed` validated, whether or not the chunks or partials were read first. */
