@@ -500,6 +500,7 @@ describe("strict by default", () => {
       ["an array without items", { type: "object", properties: { list: { type: "array" } }, required: ["list"] }],
       ["a boolean schema", { type: "object", properties: { any: true }, required: ["any"] }],
       ["a root anyOf", { anyOf: [{ type: "object", properties: {} }, { type: "null" }] }],
+      ["the root in an intersection", { type: "object", properties: { child: { allOf: [{ $ref: "#" }] } }, required: ["child"] }],
     ];
     for (const [what, schema] of cases) {
       const own = "~standard" in schema ? ((schema as { "~standard": { jsonSchema: { input(options: object): Record<string, unknown> } } })["~standard"].jsonSchema.input({ target: "draft-07" })) : schema;

@@ -51,7 +51,8 @@ export function closeSchema(schema: Record<string, unknown>): StrictSchema {
   const close = (node: unknown): unknown => {
     // A boolean schema (or no schema at all) where a schema belongs.
     if (!isRecord(node)) return (strict = false), node;
-    if (open.has(node)) return node;
+    // Part of an intersection (see definitionsLeftOpen), which strict mode does not take.
+    if (open.has(node)) return (strict = false), node;
     if (copies.has(node)) return copies.get(node);
     const copy: Record<string, unknown> = {};
     copies.set(node, copy);
@@ -68,7 +69,7 @@ export function closeSchema(schema: Record<string, unknown>): StrictSchema {
     strict &&=
       ("type" in node || "anyOf" in node || "$ref" in node || "enum" in node || "const" in node) &&
       (!is("array") || isRecord(items)) &&
-      // A reference with siblings: openai's Python SDK inlines those, as strict mode takes none.
+      // A reference with siblings: openai's Python SDK inlines those before it sends a strict schema.
       !("$ref" in node && Object.keys(node).length > 1);
     return copy;
   };

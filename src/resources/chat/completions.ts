@@ -82,9 +82,10 @@ export class Completions {
    * `message.parsed` is the answer, validated and typed by `response_format` (a Zod 4, ArkType
    * or Valibot schema, `jsonSchema(...)`, OpenAI's `json_schema` form, or what openai's
    * `zodResponseFormat()` returns, read by its own `$parseRaw`). Calls of `tool()` and
-   * `zodFunction()` tools, and of tools with `function.strict: true`, get `parsed_arguments`. `options.structuredOutput` says how the schema reaches the
-   * model (default `"json_schema"`; `"tool"` or `"json_object"` for models without native
-   * support). With `stream: true` it resolves to a stream that also has `partialObjectStream`.
+   * `zodFunction()` tools, and of tools with `function.strict: true`, get `parsed_arguments`.
+   * `options.structuredOutput` says how the schema reaches the model (default `"json_schema"`;
+   * `"tool"` or `"json_object"` for models without native support). With `stream: true` it
+   * resolves to a stream that also has `partialObjectStream`.
    *
    * @throws StructuredOutputError when the answer is not JSON, the schema rejects it, or the
    *   token limit cut it (`parsed` is `null` on a refusal instead); ModelGateError before
