@@ -23,4 +23,7 @@ export { assertChatParams } from "./resources/chat/validate.ts";
 export type { Requester } from "./resources/requester.ts";
 export { ChatCompletionAccumulator } from "./streaming/accumulate.ts";
 export type { ToolInternals } from "./schemas/tool.ts";
-export { isStrictShaped, JSON_SCHEMA_VENDOR, NAME_PATTERN, resolveSchema, TOOL_INTERNALS, toolInternals, type ResolvedSchema } from "./schemas/schema-source.ts";
+export { JSON_SCHEMA_VENDOR, NAME_PATTERN, resolveSchema, toSchemaIssue, type ResolvedSchema } from "./schemas/schema-source.ts";
+// Reached only from here, so it loads with the code that uses it (parse(), runTools()), not with the first load.
+export { closeSchema, sendableTools } from "./schemas/strict-mode.ts";
+export { TOOL_INTERNALS, toolInternals } from "./schemas/tool-internals.ts";

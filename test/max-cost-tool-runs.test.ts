@@ -82,7 +82,7 @@ describe("runTools() within maxCost against the mock gateway", () => {
   it("checks the worst case before each step for a model id, with the catalogue's prices", async () => {
     const { client, gateway } = mockClient();
     const model = DEFAULT_CATALOGUE.find((entry) => entry.id === "openai/gpt-4.1-mini")!;
-    const oneStep = (800 * model.pricing!.prompt + 100 * model.pricing!.completion) / 1e6;
+    const oneStep = (1_000 * model.pricing!.prompt + 100 * model.pricing!.completion) / 1e6;
     gateway.inject({ type: "reply", toolCalls: [{ name: "get_weather", arguments: '{"city":"Lisbon"}' }], cost: oneStep * 0.9 }, Infinity);
     const result = await client.chat.completions.runTools({ model: model.id, messages, tools: [getWeather], max_tokens: 100 }, { maxCost: oneStep * 1.5 });
     expect(result.stopReason).toBe("max_cost");

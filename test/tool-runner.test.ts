@@ -65,7 +65,9 @@ describe("runTools(): steps", () => {
     expect(result.usage).toEqual({ prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 });
     expect(result.cost).toBeCloseTo(0.003);
     expect(bodies[1]!.messages).toEqual(result.messages.slice(0, 4));
-    expect(JSON.stringify(bodies[0]!.tools)).toBe(JSON.stringify([getWeather]));
+    // The tool's wire definition, its schema closed and strict (see structured-outputs.test.ts).
+    const { function: definition } = getWeather;
+    expect(bodies[0]!.tools).toEqual([{ type: "function", function: { ...definition, parameters: { ...definition.parameters, additionalProperties: false }, strict: true } }]);
   });
 
   it("runs the calls of one step at the same time", async () => {

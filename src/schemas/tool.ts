@@ -1,5 +1,6 @@
 import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
-import { isStrictShaped, NAME_PATTERN, resolveSchema, TOOL_INTERNALS, type ResolvedSchema } from "./schema-source.ts";
+import { NAME_PATTERN, resolveSchema, type ResolvedSchema } from "./schema-source.ts";
+import { TOOL_INTERNALS } from "./tool-internals.ts";
 import type { SchemaOutput, StructuredSchema } from "./standard-schema.ts";
 import type { ChatCompletionMessageToolCall } from "../types/chat-completion.ts";
 import type { ChatCompletionTool, FunctionDefinition } from "../types/chat-params.ts";
@@ -32,7 +33,8 @@ export interface RunnableTool<Name extends string = string, Args = unknown, Resu
 /**
  * A function tool made by `tool()`: the wire definition `{ type: "function", function }` that
  * `tools` takes, carrying its schema (for `parsed_arguments` and for checking arguments) and
- * its `run` out of sight, on a property `JSON.stringify` skips.
+ * its `run` out of sight, on a property `JSON.stringify` skips. `function.parameters` is the
+ * library's JSON Schema; the SDK sends it closed, with `strict` set (see `ToolDefinition.strict`).
  */
 export interface Tool<Name extends string = string, Args = unknown, Result = unknown> extends ChatCompletionTool {
   function: FunctionDefinition & { name: Name; parameters: Record<string, unknown> };
@@ -53,15 +55,19 @@ export interface ToolDefinition<Name extends string, Parameters extends Structur
    */
   run?: ((args: SchemaOutput<Parameters>, context: ToolRunContext) => Result | Promise<Result>) | undefined;
   /**
-   * Ask for arguments that follow the schema exactly. @default true when the JSON Schema is
-   * already strict-shaped (every object closed and fully required), else false
+   * Ask for arguments that follow the schema exactly (OpenAI's strict mode). When it is not
+   * given, the tool is sent (by `create()`, `parse()` and `runTools()`) with `strict: true`
+   * whenever strict mode can take its schema as sent: every object closed (an object schema
+   * silent on `additionalProperties` goes out with `additionalProperties: false`) and requiring
+   * all its properties, every keyword one strict mode supports; else `strict: false`.
    */
   strict?: boolean | undefined;
 }
 
 /**
- * Defines a function tool from a schema: offered in `tools`, its calls get `parsed_arguments`
- * in `parse()`, and `runTools()` runs it.
+ * Defines a function tool from a schema: offered in `tools` (of `create()`, `parse()` or
+ * `runTools()`, which send it closed and, unless `strict` is given, strict whenever strict mode
+ * takes its schema), its calls get `parsed_arguments` in `parse()`, and `runTools()` runs it.
  *
  * ```ts
  * const getWeather = tool({
@@ -110,7 +116,7 @@ export function tool<const Name extends string, Parameters extends StructuredSch
       name,
       ...(description === undefined ? {} : { description }),
       parameters: schema.jsonSchema,
-      strict: strict ?? isStrictShaped(schema.jsonSchema),
+      ...(strict === undefined ? {} : { strict }),
     },
   };
   Object.defineProperty(definitionOnWire, TOOL_INTERNALS, { value: { schema, run } });

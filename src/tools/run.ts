@@ -1,4 +1,4 @@
-import { abortError, APIUserAbortError, assertChatParams, ChatCompletionAccumulator, invalidArgument, isRecord, ModelGateError, toolInternals, type Completions, type Requester, type Stream, type ToolInternals } from "../core.ts";
+import { abortError, APIUserAbortError, assertChatParams, ChatCompletionAccumulator, invalidArgument, isRecord, ModelGateError, sendableTools, toolInternals, type Completions, type Requester, type Stream, type ToolInternals } from "../core.ts";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage } from "../types/index.ts";
 import type { ToolRunCall, ToolRunEvent, ToolRunResult, ToolRunStep, ToolRunStopReason } from "../types/tool-runner.ts";
 import { assistantTurn, callIDsIn, type PreparedCall } from "./assistant-turn.ts";
@@ -78,7 +78,8 @@ class ToolRun {
     if (!(Number.isInteger(maxSteps) && (maxSteps as number) >= 1)) throw invalidArgument("maxSteps", "a whole number from 1", maxSteps);
     this.#client = client;
     this.#completions = completions;
-    this.#params = given;
+    // Sent closed, with `strict` set, once for the whole run: what the budget estimates is what goes out.
+    this.#params = { ...given, tools: sendableTools(given.tools) };
     this.#requestOptions = requestOptions;
     // Tools get a signal even when the caller gave none, so `run` can always pass it on.
     this.#signal = (requestOptions.signal as AbortSignal | undefined) ?? new AbortController().signal;
