@@ -1,7 +1,7 @@
 // The SDK as the features see it. Code in a feature folder (structured/, tools/, budget/,
-// resources/endpoints/, key-function/) imports the rest of the SDK through this one module and
-// nowhere else: its public surface (everything src/index.ts exports) and the few internals
-// features share.
+// resources/endpoints/, key-function/, debug-lines/) imports the rest of the SDK through this
+// one module and nowhere else: its public surface (everything src/index.ts exports) and the few
+// internals features share.
 //
 // Why one door: a bundler that splits code puts a module into one file per set of entry
 // points that reach it. Every feature loaded on demand (see loader.ts) reaches the whole
@@ -13,6 +13,7 @@ export * from "./index.ts";
 export { abortError } from "./errors/connection-errors.ts";
 export { argumentError, describeValue, invalidArgument } from "./errors/invalid-argument.ts";
 export { redactValue, type Redact } from "./internal/redact.ts";
+export type { Logger } from "./internal/logger.ts";
 export { excerpt, isRecord, MAX_TIMER_MS } from "./internal/values.ts";
 export { untilAborted } from "./internal/until-aborted.ts";
 export { limits } from "./pipeline/limits.ts";

@@ -1,9 +1,9 @@
 import { APIError, errorFromBody, isErrorDocument, parseBody, unexpectedBodyError, type ErrorContext, type Redact } from "../errors/index.ts";
 import { gatewayInfo, type GatewayInfo } from "../gateway/info.ts";
-import { logDebug, type DebugLine } from "../internal/debug-lines.ts";
+import type { DebugLine } from "../debug-lines/index.ts";
 import type { Logger } from "../internal/logger.ts";
 import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
-import { loadBudget, loadKeyFunction } from "../loader.ts";
+import { loadBudget, loadDebugLines, loadKeyFunction } from "../loader.ts";
 import { rawResponse } from "../streaming/raw-response.ts";
 import { isRecord } from "../internal/values.ts";
 import type { EndRules } from "../streaming/chunk-events.ts";
@@ -139,7 +139,7 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
     newKey = undefined;
     if (nextKey !== key) headers = headersFor((key = nextKey));
     if (state.retries > 0) headers.set("x-modelgate-retry-count", String(state.retries));
-    if (config.debug) debugLine(config, ["request", spec.method, url, state.retries + 1, headers]);
+    if (config.debug) await debugLine(config, ["request", spec.method, url, state.retries + 1, headers]);
     progress.attempts++;
     let exchange: Exchange | undefined;
     let outcome: AttemptOutcome;
@@ -155,7 +155,7 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
         redact: config.redact,
       });
       const { response } = exchange;
-      if (config.debug) debugLine(config, ["response", spec.method, url, response]);
+      if (config.debug) await debugLine(config, ["response", spec.method, url, response]);
       outcome = response.ok ? OK : { ok: false, error: errorFromBody(response.status, parseBody(exchange.text), context(response, config)) };
     } catch (error) {
       outcome = { ok: false, error };
@@ -177,14 +177,14 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
         // A smaller request is another request: it gets its own key (under a new API key
         // too), so an idempotent gateway does not answer it with the 402 it stored for the first.
         headers.set("idempotency-key", (sdkHeaders["idempotency-key"] = `${headers.get("idempotency-key")}-shrunk`));
-        if (config.debug) debugLine(config, ["shrink", step.tokens]);
+        if (config.debug) await debugLine(config, ["shrink", step.tokens]);
         continue;
       }
       step = nextStep(outcome, state);
     }
     const error = (outcome as { error: Error }).error;
     if (step.do === "retry") {
-      if (config.debug) debugLine(config, ["retry", step.afterMs, error.message]);
+      if (config.debug) await debugLine(config, ["retry", step.afterMs, error.message]);
       await waitBeforeRetry(step.afterMs, options.signal);
       state.retries++;
       continue;
@@ -197,8 +197,10 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
 const OK: AttemptOutcome = { ok: true };
 
 /** Logs a debug line (`logLevel: "debug"`). */
-function debugLine(config: PipelineConfig, line: DebugLine): void {
-  logDebug(config.log, line, config.redact);
+async function debugLine(config: PipelineConfig, line: DebugLine): Promise<void> {
+  // Its wording loads on the first line; a line that cannot load is not worth failing the call.
+  const lines = await loadDebugLines().catch(() => undefined);
+  lines?.logDebug(config.log, line, config.redact);
 }
 
 /** The per-call options that are checked: name, test, and what a value must be. */

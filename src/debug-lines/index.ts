@@ -1,6 +1,6 @@
 // The lines `logLevel: "debug"` writes: what the pipeline did, with credentials left out.
-import type { Redact } from "./redact.ts";
-import type { Logger } from "./logger.ts";
+// Loaded on demand (see src/loader.ts) by the first line a client logs: most apps never log one.
+import type { Logger, Redact } from "../core.ts";
 
 /** What happened, as the pipeline reports it; the wording is made here. */
 export type DebugLine =
