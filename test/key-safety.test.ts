@@ -552,3 +552,26 @@ describe("keys echoed back by a server or a model", () => {
     }
   });
 });
+
+describe("what a custom fetch throws", () => {
+  const key = "sk-live-ABCDEFGH12345678abcdefgh";
+
+  it("keeps no part of the key from the fields of an HTTP client's error, even a cyclic one", async () => {
+    // An axios-style error: its message says nothing, its request config carries the header.
+    const thrown = Object.assign(new Error("Network Error"), { config: { headers: { authorization: `Bearer ${key}` } }, request: {} as Record<string, unknown> });
+    thrown.request.error = thrown;
+    const client = new ModelGate({ apiKey: key, baseURL: "https://g.test", maxRetries: 0, fetch: () => Promise.reject(thrown) });
+    const error = await client.models.list().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    const shown = inspect(error, { depth: 10 }) + JSON.stringify((error as Error).cause);
+    for (let start = 0; start + 8 <= key.length; start++) expect(shown).not.toContain(key.slice(start, start + 8));
+    expect(JSON.stringify((error as Error).cause)).toContain("[redacted]");
+  });
+
+  it("keeps what fetch threw as it is when it shows no key", async () => {
+    const thrown = new TypeError("fetch failed");
+    const client = new ModelGate({ apiKey: key, baseURL: "https://g.test", maxRetries: 0, fetch: () => Promise.reject(thrown) });
+    const error = await client.models.list().catch((caught: unknown) => caught);
+    expect((error as Error).cause).toBe(thrown);
+  });
+});

@@ -77,13 +77,15 @@ const MAX_DEPTH = 100;
  * enumerable fields only (so nothing else they hold, such as an error's message, can leak); a
  * `__proto__` key stays an own property, as `JSON.parse` made it.
  */
-export function redactValue(value: unknown, redact: Redact, depth = 0): unknown {
+export function redactValue(value: unknown, redact: Redact, path: object[] = []): unknown {
   if (typeof value !== "object" || value === null) return typeof value === "string" ? redact(value) : value;
-  if (depth > MAX_DEPTH) return `[nested deeper than ${MAX_DEPTH} levels]`;
+  // A thrown value may hold itself (an HTTP client's error and its request): a cycle is named, not walked.
+  if (path.includes(value)) return "[circular]";
+  if (path.length > MAX_DEPTH) return `[nested deeper than ${MAX_DEPTH} levels]`;
   const copy: object = Array.isArray(value) ? [] : Object.create(Object.getPrototypeOf(value) === null ? null : Object.prototype);
   for (const name of Object.keys(value)) {
     // Defined, not assigned: assigning "__proto__" would replace the prototype instead.
-    const item = redactValue((value as Record<string, unknown>)[name], redact, depth + 1);
+    const item = redactValue((value as Record<string, unknown>)[name], redact, [...path, value]);
     Object.defineProperty(copy, redact(name), { value: item, writable: true, enumerable: true, configurable: true });
   }
   return copy;

@@ -68,8 +68,11 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
     if (controller.signal.aborted) return abortError(controller.signal);
     const text = `Connection error: ${describeCause(error)}`;
     const shown = redact(text);
-    // What fetch threw is kept as it is unless it shows the key: then a redacted copy of its fields.
-    return new APIConnectionError(shown, { cause: shown === text ? error : redactValue(error, redact) });
+    // What fetch threw is kept as it is unless it shows the key, in its message or in any field
+    // (an HTTP client's error carrying the request's headers): then a redacted copy of its fields.
+    const fields = redactValue(error, redact);
+    const kept = shown === text && JSON.stringify(fields) === JSON.stringify(redactValue(error, String));
+    return new APIConnectionError(shown, { cause: kept ? error : fields });
   };
 
   let response: Response;
