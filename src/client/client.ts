@@ -98,6 +98,7 @@ import type { SchemaOutput, StandardJSONSchemaConverter, StandardSchemaIssue, St
 import type { RunnableTool, Tool, ToolDefinition, ToolRunContext } from "../schemas/tool.ts";
 import type { ChatCompletionAudioDelta, ChatCompletionChunkError, ChatCompletionImage, ChatCompletionParseParams, ChatCompletionVideo, CreateEmbeddingResponse, Embedding, EmbeddingCreateParams, ImageGenerateParams, ImagesResponse, ParseResponseFormat, ParsedInput, ParsedOutput, ParsedToolCallOf, ReasoningConfig, SpeechCreateParams, ToolRun, ToolRunCall, ToolRunEvent, ToolRunOptions, ToolRunParams, ToolRunResult, ToolRunStep, ToolRunStopReason, Transcription, TranscriptionCreateParams } from "../types/index.ts";
 import { VERSION } from "../version.ts";
+import { loadDebugLines } from "../loader.ts";
 import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
 import { readEnv } from "../internal/env.ts";
 import { isLogLevel, levelledLogger, type Logger } from "../internal/logger.ts";
@@ -191,7 +192,8 @@ export class ModelGate {
     const logLevelFromEnv = readEnv("MODELGATE_LOG");
     const logLevel = options.logLevel ?? (isLogLevel(logLevelFromEnv) ? logLevelFromEnv : "warn");
     const log = levelledLogger(logLevel, options.logger ?? console);
-    warnAboutPlainHTTP(this.baseURL, log);
+    // The warning's wording loads on demand (with the debug lines): a page on https never needs it.
+    if (root.startsWith("http:")) void loadDebugLines().then((lines) => lines.warnAboutPlainHTTP(root, log), () => {});
 
     this.#options = options;
     const redactor = typeof apiKey === "string" ? createRedactor(apiKey) : createRedactor();
@@ -541,22 +543,6 @@ export declare namespace ModelGate {
     type Transcription,
     type TranscriptionCreateParams,
   };
-}
-
-const warnedOrigins = new Set<string>();
-
-/**
- * The key travels in a header: over plain http anyone on the path can read it. Loopback is
- * fine (a local gateway or mock), anything else gets one warning per origin and process.
- */
-function warnAboutPlainHTTP(root: string, log: Logger): void {
-  const url = new URL(root);
-  if (url.protocol !== "http:" || warnedOrigins.has(url.origin)) return;
-  const host = url.hostname;
-  const loopback = host === "localhost" || host.endsWith(".localhost") || /^127\.\d+\.\d+\.\d+$/.test(host) || host === "[::1]";
-  if (loopback) return;
-  warnedOrigins.add(url.origin);
-  log.warn(`modelgate: baseURL ${url.origin} uses plain http, so the API key is sent unencrypted; use https.`);
 }
 
 /** Called through a wrapper: browsers throw "Illegal invocation" for `fetch` detached from `window`. */

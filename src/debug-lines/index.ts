@@ -2,6 +2,8 @@
 // Loaded on demand (see src/loader.ts) by the first line a client logs: most apps never log one.
 import type { Logger, Redact } from "../core.ts";
 
+export { warnAboutPlainHTTP } from "./plain-http.ts";
+
 /** What happened, as the pipeline reports it; the wording is made here. */
 export type DebugLine =
   | [kind: "request", method: string, url: string, attempt: number, headers: Headers]
