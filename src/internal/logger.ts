@@ -9,21 +9,20 @@ export interface Logger {
   debug(message: string, ...details: unknown[]): void;
 }
 
-const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
+/** The levels that log, most important first: each level logs its own lines and those of the levels before it. */
+const LEVELS = ["error", "warn", "info", "debug"] as const;
 
 /** A logger that drops what is below `level`. */
 export function levelledLogger(level: LogLevel, logger: Logger): Logger {
-  const rank = RANK[level];
+  // -1 for "off" (and for a level that is none of these): every line is dropped.
+  const rank = LEVELS.indexOf(level as (typeof LEVELS)[number]);
   const noop = () => {};
-  return {
-    error: rank >= RANK.error ? (message, ...details) => logger.error(message, ...details) : noop,
-    warn: rank >= RANK.warn ? (message, ...details) => logger.warn(message, ...details) : noop,
-    info: rank >= RANK.info ? (message, ...details) => logger.info(message, ...details) : noop,
-    debug: rank >= RANK.debug ? (message, ...details) => logger.debug(message, ...details) : noop,
-  };
+  // Looked up on each line, not bound once, so a logger whose methods change later is followed.
+  const entries = LEVELS.map((name, index) => [name, index <= rank ? (message: string, ...details: unknown[]) => logger[name](message, ...details) : noop]);
+  return Object.fromEntries(entries) as Logger;
 }
 
 /** Whether `value` names a log level (for the `MODELGATE_LOG` environment variable). */
 export function isLogLevel(value: unknown): value is LogLevel {
-  return typeof value === "string" && value in RANK;
+  return value === "off" || LEVELS.includes(value as (typeof LEVELS)[number]);
 }
