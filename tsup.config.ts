@@ -7,6 +7,17 @@ const entries = {
   "testing/node": "src/testing/node.ts",
 };
 
+// What src/loader.ts loads on demand, named as entries so that their files carry no hash: an app's
+// bundler adds its own, and the names are in the first load (loader.ts), where a hash does not compress.
+const onDemand = {
+  "internal/parse": "src/structured/parse.ts",
+  "internal/runner": "src/tools/runner.ts",
+  "internal/budget": "src/budget/index.ts",
+  "internal/endpoints": "src/resources/endpoints/index.ts",
+  "internal/key-function": "src/key-function/index.ts",
+  "internal/debug-lines": "src/debug-lines/index.ts",
+};
+
 const shared: Options = {
   // Web-standard output only: the SDK must run unchanged in browsers, Deno, Bun and workers.
   platform: "neutral",
@@ -28,7 +39,7 @@ export default defineConfig([
   // tool() nor jsonSchema(), and then Rollup (Vite) leaves that file to the parse()/runTools()
   // code that loads on demand, instead of the first load (Vite: 15,923 B → 14,986 B gzip for
   // the streamed chat app; esbuild keeps it in, as it places code by file).
-  { ...shared, entry: { ...entries, "internal/schema-reader": "src/schemas/schema-source.ts" }, format: ["esm"], dts: { entry: entries } },
+  { ...shared, entry: { ...entries, ...onDemand, "internal/schema-reader": "src/schemas/schema-source.ts" }, format: ["esm"], dts: { entry: entries } },
   {
     ...shared,
     // `require("modelgate")` is the client class itself (see src/commonjs.ts); its types are
