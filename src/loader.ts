@@ -36,3 +36,6 @@ export const loadEndpoints = onDemand(() => import("./resources/endpoints/index.
 
 /** Asking an `apiKey` function for the key (a client with a fixed key never loads it). */
 export const loadKeyFunction = onDemand(() => import("./key-function/index.ts"));
+
+/** `chat.completions.stream()`: openai's `ChatCompletionStream` helper, its events and final values. */
+export const loadChatStream = onDemand(() => import("./chat-stream/index.ts"));

@@ -12,12 +12,14 @@ const REPEATS_TO_STOP = 3;
 
 /** A run in progress: its result, and its events for any number of readers. */
 export interface RunHandle {
-  result: Promise<ToolRunResult>;
-  events(): AsyncIterator<ToolRunEvent>;
+  result(): Promise<ToolRunResult>;
+  iterator(): AsyncIterable<ToolRunEvent>;
+  catch(onRejected: (reason: unknown) => unknown): Promise<unknown>;
+  finally(onFinally: () => void): Promise<ToolRunResult>;
 }
 
 /** Starts `runTools()`: checks what it was given, then runs step after step. */
-export function startRun(client: Requester, completions: Completions, params: unknown, options: unknown): RunHandle {
+export function startRun(_runner: unknown, client: Requester, completions: Completions, params: unknown, options: unknown): RunHandle {
   const log = new EventLog<ToolRunEvent>();
   const result = Promise.resolve()
     .then(() => new ToolRun(client, completions, params, options, log).run())
@@ -31,7 +33,13 @@ export function startRun(client: Requester, completions: Completions, params: un
         throw error;
       },
     );
-  return { result, events: () => log.reader() };
+  result.catch(() => {});
+  return {
+    result: () => result,
+    iterator: () => ({ [Symbol.asyncIterator]: () => log.reader() }),
+    catch: (onRejected) => result.catch(onRejected),
+    finally: (onFinally) => result.finally(onFinally),
+  };
 }
 
 class ToolRun {

@@ -1,7 +1,8 @@
 import type { RequestOptions } from "../../pipeline/options.ts";
 import { createAPIPromise, type APIPromise } from "../../pipeline/api-promise.ts";
-import { loadBudget, loadStructured } from "../../loader.ts";
-import { toolRun } from "./run-tools.ts";
+import { loadBudget, loadChatStream, loadStructured, loadToolRunner } from "../../loader.ts";
+import { ToolRunner } from "./run-tools.ts";
+import { ChatCompletionStream } from "./chat-completion-stream.ts";
 import type { ToolRun, ToolRunOptions, ToolRunParams } from "../../types/tool-runner.ts";
 import type { Stream } from "../../streaming/stream.ts";
 import type {
@@ -16,6 +17,7 @@ import type {
   ChatRequestOptions,
   ChatCompletionParseParams,
   ParsedChatCompletion,
+  DeepPartial,
   ParsedInput,
   ParsedOutput,
   ParsedToolCallOf,
@@ -104,6 +106,23 @@ export class Completions {
   }
 
   /**
+   * openai's streaming helper: streams a chat completion and returns at once (not a promise,
+   * so `.stream({ ... }).on("content.delta", …)` chains) a `ChatCompletionStream`, iterable for
+   * the chunks and emitting openai's events (`content.delta`, `chunk`, `message`, …) with the
+   * final values (`finalChatCompletion()`, `finalContent()`, …). Takes `parse()`'s params and
+   * options: with a schema `response_format` or `tool()` tools it parses as `parse()` does.
+   *
+   * Nothing is thrown here: a mistake in the arguments, like any failure, is the stream's
+   * `error` event and rejects `done()` and the final values.
+   */
+  stream<Format extends ParseResponseFormat | undefined = undefined, const Tools extends readonly ChatCompletionTool[] = []>(
+    params: ChatCompletionParseParams<Format, Tools> & { stream?: true | null | undefined },
+    options?: ParseOptions,
+  ): ChatCompletionStream<ParsedOutput<Format>, ParsedToolCallOf<Tools>, DeepPartial<ParsedInput<Format>>> {
+    return new ChatCompletionStream(loadChatStream, (chatStream, stream) => chatStream.startStream(stream, this.#client, this, params, options));
+  }
+
+  /**
    * Runs a tool loop: asks the model, runs every tool it calls (at the same time), sends the
    * results back, and repeats until it answers without calling a tool (`"done"`), or a stop
    * condition ends the run with a result: `maxSteps` (default 10), `maxCost` (USD, checked
@@ -123,6 +142,6 @@ export class Completions {
    */
   runTools(params: ToolRunParams, options?: ToolRunOptions): ToolRun {
     // Delegates to code loaded on first use: an app that never runs tools never downloads it.
-    return toolRun(({ startRun }) => startRun(this.#client, this, params, options));
+    return new ToolRunner(loadToolRunner, ({ startRun }, runner) => startRun(runner, this.#client, this, params, options)) as unknown as ToolRun;
   }
 }

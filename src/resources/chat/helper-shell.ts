@@ -1,0 +1,78 @@
+/** The code a shell hands its calls to once it has loaded: its methods, by name. */
+type Helper = Record<string, (...args: never[]) => unknown>;
+
+/** Calls that add or remove a listener, or abort: they return the shell itself, so calls chain. */
+const CHAINED = ["on", "once", "off", "abort"];
+/** Calls whose answer comes later anyway: before the code has loaded, they wait for it. */
+const LATER = [
+  "emitted",
+  "done",
+  "finalChatCompletion",
+  "finalContent",
+  "finalMessage",
+  "finalFunctionToolCall",
+  "finalFunctionToolCallResult",
+  "totalUsage",
+  "iterator",
+  "result",
+  "catch",
+  "finally",
+];
+
+/**
+ * The part of openai's helper objects (`chat.completions.stream()`'s `ChatCompletionStream`,
+ * `runTools()`'s runner) that exists the moment the object is returned; the rest of the helper
+ * loads on first use (see src/loader.ts), so a chat app that never calls one carries only this.
+ *
+ * Every call goes to the helper's code: once loaded, at once (so a listener added in a
+ * listener hears the very next event); before, `on()`, `once()`, `off()` and `abort()` are
+ * queued and replayed in order before the helper starts (so no listener misses an event), and
+ * the calls that return a promise wait for the load. A failed load rejects those promises.
+ *
+ * The methods are made from the two lists above rather than written out: this class is in
+ * every chat app's first load, where one written method per name cost ~300 B gzip more (the
+ * 16,000 B ceiling, bench/size-budget.json). Their types are declared on the subclasses.
+ */
+export class HelperShell<Module, Item> implements AsyncIterable<Item> {
+  /** Aborting it stops the helper: `abort()` does it. */
+  readonly controller = new AbortController();
+  #loaded: Helper | undefined;
+  readonly #queued: [method: string, args: unknown[]][] = [];
+  readonly #helper: Promise<Helper>;
+
+  /**
+   * Low-level: `chat.completions.stream()` and `runTools()` make these. `start` makes the
+   * helper from the loaded module; the helper must not emit anything before a timer turn,
+   * since the queued calls are replayed right after `start` returns.
+   */
+  constructor(load: () => Promise<Module>, start: (module: Module, shell: never) => object) {
+    this.#helper = load().then((module) => {
+      const helper = start(module, this as never) as Helper;
+      for (const [method, args] of this.#queued) helper[method]!(...(args as never[]));
+      return (this.#loaded = helper);
+    });
+    // A caller who only listens never awaits it: a failed load must not be an unhandled rejection.
+    this.#helper.catch(() => {});
+  }
+
+  static {
+    const methods = this.prototype as unknown as Record<string, (this: HelperShell<unknown, unknown>, ...args: never[]) => unknown>;
+    for (const name of CHAINED) {
+      methods[name] = function (...args) {
+        if (this.#loaded) this.#loaded[name]!(...args);
+        else this.#queued.push([name, args]);
+        return this;
+      };
+    }
+    for (const name of LATER) {
+      methods[name] = function (...args) {
+        return this.#loaded ? this.#loaded[name]!(...args) : this.#helper.then((helper) => helper[name]!(...args));
+      };
+    }
+  }
+
+  /** The items (a stream's chunks, a run's events) from now on; breaking out of the loop stops reading. */
+  async *[Symbol.asyncIterator](): AsyncIterator<Item> {
+    yield* await (this as unknown as { iterator(): Promise<AsyncIterable<Item>> }).iterator();
+  }
+}
