@@ -1,9 +1,9 @@
-import { ChatCompletionAccumulator, isRecord, Stream, type ChatCompletionStream, type Completions, type Requester } from "../core.ts";
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam } from "../types/index.ts";
-import type { ChatCompletionSnapshot, ChatCompletionSnapshotChoice } from "../types/helper-events.ts";
-import type { StructuredStream } from "../types/structured.ts";
-import { parseCompletion } from "../structured/parse-completion.ts";
-import { planRequest, type RequestPlan } from "../structured/plan.ts";
+import { ChatCompletionAccumulator, isRecord, Stream, type ChatCompletionStream, type Completions, type Requester } from "../../core.ts";
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam } from "../../types/index.ts";
+import type { ChatCompletionSnapshot, ChatCompletionSnapshotChoice } from "../../types/helper-events.ts";
+import type { StructuredStream } from "../../types/structured.ts";
+import { parseCompletion } from "../parse-completion.ts";
+import { planRequest, type RequestPlan } from "../plan.ts";
 import { Conversation } from "./conversation.ts";
 import { DeltaEvents, type DeltaParsing } from "./delta-events.ts";
 import { HelperEmitter } from "./emitter.ts";

@@ -1,4 +1,4 @@
-import { APIUserAbortError, ModelGateError } from "../core.ts";
+import { APIUserAbortError, ModelGateError } from "../../core.ts";
 
 type Listener = (...args: never[]) => unknown;
 

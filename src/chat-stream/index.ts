@@ -1,3 +1,0 @@
-// `chat.completions.stream()`'s implementation, loaded on its first call (see src/loader.ts):
-// openai's `ChatCompletionStream` helper, built on `parse({ stream: true })`.
-export { readBody, startStream } from "./stream-helper.ts";
