@@ -6,6 +6,7 @@ import type {
   ChatCompletion,
   ChatCompletionAudio,
   ChatCompletionChunk,
+  ChatCompletionMessage,
   ChatCompletionMessageToolCall,
   ChatCompletionTokenLogprob,
   CompletionUsage,
@@ -125,13 +126,13 @@ export type FunctionToolCall = ChatCompletionMessageToolCall["function"];
  * The events every helper object emits (openai's runner events), with what each listener gets.
  * `error` and `abort` are followed by `end`; nothing is emitted after `end`.
  */
-export interface ChatCompletionRunnerEvents<ParsedT = null, Call extends ChatCompletionMessageToolCall = ParsedFunctionToolCall> {
+export interface ChatCompletionRunnerEvents<Completion = ChatCompletion, Message = ChatCompletionMessage> {
   /** The response headers of a request arrived. */
   connect: () => void;
   /** A message was added to the conversation (`messages`): the reply, or a tool's result. */
   message: (message: ChatCompletionMessageParam) => void;
   /** A completion arrived whole. */
-  chatCompletion: (completion: ParsedChatCompletion<ParsedT, Call>) => void;
+  chatCompletion: (completion: Completion) => void;
   /** A reply called a function (one event per call, after `message`). */
   functionToolCall: (functionCall: FunctionToolCall) => void;
   /** A function's result was added to the conversation. */
@@ -139,9 +140,9 @@ export interface ChatCompletionRunnerEvents<ParsedT = null, Call extends ChatCom
   /** The text of the last reply, at the end (not emitted when it is empty). */
   finalContent: (content: string) => void;
   /** The last reply, at the end. */
-  finalMessage: (message: ParsedChatCompletionMessage<ParsedT, Call>) => void;
+  finalMessage: (message: Message) => void;
   /** The last completion, at the end. */
-  finalChatCompletion: (completion: ParsedChatCompletion<ParsedT, Call>) => void;
+  finalChatCompletion: (completion: Completion) => void;
   /** The last function call of the conversation, at the end. */
   finalFunctionToolCall: (functionCall: FunctionToolCall) => void;
   /** The last function result of the conversation, at the end. */
@@ -177,7 +178,7 @@ export interface ChatCompletionDeltaEvents<ParsedT = null, Partial = unknown> {
 
 /** Every event of `chat.completions.stream()`'s `ChatCompletionStream`. */
 export interface ChatCompletionStreamEvents<ParsedT = null, Call extends ChatCompletionMessageToolCall = ParsedFunctionToolCall, Partial = DeepPartial<ParsedT>>
-  extends ChatCompletionRunnerEvents<ParsedT, Call>,
+  extends ChatCompletionRunnerEvents<ParsedChatCompletion<ParsedT, Call>, ParsedChatCompletionMessage<ParsedT, Call>>,
     ChatCompletionDeltaEvents<ParsedT, Partial> {}
 
 /** Every event of `runTools()`'s result (the chunk-by-chunk ones only with `stream: true`). */
@@ -211,13 +212,13 @@ export interface HelperEventEmitter<Events> {
 }
 
 /** The final values of a helper object, each resolved once it has ended (rejected if it failed). */
-export interface HelperFinalValues<ParsedT = null, Call extends ChatCompletionMessageToolCall = ParsedFunctionToolCall> {
+export interface HelperFinalValues<Completion = ChatCompletion, Message = ChatCompletionMessage> {
   /** The last completion. */
-  finalChatCompletion(): Promise<ParsedChatCompletion<ParsedT, Call>>;
+  finalChatCompletion(): Promise<Completion>;
   /** The text of the last reply (`null` when it has none). */
   finalContent(): Promise<string | null>;
   /** The last reply (`content` and `refusal` are `null` when absent). */
-  finalMessage(): Promise<ParsedChatCompletionMessage<ParsedT, Call>>;
+  finalMessage(): Promise<Message>;
   /** The last function call in the conversation, if any. */
   finalFunctionToolCall(): Promise<FunctionToolCall | undefined>;
   /** The last function result in the conversation, if any. */

@@ -3,7 +3,7 @@ import { bridgeSource } from "../../streaming/bridge.ts";
 import type { GatewayInfo } from "../../gateway/info.ts";
 import type { ChatCompletionChunk, ChatCompletionMessageToolCall } from "../../types/chat-completion.ts";
 import type { ChatCompletionStreamEvents, HelperEventEmitter, HelperFinalValues } from "../../types/helper-events.ts";
-import type { DeepPartial, ParsedFunctionToolCall } from "../../types/structured.ts";
+import type { DeepPartial, ParsedChatCompletion, ParsedChatCompletionMessage, ParsedFunctionToolCall } from "../../types/structured.ts";
 import { HelperShell } from "./helper-shell.ts";
 
 type Helpers = Awaited<ReturnType<typeof loadStructured>>;
@@ -59,4 +59,4 @@ export class ChatCompletionStream<ParsedT = null, Call extends ChatCompletionMes
 // The methods HelperShell makes by name, typed for this class.
 export interface ChatCompletionStream<ParsedT = null, Call extends ChatCompletionMessageToolCall = ParsedFunctionToolCall, Partial = DeepPartial<ParsedT>>
   extends HelperEventEmitter<ChatCompletionStreamEvents<ParsedT, Call, Partial>>,
-    HelperFinalValues<ParsedT, Call> {}
+    HelperFinalValues<ParsedChatCompletion<ParsedT, Call>, ParsedChatCompletionMessage<ParsedT, Call>> {}

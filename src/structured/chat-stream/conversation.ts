@@ -19,12 +19,14 @@ export class Conversation {
     this.messages = messages;
   }
 
-  /** A completion arrived: `chatCompletion`, then its first choice's message is added. */
-  addCompletion(completion: ChatCompletion): void {
+  /**
+   * A completion arrived: `chatCompletion`, then its reply joins the conversation: its first
+   * choice's message, or the turn given for it (a runner's, made fit to send back).
+   */
+  addCompletion(completion: ChatCompletion, reply: ChatCompletionMessageParam | undefined = completion.choices?.[0]?.message): void {
     this.completions.push(completion);
     this.#events.emit("chatCompletion", completion);
-    const message = completion.choices?.[0]?.message;
-    if (message) this.addMessage(message);
+    if (reply) this.addMessage(reply);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { APIUserAbortError, ModelGateError } from "../../core.ts";
+import { APIUserAbortError, invalidArgument, ModelGateError } from "../../core.ts";
 
 type Listener = (...args: never[]) => unknown;
 
@@ -71,6 +71,22 @@ export class HelperEmitter {
 
   abort(): void {
     this.controller.abort();
+  }
+
+  /**
+   * Makes the caller's `signal` (a call option) abort the helper, as `abort()` does, until it
+   * ends; its reason goes along, as the abort error's cause. The requests and tools get the
+   * helper's own signal.
+   * @throws ModelGateError when `signal` is given and is not an AbortSignal.
+   */
+  follow(signal: unknown): void {
+    if (signal == null) return;
+    if (typeof (signal as AbortSignal).addEventListener !== "function") throw invalidArgument("signal", "an AbortSignal", signal);
+    const caller = signal as AbortSignal;
+    const forward = () => this.controller.abort(caller.reason);
+    if (caller.aborted) return forward();
+    caller.addEventListener("abort", forward, { once: true });
+    this.on("end", () => caller.removeEventListener("abort", forward));
   }
 
   /** Whether anyone listens to `event` (to skip building what nobody would see). */

@@ -4,23 +4,19 @@ import type { ChatCompletionSnapshot, ChatCompletionSnapshotChoice } from "../..
 import type { StructuredStream } from "../../types/structured.ts";
 import { parseCompletion } from "../parse-completion.ts";
 import { planRequest, type RequestPlan } from "../plan.ts";
-import { Conversation } from "./conversation.ts";
+import { ChatHelper } from "./chat-helper.ts";
 import { DeltaEvents, type DeltaParsing } from "./delta-events.ts";
-import { HelperEmitter } from "./emitter.ts";
 import { listen } from "./listen.ts";
 
 /** What a `ChatCompletionStream` (see resources/chat/chat-completion-stream.ts) hands its calls to. */
-export class StreamHelper extends HelperEmitter {
-  readonly #conversation: Conversation;
-
+export class StreamHelper extends ChatHelper {
   constructor(shell: ChatCompletionStream<unknown>, messages: ChatCompletionMessageParam[]) {
-    super(shell.controller);
-    this.#conversation = new Conversation(this, messages);
+    super(shell.controller, messages);
   }
 
   /** Reads the reply from `open()` (which resolves once the response headers arrived), then its final events. */
   start(open: () => Promise<{ stream: Stream<ChatCompletionChunk, Response | undefined>; parsing?: DeltaParsing; final?: () => Promise<ChatCompletion> }>, onConnect: (stream: Stream<ChatCompletionChunk, Response | undefined>) => void): void {
-    const conversation = this.#conversation;
+    const { conversation } = this;
     this.run(async () => {
       const { stream, parsing, final } = await open();
       onConnect(stream);
@@ -39,36 +35,6 @@ export class StreamHelper extends HelperEmitter {
   iterator(): AsyncIterable<ChatCompletionChunk> {
     return listen(this, "chunk", () => this.abort());
   }
-
-  async finalChatCompletion(): Promise<ChatCompletion> {
-    await this.done();
-    return this.#conversation.finalChatCompletion();
-  }
-
-  async finalMessage(): Promise<unknown> {
-    await this.done();
-    return this.#conversation.finalMessage();
-  }
-
-  async finalContent(): Promise<string | null> {
-    await this.done();
-    return this.#conversation.finalContent();
-  }
-
-  async finalFunctionToolCall(): Promise<unknown> {
-    await this.done();
-    return this.#conversation.finalFunctionToolCall();
-  }
-
-  async finalFunctionToolCallResult(): Promise<string | undefined> {
-    await this.done();
-    return this.#conversation.finalFunctionToolCallResult();
-  }
-
-  async totalUsage(): Promise<unknown> {
-    await this.done();
-    return this.#conversation.totalUsage();
-  }
 }
 
 /**
@@ -80,15 +46,9 @@ export function startStream(shell: ChatCompletionStream<unknown>, client: Reques
   const messages = isRecord(params) && Array.isArray(params.messages) ? [...(params.messages as ChatCompletionMessageParam[])] : [];
   const helper = new StreamHelper(shell, messages);
   const { controller } = shell;
-  const signal = isRecord(options) ? options.signal : undefined;
-  const forward = () => controller.abort();
   helper.start(
     async () => {
-      if (signal instanceof AbortSignal) {
-        if (signal.aborted) controller.abort();
-        else signal.addEventListener("abort", forward, { once: true });
-        helper.on("end", () => signal.removeEventListener("abort", forward));
-      }
+      helper.follow(isRecord(options) ? options.signal : undefined);
       // The caller's params as parse() reads them: a mistake in them is thrown here, as the `error` event.
       const plan = planRequest(params, isRecord(options) ? options.structuredOutput : undefined, client.redact);
       const callOptions = options === undefined || isRecord(options) ? { ...options, signal: controller.signal } : options;
