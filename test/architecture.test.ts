@@ -9,8 +9,11 @@ const { files, edges } = importGraph();
 const sdkFiles = files.filter((file) => !file.startsWith("testing/"));
 const runtimeEdges = edges.filter((edge) => !edge.typeOnly && !edge.from.startsWith("testing/"));
 const FEATURES = ["structured", "tools", "budget", "resources/endpoints", "key-function"];
-/** What a feature may import besides its own folder and core.ts (types are erased). */
-const BUILDS_ON: Record<string, string[]> = { tools: ["budget"] };
+/**
+ * What a feature may import besides its own folder and core.ts (types are erased): the runner
+ * builds on budgets, and on the events and conversation of openai's stream helper (structured/chat-stream/).
+ */
+const BUILDS_ON: Record<string, string[]> = { tools: ["budget", "structured"] };
 
 describe("the one loader", () => {
   it("is the only place in src/ that imports code on demand", () => {

@@ -52,5 +52,10 @@ describe("the one loader, with every on-demand module unreachable", () => {
     await expect(gateway.embeddings.create({ model: "mock-embed", input: "x" })).rejects.toThrow(APIConnectionError);
     await expect(gateway.chat.completions.create({ model: "mock-fast", messages }, { maxCost: 0.01 })).rejects.toThrow(APIConnectionError);
     await expect(gateway.chat.completions.runTools({ model: "auto", messages, tools: [] })).rejects.toThrow(APIConnectionError);
+    // openai's helpers: returned at once, their promises reject with the same error.
+    const stream = gateway.chat.completions.stream({ model: "auto", messages });
+    await expect(stream.done()).rejects.toThrow(APIConnectionError);
+    await expect(stream.finalContent()).rejects.toThrow(APIConnectionError);
+    await expect(gateway.chat.completions.runTools({ model: "auto", messages, tools: [] }).done()).rejects.toThrow(APIConnectionError);
   });
 });
