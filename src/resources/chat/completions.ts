@@ -136,6 +136,14 @@ export class Completions {
    * Await the returned object for the result, or iterate it for the events (`step.start`,
    * `chunk` with `stream: true`, `tool_call`, `tool_result`, `step.end`): an iterator gets
    * every other event from the first, whenever it starts, and the chunks from when it starts.
+   * It also has openai's runner surface: `on("functionToolCall", …)` and openai's other runner
+   * events, `done()`, `abort()`, `finalContent()` and the other final values, `messages`.
+   *
+   * Tools: `tool()` tools with `run`, or openai's runnable shape (`{ type: "function", function:
+   * { function, parse?, parameters } }`, `zodFunction({ ..., function })`), called as openai
+   * calls them: `function(args, runner)`, `args` being what `parse` returned, else the raw JSON
+   * text; a `tool_choice` that forces such a function ends the run once it has run.
+   * `maxChatCompletions` is openai's name for `maxSteps`.
    *
    * @throws APIUserAbortError when `signal` aborts (it also reaches every running tool);
    *   an `APIError` of a step, its message naming the step; ModelGateError for bad params.
