@@ -49,14 +49,14 @@ export interface ChatCompletionSnapshotChoice {
 }
 
 /** `content.delta`: the new text, the text so far, and the answer parsed so far. */
-export interface ContentDeltaEvent<Partial = unknown> {
+export interface ContentDeltaEvent<PartialT = unknown> {
   delta: string;
   snapshot: string;
   /**
    * With a schema `response_format`, the answer parsed so far (deep-partial; `null` before any
    * of it); `undefined` without one.
    */
-  parsed: Partial | null | undefined;
+  parsed: PartialT | null | undefined;
 }
 
 /** `content.done`: a choice's whole text, and its answer checked by the schema (`null` without one). */
@@ -158,12 +158,12 @@ export interface ChatCompletionRunnerEvents<Completion = ChatCompletion, Message
 }
 
 /** The events of a streamed reply, chunk by chunk (`chat.completions.stream()`, and `runTools()` with `stream: true`). */
-export interface ChatCompletionDeltaEvents<ParsedT = null, Partial = unknown> {
+export interface ChatCompletionDeltaEvents<ParsedT = null, PartialT = unknown> {
   /** Each chunk as it arrives, with the reply assembled so far. */
   chunk: (chunk: ChatCompletionChunk, snapshot: ChatCompletionSnapshot) => void;
   /** New text of a choice, and its text so far (non-streamed runner steps: the whole text, twice). */
   content: (contentDelta: string, contentSnapshot: string) => void;
-  "content.delta": (event: ContentDeltaEvent<Partial>) => void;
+  "content.delta": (event: ContentDeltaEvent<PartialT>) => void;
   /** A choice's text is complete (not emitted for a reply the token limit cut when a schema was given). */
   "content.done": (event: ContentDoneEvent<ParsedT>) => void;
   "refusal.delta": (event: RefusalDeltaEvent) => void;
@@ -177,9 +177,9 @@ export interface ChatCompletionDeltaEvents<ParsedT = null, Partial = unknown> {
 }
 
 /** Every event of `chat.completions.stream()`'s `ChatCompletionStream`. */
-export interface ChatCompletionStreamEvents<ParsedT = null, Call extends ChatCompletionMessageToolCall = ParsedFunctionToolCall, Partial = DeepPartial<ParsedT>>
+export interface ChatCompletionStreamEvents<ParsedT = null, Call extends ChatCompletionMessageToolCall = ParsedFunctionToolCall, PartialT = DeepPartial<ParsedT>>
   extends ChatCompletionRunnerEvents<ParsedChatCompletion<ParsedT, Call>, ParsedChatCompletionMessage<ParsedT, Call>>,
-    ChatCompletionDeltaEvents<ParsedT, Partial> {}
+    ChatCompletionDeltaEvents<ParsedT, PartialT> {}
 
 /** Every event of `runTools()`'s result (the chunk-by-chunk ones only with `stream: true`). */
 export interface ToolRunnerEvents extends ChatCompletionRunnerEvents, ChatCompletionDeltaEvents {}

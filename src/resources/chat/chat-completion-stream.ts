@@ -26,7 +26,7 @@ type Helpers = Awaited<ReturnType<typeof loadStructured>>;
  * Iterating gives the chunks from when the loop starts (each loop is a listener, so several
  * may run); breaking out of one aborts the request, as openai's does.
  */
-export class ChatCompletionStream<ParsedT = null, Call extends ChatCompletionMessageToolCall = ParsedFunctionToolCall, Partial = DeepPartial<ParsedT>>
+export class ChatCompletionStream<ParsedT = null, Call extends ChatCompletionMessageToolCall = ParsedFunctionToolCall, PartialT = DeepPartial<ParsedT>>
   extends HelperShell<Helpers, ChatCompletionChunk>
   implements AsyncIterable<ChatCompletionChunk>
 {
@@ -57,6 +57,6 @@ export class ChatCompletionStream<ParsedT = null, Call extends ChatCompletionMes
 }
 
 // The methods HelperShell makes by name, typed for this class.
-export interface ChatCompletionStream<ParsedT = null, Call extends ChatCompletionMessageToolCall = ParsedFunctionToolCall, Partial = DeepPartial<ParsedT>>
-  extends HelperEventEmitter<ChatCompletionStreamEvents<ParsedT, Call, Partial>>,
+export interface ChatCompletionStream<ParsedT = null, Call extends ChatCompletionMessageToolCall = ParsedFunctionToolCall, PartialT = DeepPartial<ParsedT>>
+  extends HelperEventEmitter<ChatCompletionStreamEvents<ParsedT, Call, PartialT>>,
     HelperFinalValues<ParsedChatCompletion<ParsedT, Call>, ParsedChatCompletionMessage<ParsedT, Call>> {}

@@ -9,7 +9,9 @@ type Listener = (...args: never[]) => unknown;
  *
  * One difference, on purpose: an `error` (or `abort`) nobody listens to is not turned into an
  * unhandled rejection (openai's crashes a Node process that way). It is kept: `done()` and the
- * final values reject with it when asked.
+ * final values reject with it when asked. A listener that throws during the work ends the
+ * helper with that `error`; one of `error`, `abort` or `end` itself that throws has nothing
+ * left to report to, and its throw is left to surface as an unhandled rejection.
  */
 export class HelperEmitter {
   readonly #listeners = new Map<string, { listener: Listener; once: boolean }[]>();
@@ -103,10 +105,12 @@ export class HelperEmitter {
     const listeners = this.#listeners.get(event);
     if (!listeners?.length) return;
     // Once-listeners go before any is called, so a listener that emits again cannot call them twice.
-    this.#listeners.set(
-      event,
-      listeners.filter((entry) => !entry.once),
-    );
+    if (listeners.some((entry) => entry.once)) {
+      this.#listeners.set(
+        event,
+        listeners.filter((entry) => !entry.once),
+      );
+    }
     for (const { listener } of listeners) (listener as (...args: unknown[]) => unknown)(...args);
   }
 
