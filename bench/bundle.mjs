@@ -28,22 +28,41 @@ export async function bundleSize(app, bundler = "esbuild") {
   };
   visit(chunks.find((chunk) => chunk.entry));
   const loaded = [...firstLoad].map((chunk) => chunk.code);
-  const lazy = chunks.filter((chunk) => !firstLoad.has(chunk)).map((chunk) => chunk.code);
   const sum = (list, measure) => list.reduce((total, code) => total + measure(code), 0);
   const gzip = (code) => gzipSync(code, { level: 9 }).length;
+  const lazy = chunks.filter((chunk) => !firstLoad.has(chunk)).map((chunk) => chunk.code);
+  // What each on-demand module costs when it is first called: its file and the files it
+  // imports that the first load does not hold (named by the SDK's module: parse, runner, …).
+  const onDemand = {};
+  for (const target of new Set(chunks.flatMap((chunk) => chunk.dynamicImports))) {
+    const reached = new Set();
+    const reach = (chunk) => {
+      if (reached.has(chunk) || firstLoad.has(chunk)) return;
+      reached.add(chunk);
+      for (const imported of chunk.imports) reach(byName.get(imported));
+    };
+    reach(byName.get(target));
+    const name = /(parse|runner|budget|endpoints|key-function|index)[-.]/.exec(target.split("/").pop())?.[1] ?? target;
+    onDemand[name] = reached;
+  }
+  /** Gzip bytes the named on-demand modules add together (a file two of them share counted once). */
+  const onDemandGzipBytes = (...names) => sum([...new Set(names.flatMap((name) => [...(onDemand[name] ?? [])]))].map((chunk) => chunk.code), gzip);
   return {
     minifiedBytes: sum(loaded, (code) => Buffer.byteLength(code)),
     gzipBytes: sum(loaded, gzip),
     brotliBytes: sum(loaded, (code) => brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length),
     lazyGzipBytes: sum(lazy, gzip),
     lazyFiles: lazy.length,
+    /** The on-demand modules, by name (`parse`, `runner`, `budget`, `endpoints`, `key-function`). */
+    onDemandModules: Object.keys(onDemand),
+    onDemandGzipBytes,
     firstLoadFiles: loaded.length,
     /** The first load's code, for tests that check what is (not) in it. */
     firstLoadCode: loaded.join("\n"),
   };
 }
 
-/** @returns {Promise<{ name: string, code: string, entry: boolean, imports: string[] }[]>} */
+/** @returns {Promise<{ name: string, code: string, entry: boolean, imports: string[], dynamicImports: string[] }[]>} */
 async function esbuildChunks(app) {
   const { build } = await import("esbuild");
   const result = await build({
@@ -67,6 +86,7 @@ async function esbuildChunks(app) {
     code: code.get(resolve(name)),
     entry: Boolean(output.entryPoint),
     imports: output.imports.filter((imported) => imported.kind === "import-statement").map((imported) => imported.path),
+    dynamicImports: output.imports.filter((imported) => imported.kind === "dynamic-import").map((imported) => imported.path),
   }));
 }
 
@@ -87,5 +107,5 @@ async function viteChunks(app) {
     },
   });
   const chunks = (Array.isArray(output) ? output[0] : output).output.filter((file) => file.type === "chunk");
-  return chunks.map((chunk) => ({ name: chunk.fileName, code: chunk.code, entry: chunk.isEntry, imports: chunk.imports }));
+  return chunks.map((chunk) => ({ name: chunk.fileName, code: chunk.code, entry: chunk.isEntry, imports: chunk.imports, dynamicImports: chunk.dynamicImports }));
 }

@@ -1,7 +1,7 @@
 // The SDK as the features see it. Code in a feature folder (structured/, tools/, budget/,
-// resources/endpoints/, key-function/) imports the rest of the SDK through this one module and
-// nowhere else: its public surface (everything src/index.ts exports) and the few internals
-// features share.
+// resources/endpoints/, key-function/, debug-lines/) imports the rest of the SDK through this
+// one module and nowhere else: its public surface (everything src/index.ts exports) and the few
+// internals features share.
 //
 // Why one door: a bundler that splits code puts a module into one file per set of entry
 // points that reach it. Every feature loaded on demand (see loader.ts) reaches the whole
@@ -11,10 +11,12 @@
 // the core is exported here, never a feature.
 export * from "./index.ts";
 export { abortError } from "./errors/connection-errors.ts";
-export { describeValue, invalidArgument } from "./errors/invalid-argument.ts";
-export { redactValue, type Redact } from "./errors/redact.ts";
+export { argumentError, describeValue, invalidArgument } from "./errors/invalid-argument.ts";
+export { redactValue, type Redact } from "./internal/redact.ts";
+export type { Logger } from "./internal/logger.ts";
 export { excerpt, isRecord, MAX_TIMER_MS } from "./internal/values.ts";
 export { untilAborted } from "./internal/until-aborted.ts";
+export { limits } from "./pipeline/limits.ts";
 export { createAPIPromise, type Outcome } from "./pipeline/api-promise.ts";
 export { outcomeOf } from "./pipeline/outcome-of.ts";
 export { assertAPIKey } from "./pipeline/auth.ts";
@@ -22,4 +24,7 @@ export { assertChatParams } from "./resources/chat/validate.ts";
 export type { Requester } from "./resources/requester.ts";
 export { ChatCompletionAccumulator } from "./streaming/accumulate.ts";
 export type { ToolInternals } from "./schemas/tool.ts";
-export { isStrictShaped, JSON_SCHEMA_VENDOR, NAME_PATTERN, resolveSchema, TOOL_INTERNALS, toolInternals, type ResolvedSchema } from "./schemas/schema-source.ts";
+export { JSON_SCHEMA_VENDOR, NAME_PATTERN, resolveSchema, toSchemaIssue, type ResolvedSchema } from "./schemas/schema-source.ts";
+// Reached only from here, so it loads with the code that uses it (parse(), runTools()), not with the first load.
+export { closeSchema, sendableTools } from "./schemas/strict-mode.ts";
+export { TOOL_INTERNALS, toolInternals } from "./schemas/tool-internals.ts";

@@ -15,6 +15,7 @@ import {
 import { DEFAULT_MAX_LINE_LENGTH } from "../src/streaming/sse-decoder.ts";
 import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
 import { chunk } from "./fixtures/chunks.ts";
+import { standingAfterTurns } from "./fixtures/promises.ts";
 
 // The server -> browser bridge (toReadableStream() -> Stream.fromReadableStream()) keeps every
 // promise of an SSE stream: a cut body is never read as a whole one. Its framing is a superset
@@ -232,10 +233,12 @@ describe("the bridge framing", () => {
     const silent = new ReadableStream<Uint8Array>({ pull: () => new Promise(() => {}), cancel: () => void (cancelled = true) });
     const controller = new AbortController();
     const stream = Stream.fromReadableStream<ChatCompletionChunk>(silent, controller);
-    const reading = stream.text();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    const text = stream.text();
+    expect(await standingAfterTurns(text), "the read before the abort").toEqual({ settled: false });
     controller.abort();
-    await expect(reading).rejects.toBeInstanceOf(APIUserAbortError);
+    const ended = await standingAfterTurns(text);
+    expect(ended.settled, "the read a few event-loop turns after the abort").toBe(true);
+    expect(ended.error).toBeInstanceOf(APIUserAbortError);
     expect(cancelled).toBe(true);
   });
 

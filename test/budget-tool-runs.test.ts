@@ -14,15 +14,16 @@ const model = (id: string, pricing: Model["pricing"], extra: Partial<Model> = {}
 
 type Reply = ChatCompletion | { status: number; error: Record<string, unknown> };
 
-/** A tool call each step (no usage, no cost unless `cost`), from a model named `served`. */
-function toolCall(step: number, extra: { served?: string; cost?: number } = {}): ChatCompletion {
+/** A tool call each step (no usage, no cost unless `cost`: then 1 token each way unless `tokens`), from a model named `served`. */
+function toolCall(step: number, extra: { served?: string; cost?: number; tokens?: [prompt: number, completion: number] } = {}): ChatCompletion {
+  const [prompt, completion] = extra.tokens ?? [1, 1];
   return {
     id: `c${step}`,
     object: "chat.completion",
     created: 1,
     model: extra.served ?? "priced/model",
     choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [{ id: `call_${step}`, type: "function", function: { name: "echo", arguments: JSON.stringify({ n: step }) } }] }, finish_reason: "tool_calls", logprobs: null }],
-    ...(extra.cost === undefined ? {} : { usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2, cost: extra.cost } }),
+    ...(extra.cost === undefined ? {} : { usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, cost: extra.cost } }),
   } as ChatCompletion;
 }
 
@@ -79,6 +80,42 @@ describe("runTools() maxCost: steps whose cost is not reported", () => {
     const result = await client.chat.completions.runTools({ model: "auto", messages, tools: [echo] }, { maxCost: 0.05 });
     expect(result.stopReason).toBe("max_cost");
     expect(bodies).toHaveLength(1);
+  });
+});
+
+describe("runTools() maxCost: steps whose reported cost says less than their usage", () => {
+  // Each step bills 2,000 prompt and 1,000 completion tokens: $0.012 at the catalogue's prices.
+  const pricing = { prompt: 1, completion: 10 };
+  const billed = (steps: number) => (steps * (2_000 * pricing.prompt + 1_000 * pricing.completion)) / 1e6;
+
+  it("takes a negative or infinite usage.cost for no cost at all, so it never gives the run more budget", async () => {
+    for (const cost of [-0.01, -Infinity, Infinity]) {
+      const { client, bodies } = scripted([model("priced/model", pricing, { max_output_tokens: 1_000 })], (step) => toolCall(step, { cost, tokens: [2_000, 1_000] }));
+      const budget = 0.05;
+      const result = await client.chat.completions.runTools({ model: "priced/model", messages, tools: [echo], max_tokens: 1_000 }, { maxCost: budget, maxSteps: 10 });
+      expect(result.stopReason, String(cost)).toBe("max_cost");
+      expect(result.cost).toBeNull();
+      expect(result.steps.every((step) => step.cost === null && step.gateway?.cost === null)).toBe(true);
+      expect(billed(bodies.length)).toBeLessThanOrEqual(budget);
+    }
+  });
+
+  it("counts a step at its usage at catalogue prices when the gateway reports less (a cost of 0 for 3,000 tokens)", async () => {
+    const { client, bodies } = scripted([model("priced/model", pricing, { max_output_tokens: 1_000 })], (step) => toolCall(step, { cost: 0, tokens: [2_000, 1_000] }));
+    const budget = 0.05;
+    const result = await client.chat.completions.runTools({ model: "priced/model", messages, tools: [echo], max_tokens: 1_000 }, { maxCost: budget, maxSteps: 10 });
+    expect(result.stopReason).toBe("max_cost");
+    expect(result.cost).toBe(0); // what the gateway said, reported as it said it
+    expect(bodies.length).toBeGreaterThanOrEqual(2);
+    expect(billed(bodies.length)).toBeLessThanOrEqual(budget);
+  });
+
+  it("still counts the reported cost when it says more than the usage", async () => {
+    const { client, bodies } = scripted([model("priced/model", pricing, { max_output_tokens: 1_000 })], (step) => toolCall(step, { cost: 0.02, tokens: [2_000, 1_000] }));
+    const result = await client.chat.completions.runTools({ model: "priced/model", messages, tools: [echo], max_tokens: 1_000 }, { maxCost: 0.05, maxSteps: 10 });
+    expect(result.stopReason).toBe("max_cost");
+    // 0.02 twice leaves 0.01, less than a step's worst case (over 1,000 tokens at $10/M).
+    expect(bodies).toHaveLength(2);
   });
 });
 

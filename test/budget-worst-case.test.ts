@@ -124,6 +124,47 @@ describe("maxCost: the prompt bound counts what the model reads besides text", (
   });
 });
 
+describe("maxCost: the prompt bound counts every field the model reads", () => {
+  const fn = { name: "lookup", description: "d".repeat(20_000), parameters: { type: "object", properties: {} } };
+  const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).length;
+  const bare = promptTokensAtMost({ messages });
+
+  it("counts the legacy functions and function_call, tool_choice and response_format as bytes, with the tools' instructions", () => {
+    expect(promptTokensAtMost({ messages, functions: [fn] })).toBeGreaterThanOrEqual(bare + bytes([fn]) + 1_000);
+    expect(promptTokensAtMost({ messages, functions: [fn], function_call: { name: "lookup" } })).toBeGreaterThanOrEqual(bare + bytes([fn]) + bytes({ name: "lookup" }) + 1_000);
+    const forced = { type: "function", function: { name: "x".repeat(500) } };
+    expect(promptTokensAtMost({ messages, tool_choice: forced })).toBeGreaterThanOrEqual(bare + bytes(forced));
+    const format = { type: "json_schema", json_schema: { name: "a", schema: { description: "s".repeat(5_000) } } };
+    expect(promptTokensAtMost({ messages, response_format: format })).toBeGreaterThanOrEqual(bare + bytes(format));
+  });
+
+  it("refuses a budget that 200 KB of legacy functions pass, as it does for the same tools", async () => {
+    const { client, sent } = gateway([model("m/x", { prompt: 10, completion: 10 }, { context_length: 1_000_000, max_output_tokens: 100_000 })]);
+    const big = { ...fn, description: "d".repeat(200_000) };
+    for (const extra of [{ functions: [big] }, { tools: [{ type: "function" as const, function: big }] }]) {
+      const error = await client.chat.completions.create({ model: "m/x", messages, ...extra }, { maxCost: 0.5 }).catch((caught: unknown) => caught);
+      expect(error, Object.keys(extra)[0]).toBeInstanceOf(BudgetExceededError);
+    }
+    expect(sent).toHaveLength(0);
+  });
+
+  it("counts a prediction with the prompt and again at completion prices (the tokens the reply does not repeat are billed as completion)", async () => {
+    const prediction = { type: "content" as const, content: "const x = 1;\n".repeat(500) };
+    const predicted = bytes(prediction);
+    expect(promptTokensAtMost({ messages, prediction })).toBeGreaterThanOrEqual(bare + predicted);
+    const pricing = { prompt: 0, completion: 1 };
+    const { client, sent } = gateway([model("m/x", pricing, { max_output_tokens: 100_000 })]);
+    const budget = 20_000 / 1e6; // 20,000 completion tokens
+    await client.chat.completions.create({ model: "m/x", messages, max_tokens: 50_000 }, { maxCost: budget });
+    await client.chat.completions.create({ model: "m/x", messages, max_tokens: 50_000, prediction }, { maxCost: budget });
+    expect(sent[0]!.max_tokens).toBe(20_000);
+    expect((sent[1]!.max_tokens as number) + predicted).toBeLessThanOrEqual(20_000);
+    const error = await client.chat.completions.create({ model: "m/x", messages, prediction }, { maxCost: predicted / 1e6 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BudgetExceededError);
+    expect((error as Error).message).toMatch(/beside a prediction of up to \d+ tokens/);
+  });
+});
+
 describe("maxCost: n choices and models fallbacks", () => {
   it("keeps n times the dearest model the request may reach within the budget, prompt included", async () => {
     const cheap = model("m/cheap", { prompt: 1, completion: 2 }, { max_output_tokens: 10_000 });

@@ -34,6 +34,7 @@ describe("new ModelGate(): API key", () => {
     const error = catchError(() => new ModelGate({ apiKey: key, baseURL: BASE }));
     expect(error).toBeInstanceOf(ModelGateError);
     expect(error.message).toMatch(/line break/);
+    expect(error.param).toBe("apiKey");
     expect(error.message).not.toContain("mg-secret");
   });
 });
@@ -69,7 +70,8 @@ describe("new ModelGate(): base URL", () => {
 
   it("throws a ModelGateError when the base URL is missing", () => {
     vi.stubEnv("MODELGATE_BASE_URL", "");
-    expect(() => new ModelGate({ apiKey: API_KEY })).toThrow(/Missing base URL.*MODELGATE_BASE_URL/);
+    const error = catchError(() => new ModelGate({ apiKey: API_KEY }));
+    expect(error).toMatchObject({ param: "baseURL", message: expect.stringMatching(/`baseURL` is missing.*MODELGATE_BASE_URL/) });
   });
 
   it.each(["not a url", "ftp://host.example", "https://user:pass@host.example"])(
@@ -122,11 +124,11 @@ describe("the API key stays secret", () => {
   });
 });
 
-function catchError(action: () => unknown): Error {
+function catchError(action: () => unknown): ModelGateError {
   try {
     action();
   } catch (error) {
-    return error as Error;
+    return error as ModelGateError;
   }
   throw new Error("expected an error");
 }

@@ -1,16 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { BudgetExceededError, ModelGate, PaymentRequiredError } from "../src/index.ts";
-import { createMockGateway, DEFAULT_CATALOGUE, MOCK_API_KEY } from "../src/testing/index.ts";
+import { PaymentRequiredError } from "../src/index.ts";
+import { DEFAULT_CATALOGUE } from "../src/testing/index.ts";
+import { mockClient as mock } from "./fixtures/mock.ts";
 
 // What auto chose and what it cost, end to end against the mock gateway, which follows
-// ModelGate's conventions: usage.cost from its prices, x-generation-id, credits and 402s,
-// route.max_cost, ETags on /v1/models.
+// ModelGate's conventions: usage.cost from its prices, x-generation-id, credits and 402s.
+// maxCost against the mock (route.max_cost, ETags on /v1/models) is in max-cost.test.ts.
 
-function mock(options: Parameters<typeof createMockGateway>[0] = {}) {
-  const gateway = createMockGateway({ chunkDelayMs: 0, ...options });
-  const client = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", fetch: gateway, maxRetries: 0 });
-  return { gateway, client };
-}
 const messages = [{ role: "user" as const, content: "Write two sentences about the sea." }];
 
 describe("gateway info against the mock", () => {
@@ -57,34 +53,5 @@ describe("credits, 402 and shrinkToAffordable against the mock", () => {
     expect(gateway.requests.at(-1)!.body).toMatchObject({ max_tokens: error.affordableTokens });
     expect(completion.gateway?.attempts).toBe(2);
     expect(gateway.credits).toBeGreaterThanOrEqual(0);
-  });
-});
-
-describe("maxCost against the mock", () => {
-  it("lowers max_tokens for a model id from the mock's catalogue, fetched once and revalidated by ETag", async () => {
-    const { client, gateway } = mock();
-    const model = DEFAULT_CATALOGUE.find((entry) => entry.id === "openai/gpt-4.1-mini")!;
-    const budget = (200 * model.pricing!.completion) / 1e6 + 0.0001;
-    await client.chat.completions.create({ model: model.id, messages, max_tokens: 4_000 }, { maxCost: budget });
-    const sent = gateway.requests.at(-1)!.body as { max_tokens: number };
-    expect(sent.max_tokens).toBeLessThan(4_000);
-    expect(sent.max_tokens).toBeGreaterThan(0);
-    const completion = await client.chat.completions.create({ model: model.id, messages, max_tokens: 4_000 }, { maxCost: budget });
-    expect(completion.gateway!.cost!).toBeLessThanOrEqual(budget);
-    expect(gateway.requests.filter((request) => request.url.endsWith("/v1/models"))).toHaveLength(1);
-  });
-
-  it("throws BudgetExceededError for a budget the prompt alone passes, sending nothing", async () => {
-    const { client, gateway } = mock();
-    await expect(client.chat.completions.create({ model: "openai/gpt-4.1", messages }, { maxCost: 1e-12 })).rejects.toBeInstanceOf(BudgetExceededError);
-    expect(gateway.requests.filter((request) => request.url.endsWith("/chat/completions"))).toHaveLength(0);
-  });
-
-  it('lets the mock route "auto" within route.max_cost', async () => {
-    const { client } = mock();
-    const cheap = await client.chat.completions.create({ model: "auto", messages, max_tokens: 100, route: { sort: "quality" } }, { maxCost: 0.0001 });
-    const best = await client.chat.completions.create({ model: "auto", messages, max_tokens: 100, route: { sort: "quality" } });
-    expect(cheap.model).not.toBe(best.model);
-    expect(cheap.gateway!.cost!).toBeLessThanOrEqual(0.0001);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   APIConnectionError,
+  APIConnectionTimeoutError,
   APIUserAbortError,
   AuthenticationError,
   BadRequestError,
@@ -13,6 +14,7 @@ import {
 } from "../src/index.ts";
 import { createMockGateway, MOCK_API_KEY, type MockGatewayOptions } from "../src/testing/index.ts";
 import { streamedBody } from "./fixtures/body.ts";
+import { requestRecordingClient } from "./fixtures/client.ts";
 import { fromBase64, readPNG, readWAV } from "./fixtures/media.ts";
 
 // The endpoints beside chat (API.md, "Beyond text"): client.embeddings.create,
@@ -108,6 +110,17 @@ describe("client.embeddings.create()", () => {
       await expect(failure).rejects.toThrow(message);
     }
   });
+
+  it("checks that embeddings come one per input, at their indexes, and sorts them; a sparse input is refused", async () => {
+    const vector = (index: number) => ({ object: "embedding", index, embedding: [index, 1] });
+    const twice = requestRecordingClient(() => Response.json({ object: "list", data: [vector(0), vector(0)], model: "e", usage: { prompt_tokens: 1, total_tokens: 1 } }));
+    await expect(twice.client.embeddings.create({ model: "e", input: ["a", "b"] })).rejects.toThrow(/indexes are 0, 0/);
+    const reversed = requestRecordingClient(() => Response.json({ object: "list", data: [vector(1), vector(0)], model: "e", usage: { prompt_tokens: 1, total_tokens: 1 } }));
+    const sorted = await reversed.client.embeddings.create({ model: "e", input: ["a", "b"] });
+    expect(sorted.data.map((entry) => entry.index)).toEqual([0, 1]);
+    // eslint-disable-next-line no-sparse-arrays
+    await expect(reversed.client.embeddings.create({ model: "e", input: ["a", , "b"] as string[] })).rejects.toThrow(/^`input` must be/);
+  });
 });
 
 describe("client.images.generate()", () => {
@@ -188,6 +201,14 @@ describe("client.audio.speech.create()", () => {
     expect(state.cancelled).toBe(true);
   });
 
+  it("reads a 200 JSON answer as the error document it is, or reports it by what it is, never as an event stream", async () => {
+    const refused = answering(() => Response.json({ object: "error", error: { message: "no such voice", code: 400 } }));
+    await expect(refused.audio.speech.create({ model: SPEAKER, input: "Hi", voice: "nobody" })).rejects.toBeInstanceOf(BadRequestError);
+    const odd = answering(() => Response.json({ audio: "elsewhere" }));
+    const error = (await odd.audio.speech.create({ model: SPEAKER, input: "Hi", voice: "alloy" }).catch((caught: unknown) => caught)) as Error;
+    expect(error.message).toMatch(/Expected binary data but got application\/json/);
+  });
+
   it("rejects a refused request with the APIError class of its status", async () => {
     const { client } = mocked();
     await expect(client.audio.speech.create({ model: SPEAKER, input: "Hi", voice: "alloy", response_format: "mp3" })).rejects.toBeInstanceOf(BadRequestError);
@@ -246,12 +267,65 @@ describe("client.audio.transcriptions.create()", () => {
     expect(gateway.requests[0]!.headers["idempotency-key"]).toBe(gateway.requests[1]!.headers["idempotency-key"]);
   });
 
+  describe("a text answer (text, srt, vtt) is a whole body", () => {
+    const SRT = "1\n00:00:00,000 --> 00:00:01,000\nHello there.\n";
+    const srt = { model: SPEAKER, file: wav(), response_format: "srt" as const };
+    /** A client whose requests get the answers in turn; `requests` counts them. */
+    function inTurn(answers: (() => Response)[], options: ClientOptions = {}) {
+      const seen = { requests: 0 };
+      const fetch = async () => answers[Math.min(seen.requests++, answers.length - 1)]!();
+      return { client: new ModelGate({ apiKey: "sk-test", baseURL: "https://gateway.test", fetch, ...options }), seen };
+    }
+    const text = (body: ReadableStream<Uint8Array> | string, headers: Record<string, string> = {}) => new Response(body, { headers: { "content-type": "text/plain", ...headers } });
+
+    it("runs timeout to the last byte, not the first", async () => {
+      const { client } = inTurn([() => text(streamedBody(["1\n", SRT.slice(2)], { delayMs: 80 }).body)], { timeout: 120, maxRetries: 0 });
+      await expect(client.audio.transcriptions.create(srt)).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+    });
+
+    it("retries a body the transport reports cut, and resolves to the whole text", async () => {
+      const { client, seen } = inTurn([() => text(streamedBody([SRT.slice(0, 10)], { end: "break-off" }).body), () => text(SRT)], { maxRetries: 1 });
+      expect(await client.audio.transcriptions.create(srt)).toBe(SRT);
+      expect(seen.requests).toBe(2);
+    });
+
+    it("retries a body shorter than its Content-Length, which the transport ended as if whole", async () => {
+      const length = String(new TextEncoder().encode(SRT).length);
+      const { client, seen } = inTurn([() => text(SRT.slice(0, 10), { "content-length": length }), () => text(SRT, { "content-length": length })], { maxRetries: 1 });
+      expect(await client.audio.transcriptions.create(srt)).toBe(SRT);
+      expect(seen.requests).toBe(2);
+      const cut = inTurn([() => text(SRT.slice(0, 10), { "content-length": length })], { maxRetries: 0 });
+      const error = (await cut.client.audio.transcriptions.create(srt).catch((caught: unknown) => caught)) as Error;
+      expect(error).toBeInstanceOf(APIConnectionError);
+      expect(error.message).toMatch(/10 of \d+ bytes \(content-length\)/);
+    });
+
+    it("reads a JSON answer as the error document it is, or reports it by what it is, never as an event stream", async () => {
+      const limited = inTurn([() => Response.json({ id: "gen-1", error: { message: "slow down", code: 429 } })], { maxRetries: 0 });
+      await expect(limited.client.audio.transcriptions.create(srt)).rejects.toBeInstanceOf(RateLimitError);
+      // Portkey wraps a text answer it cannot parse as JSON.
+      const wrapped = inTurn([() => Response.json({ "html-message": SRT })], { maxRetries: 0 });
+      const error = (await wrapped.client.audio.transcriptions.create(srt).catch((caught: unknown) => caught)) as Error;
+      expect(error).toBeInstanceOf(ModelGateError);
+      expect(error.message).toMatch(/Expected text but got application\/json: \{"html-message"/);
+      expect(error.message).not.toMatch(/event stream/);
+    });
+  });
+
   it("rejects a missing file with a ModelGateError naming it, and sends nothing", async () => {
     const { client, gateway } = mocked();
     const failure = client.audio.transcriptions.create({ model: SPEAKER } as never);
     await expect(failure).rejects.toBeInstanceOf(ModelGateError);
     await expect(failure).rejects.toThrow("`file` must be a Blob, a File or bytes (an ArrayBuffer or a typed array); got nothing.");
     expect(gateway.requests).toHaveLength(0);
+  });
+
+  it("names an uploaded Blob by its type, and sends a list as repeated name[] fields", async () => {
+    const { client, sent } = requestRecordingClient(() => Response.json({ text: "ok" }));
+    await client.audio.transcriptions.create({ model: "t", file: new Blob([new Uint8Array(4)], { type: "audio/wav" }), timestamp_granularities: ["word", "segment"] } as never);
+    const form = sent[0]!.body as FormData;
+    expect((form.get("file") as File).name).toBe("audio.wav");
+    expect(form.getAll("timestamp_granularities[]")).toEqual(["word", "segment"]);
   });
 });
 
@@ -283,6 +357,18 @@ describe("bad params: a rejected promise naming the field, never a synchronous t
     await expect(failure).rejects.toBeInstanceOf(ModelGateError);
     await expect(failure).rejects.toThrow(`\`${field}\` must be`);
     expect(gateway.requests).toHaveLength(0);
+  });
+
+  it("rejects bad options and headers of speech and text transcriptions with a ModelGateError naming them", async () => {
+    const { client, sent } = requestRecordingClient(() => new Response(new Uint8Array([82, 73, 70, 70]), { headers: { "content-type": "audio/wav" } }));
+    for (const options of ["oops", null, 42, { headers: 5 }, { headers: "x" }]) {
+      const error = await client.audio.speech.create({ model: "s", input: "hi", voice: "alloy" }, options as never).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ModelGateError);
+      expect((error as Error).message).toMatch(/^`(options|headers)` must be/);
+    }
+    const text = await client.audio.transcriptions.create({ model: "t", file: new Blob([new Uint8Array(4)]), response_format: "text" }, "oops" as never).catch((caught: unknown) => caught);
+    expect((text as Error).message).toMatch(/^`options` must be/);
+    expect(sent).toHaveLength(0);
   });
 });
 

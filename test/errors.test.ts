@@ -7,6 +7,7 @@ import {
   BadRequestError,
   ConflictError,
   InternalServerError,
+  ModelGate,
   ModelGateError,
   NotFoundError,
   PaymentRequiredError,
@@ -95,7 +96,8 @@ describe("error body shapes", () => {
     answer(502, page);
     const error = await failure();
     expect(error).toBeInstanceOf(InternalServerError);
-    expect(error.message).toContain("502 Bad Gateway");
+    // The title repeats the status the message states once, in front.
+    expect(error.message).toMatch(/^502 non-JSON \(HTML\) body: Bad Gateway padding/);
     expect(error.message).not.toContain("<h1>");
     expect(error.message).not.toContain("color:red");
     expect(error.message.length).toBeLessThan(300);
@@ -123,6 +125,53 @@ describe("error body shapes", () => {
     for (const shown of [error.message, String(error), error.stack ?? "", JSON.stringify(error)]) {
       expect(shown).not.toContain(API_KEY);
     }
+  });
+});
+
+describe("a 200 that is an error document", () => {
+  it.each([
+    ["an id beside it", { id: "gen-1", error: { message: "slow down", code: 429 } }, RateLimitError],
+    ["an id and an object beside it", { id: "gen-1", object: "chat.completion", created: 1, error: { message: "no credit", code: 402 } }, PaymentRequiredError],
+    ["a code that is no status", { id: "gen-1", error: { message: "provider failed", code: "provider_error" } }, APIError],
+  ])("is thrown when not streamed, whatever sits beside it: %s", async (_, body, ErrorClass) => {
+    answer(200, body);
+    const error = await failure();
+    expect(error).toBeInstanceOf(ErrorClass);
+    expect(error.message).toContain((body.error as { message: string }).message);
+  });
+
+  it("is not a resource that reports its own failure beside its data (a failed job's status, a list)", async () => {
+    const job = { id: "ftjob-1", object: "fine_tuning.job", status: "failed", error: { code: "invalid_file", message: "bad file" } };
+    const list = { object: "list", data: [], error: null };
+    for (const body of [job, list]) {
+      server.use(http.get(`${BASE}/v1/thing`, () => HttpResponse.json(body)));
+      expect(await client.get("/v1/thing")).toEqual(body);
+    }
+  });
+});
+
+describe("messages state the status once", () => {
+  it("keeps a server message that starts with the status as it is", async () => {
+    answer(429, { error: { message: "429 Too Many Requests: slow down" } });
+    expect((await failure()).message).toBe("429 Too Many Requests: slow down");
+    answer(503, { error: { message: "The upstream is down" } });
+    expect((await failure()).message).toBe("503 The upstream is down");
+  });
+
+  it("states the status of a proxy's HTML page once, though its title and heading both carry it", async () => {
+    answer(429, "<html><head><title>429 Too Many Requests</title></head><body><center><h1>429 Too Many Requests</h1></center><hr><center>nginx</center></body></html>");
+    const error = await failure();
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error.message).toBe("429 Too Many Requests nginx (non-JSON (HTML) body)");
+  });
+
+  it("states it once for the mock gateway's injected failures", async () => {
+    const { createMockGateway, MOCK_API_KEY } = await import("../src/testing/index.ts");
+    const gateway = createMockGateway();
+    gateway.inject({ type: "status", status: 429 });
+    const mocked = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", fetch: gateway, maxRetries: 0 });
+    const error = (await mocked.models.list().catch((caught: unknown) => caught)) as APIError;
+    expect(error.message.match(/429/g)).toHaveLength(1);
   });
 });
 

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { APIConnectionError, APIError, InternalServerError, ModelGate, RateLimitError, type ChatCompletionChunk } from "../src/index.ts";
+import { APIConnectionError, APIError, InternalServerError, ModelGate, RateLimitError, StructuredOutputError, type ChatCompletionChunk } from "../src/index.ts";
+import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { chunk, completionBody, DONE, sseData, usageChunk } from "./fixtures/chunks.ts";
+import { pricedGateway } from "./fixtures/priced-gateway.ts";
 
 // What the gateway did, on completions, streams and errors: from the response headers, the
 // body and the pipeline's own count of attempts.
@@ -62,6 +64,27 @@ describe("completion.gateway", () => {
     const client = clientAnswering(json({ ...served, choices: [{ index: 0, message: { role: "assistant", content: '{"a":1}' }, finish_reason: "stop" }] }));
     const completion = await client.chat.completions.parse({ model: "auto", messages, response_format: z.object({ a: z.number() }) });
     expect(completion.gateway).toMatchObject({ requestedModel: "auto", model: "openai/gpt-4.1-mini", cost: 0.000123 });
+  });
+
+  it("reads only a plain decimal x-modelgate-cost, and leaves a server's own gateway field alone", async () => {
+    for (const header of ["", "-1", "0x10", "abc"]) {
+      const { client } = pricedGateway({ chat: () => new Response(JSON.stringify(completionBody("ok")), { headers: { "x-modelgate-cost": header, "content-type": "application/json" } }) });
+      expect((await client.chat.completions.create({ model: "m", messages })).gateway?.cost).toBeNull();
+    }
+    const own = { ...completionBody("ok"), gateway: "theirs" };
+    const { client } = pricedGateway({ chat: () => Response.json(own) });
+    const completion = await client.chat.completions.create({ model: "m", messages });
+    expect(JSON.stringify(completion)).toBe(JSON.stringify(own));
+  });
+
+  it("keeps the gateway info on the completion a StructuredOutputError carries", async () => {
+    const gateway = createMockGateway({ chunkDelayMs: 0 });
+    gateway.inject({ type: "structured", as: "schema-violation" }, 1);
+    const client = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", fetch: gateway, maxRetries: 0 });
+    const error = (await client.chat.completions.parse({ model: "auto", messages, response_format: z.object({ city: z.string() }) }).catch((caught: unknown) => caught)) as StructuredOutputError;
+    expect(error).toBeInstanceOf(StructuredOutputError);
+    expect(error.completion.gateway).toMatchObject({ requestedModel: "auto", attempts: 1 });
+    expect(error.completion.gateway?.cost).toBeGreaterThan(0);
   });
 });
 

@@ -1,8 +1,15 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { BudgetExceededError, ModelGate, ModelGateError, type Model } from "../src/index.ts";
+import { z } from "zod";
+import { APIConnectionTimeoutError, APIUserAbortError, BudgetExceededError, ModelGate, ModelGateError, type Model } from "../src/index.ts";
 import { IMAGE_TOKENS, promptTokensAtMost } from "../src/budget/prompt-tokens.ts";
+import { DEFAULT_CATALOGUE } from "../src/testing/index.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { chunk, completionBody, DONE, sseData } from "./fixtures/chunks.ts";
+import { inFakeTime, useFakeClock } from "./fixtures/clock.ts";
+import { mockClient } from "./fixtures/mock.ts";
+import { catalogueEntry, pricedGateway } from "./fixtures/priced-gateway.ts";
+import { standingAfterTurns } from "./fixtures/promises.ts";
+import { weatherTool } from "./fixtures/scripted-run.ts";
 
 // maxCost: the worst case (an estimate of the prompt from above, plus the reply) at the
 // catalogue's prices, kept within the budget before anything is sent.
@@ -92,7 +99,8 @@ describe("maxCost", () => {
   it("rejects a budget that is not a positive number", async () => {
     const { client } = gateway();
     for (const maxCost of [0, -1, Number.NaN, "0.1"]) {
-      await expect(client.chat.completions.create({ model: "cheap/model", messages }, { maxCost: maxCost as number })).rejects.toThrow(/`maxCost` must be a positive number of US dollars/);
+      const call = client.chat.completions.create({ model: "cheap/model", messages }, { maxCost: maxCost as number });
+      await expect(call).rejects.toMatchObject({ param: "maxCost", message: expect.stringMatching(/`maxCost` must be a positive number of US dollars/) });
     }
   });
 
@@ -103,6 +111,62 @@ describe("maxCost", () => {
     expect(stream.gateway.requestedModel).toBe("cheap/model");
     await client.chat.completions.parse({ model: "auto", messages }, { maxCost: 0.25 });
     expect(chatBodies.map((body) => body.max_tokens ?? (body.route as { max_cost: number }).max_cost)).toEqual([10, 0.25]);
+  });
+
+  it("counts every choice of n in the worst case", async () => {
+    const { client, sent } = pricedGateway({ models: [catalogueEntry("m/x", { prompt: 0, completion: 1_000 }, { max_output_tokens: 10_000 })] });
+    await client.chat.completions.create({ model: "m/x", messages, n: 4, max_tokens: 1_000 }, { maxCost: 0.4 });
+    expect(sent[0]!.body.max_tokens).toBe(100); // 4 choices × 100 tokens × $0.001
+  });
+
+  it("still checks the prompt when the reply is free", async () => {
+    const { client, sent } = pricedGateway({ models: [catalogueEntry("m/free-reply", { prompt: 1_000_000, completion: 0 })] });
+    await expect(client.chat.completions.create({ model: "m/free-reply", messages }, { maxCost: 0.01 })).rejects.toBeInstanceOf(BudgetExceededError);
+    expect(sent).toHaveLength(0);
+  });
+
+  it("leaves a request that fits as it is when the model gives no max_output_tokens but a context length", async () => {
+    const { client, sent } = pricedGateway({ models: [catalogueEntry("m/ctx", { prompt: 0.1, completion: 0.1 }, { context_length: 128_000 })] });
+    await client.chat.completions.create({ model: "m/ctx", messages }, { maxCost: 1 });
+    expect(sent[0]!.body).not.toHaveProperty("max_tokens");
+  });
+
+  it("keeps a tighter route.max_cost the caller wrote", async () => {
+    const { client, sent } = pricedGateway();
+    await client.chat.completions.create({ model: "auto", messages, route: { max_cost: 0.0001 } }, { maxCost: 5 });
+    expect(sent[0]!.body.route).toEqual({ max_cost: 0.0001 });
+  });
+
+  it("rejects a route.max_cost that is not a positive number in create(), parse() and runTools(), so it never takes the budget's place", async () => {
+    const { client, sent } = pricedGateway({ models: [catalogueEntry("cheap/model", { prompt: 1, completion: 2 }, { max_output_tokens: 100 })] });
+    const named = /^`route\.max_cost` must be a positive number of US dollars; got /;
+    for (const bad of [Number.NaN, Infinity, -Infinity, -0.01, 0, "0.01", {}]) {
+      for (const model of ["auto", "cheap/model"]) {
+        const route = { max_cost: bad as number, sort: "quality" as const };
+        await expect(client.chat.completions.create({ model, messages, route }, { maxCost: 0.01 })).rejects.toThrow(named);
+        await expect(client.chat.completions.parse({ model, messages, route, response_format: z.object({ a: z.string() }) }, { maxCost: 0.01 })).rejects.toThrow(named);
+        await expect(client.chat.completions.runTools({ model, messages, route, tools: [weatherTool] }, { maxCost: 0.01 })).rejects.toThrow(named);
+      }
+    }
+    expect(sent).toHaveLength(0);
+    // null counts as not set, as for the reply limits: the budget takes its place.
+    await client.chat.completions.create({ model: "auto", messages, route: { max_cost: null as never, sort: "quality" } }, { maxCost: 0.01 });
+    expect(sent[0]!.body.route).toEqual({ max_cost: 0.01, sort: "quality" });
+  });
+
+  it("names a bad signal or route given with maxCost, as without it", async () => {
+    const client = new ModelGate({ apiKey: "sk-test-key-1234", baseURL: "https://g.test", fetch: async () => Response.json({ object: "list", data: [] }) });
+    for (const call of [
+      () => client.chat.completions.create({ model: "m", messages }, { maxCost: 1, signal: 5 as never }),
+      () => client.chat.completions.runTools({ model: "m", messages, tools: [weatherTool] }, { maxCost: 1, signal: {} as never }),
+    ]) {
+      const error = await call().catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ModelGateError);
+      expect((error as Error).message).toMatch(/`signal` must be an AbortSignal/);
+    }
+    await expect(client.chat.completions.create({ model: "auto", messages, route: "cheap" as never }, { maxCost: 1 })).rejects.toThrow(/^`route` must be an object/);
+    await expect(client.chat.completions.runTools({ model: "auto", messages, tools: [weatherTool], route: [] as never }, { maxCost: 1 })).rejects.toThrow(/`route` must be an object/);
+    await expect(client.chat.completions.runTools({ model: "m", messages, tools: [weatherTool], response_format: z.object({}) as never })).rejects.toThrow(/runTools\(\) sends `response_format` as given/);
   });
 });
 
@@ -130,6 +194,14 @@ describe("the catalogue behind maxCost", () => {
     expect(catalogueRequests[1]!.get("if-none-match")).toBe('"v1"');
     expect(chatBodies).toHaveLength(3);
   });
+
+  it("skips catalogue entries that are not models, and names bad params before fetching anything", async () => {
+    const { client, sent } = pricedGateway({ models: [null as never, { id: 7 } as never, catalogueEntry("m/x", { prompt: 1, completion: 1 })] });
+    await client.chat.completions.create({ model: "m/x", messages }, { maxCost: 1 });
+    expect(sent).toHaveLength(1);
+    const bad = await client.chat.completions.create({ model: "m/x", messages: "hi" as never }, { maxCost: 1 }).catch((caught: unknown) => caught);
+    expect((bad as Error).message).toMatch(/^`messages` must be an array/);
+  });
 });
 
 describe("promptTokensAtMost", () => {
@@ -142,5 +214,84 @@ describe("promptTokensAtMost", () => {
     expect(withImage).toBeGreaterThanOrEqual(IMAGE_TOKENS);
     expect(withImage).toBeLessThan(IMAGE_TOKENS + 100);
     expect(promptTokensAtMost({ messages: [{ role: "user", content: "日本語のテキスト" }] })).toBeGreaterThanOrEqual(8);
+  });
+
+  it("never estimates a prompt below its UTF-8 size, which bounds byte-level tokenizers", () => {
+    for (const text of ["1,2,3,4,5,6,7,8,9,10\n".repeat(50), "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo=".repeat(20), "ሰላም ልዑል ".repeat(40), "👨‍👩‍👧‍👦".repeat(30), "𝓣𝓱𝓮 𝓼𝓮𝓪".repeat(30)]) {
+      expect(promptTokensAtMost({ messages: [{ role: "user", content: text }] })).toBeGreaterThanOrEqual(new TextEncoder().encode(text).length);
+    }
+  });
+});
+
+describe("waiting for the catalogue behind maxCost", () => {
+  // Timeouts run on a fake clock, and "at once" is counted in event-loop turns: exact, whatever the machine's load.
+  useFakeClock();
+
+  it("ends at once when the call is aborted", async () => {
+    const { client } = pricedGateway({ models: [catalogueEntry("m/x", { prompt: 1, completion: 1 })], catalogueHangs: true });
+    const controller = new AbortController();
+    const call = client.chat.completions.create({ model: "m/x", messages }, { maxCost: 1, signal: controller.signal });
+    expect(await standingAfterTurns(call), "the call, waiting on the catalogue").toEqual({ settled: false });
+    controller.abort();
+    const ended = await standingAfterTurns(call);
+    expect(ended.settled, "the call a few event-loop turns after the abort").toBe(true);
+    expect(ended.error).toBeInstanceOf(APIUserAbortError);
+  });
+
+  it("is bounded by the call's timeout", async () => {
+    const client = new ModelGate({ apiKey: "sk-test-key-1234", baseURL: "https://g.test", fetch: () => new Promise<Response>(() => {}) });
+    const { error, elapsedMs } = await inFakeTime(client.chat.completions.create({ model: "m", messages }, { maxCost: 1, timeout: 100 }));
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(elapsedMs, "fake milliseconds until the timeout").toBe(100);
+  });
+});
+
+describe("maxCost against the mock gateway", () => {
+  const messages = [{ role: "user" as const, content: "Write two sentences about the sea." }];
+
+  it("lowers max_tokens for a model id from the mock's catalogue, fetched once and revalidated by ETag", async () => {
+    const { client, gateway } = mockClient();
+    const model = DEFAULT_CATALOGUE.find((entry) => entry.id === "openai/gpt-4.1-mini")!;
+    const budget = (200 * model.pricing!.completion) / 1e6 + 0.0001;
+    await client.chat.completions.create({ model: model.id, messages, max_tokens: 4_000 }, { maxCost: budget });
+    const sent = gateway.requests.at(-1)!.body as { max_tokens: number };
+    expect(sent.max_tokens).toBeLessThan(4_000);
+    expect(sent.max_tokens).toBeGreaterThan(0);
+    const completion = await client.chat.completions.create({ model: model.id, messages, max_tokens: 4_000 }, { maxCost: budget });
+    expect(completion.gateway!.cost!).toBeLessThanOrEqual(budget);
+    expect(gateway.requests.filter((request) => request.url.endsWith("/v1/models"))).toHaveLength(1);
+  });
+
+  it("throws BudgetExceededError for a budget the prompt alone passes, sending nothing", async () => {
+    const { client, gateway } = mockClient();
+    await expect(client.chat.completions.create({ model: "openai/gpt-4.1", messages }, { maxCost: 1e-12 })).rejects.toBeInstanceOf(BudgetExceededError);
+    expect(gateway.requests.filter((request) => request.url.endsWith("/chat/completions"))).toHaveLength(0);
+  });
+
+  it("is charged no more than maxCost for tool calls, automatic or forced, on a model whose prompt is free", async () => {
+    const gpt41 = DEFAULT_CATALOGUE.find((entry) => entry.id === "openai/gpt-4.1")!;
+    const free = { ...gpt41, id: "openai/free-prompt", pricing: { prompt: 0, completion: 8 } };
+    const longString = { type: "object", properties: { s: { type: "string", minLength: 40_000 } }, required: ["s"] };
+    const manyProps = { type: "object", properties: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, { type: "integer" }])) };
+    const fn = (name: string, parameters: Record<string, unknown>) => ({ type: "function" as const, function: { name, parameters } });
+    const budget = 0.000112; // 14 tokens at $8/M
+    for (const extra of [
+      { tools: [fn("f", longString)], tool_choice: "required" as const },
+      { tools: [fn("f", longString)] },
+      { tools: ["a", "b", "c"].map((name) => fn(name, manyProps)), parallel_tool_calls: true },
+    ]) {
+      const { client } = mockClient({ models: [free] });
+      const completion = await client.chat.completions.create({ model: free.id, messages, ...extra }, { maxCost: budget });
+      expect(completion.gateway!.cost!).toBeLessThanOrEqual(budget);
+      expect(completion.choices[0]!.finish_reason).toBe("length");
+    }
+  });
+
+  it('lets the mock route "auto" within route.max_cost', async () => {
+    const { client } = mockClient();
+    const cheap = await client.chat.completions.create({ model: "auto", messages, max_tokens: 100, route: { sort: "quality" } }, { maxCost: 0.0001 });
+    const best = await client.chat.completions.create({ model: "auto", messages, max_tokens: 100, route: { sort: "quality" } });
+    expect(cheap.model).not.toBe(best.model);
+    expect(cheap.gateway!.cost!).toBeLessThanOrEqual(0.0001);
   });
 });

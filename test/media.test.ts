@@ -208,6 +208,7 @@ describe("decodeDataURL()", () => {
       decodeDataURL(url as string);
     } catch (error) {
       expect(error, `${String(url)} threw another class`).toBeInstanceOf(ModelGateError);
+      expect((error as ModelGateError).param, "the parameter the error names").toBe("url");
       return (error as Error).message;
     }
     throw new Error(`${String(url)} was decoded`);
@@ -254,9 +255,17 @@ describe("decodeDataURL()", () => {
     ["padding in the middle", "data:;base64,AA==AAAA", /not valid base64/],
     ["three padding characters", "data:;base64,A===", /not valid base64/],
     ["a malformed percent-escape in base64", "data:;base64,%E2%82", /malformed percent-escape/],
-    ["no scheme at all", "just text", /takes a data: URL; got "just text"/],
-    ["a number", 42, /takes a data: URL string; got number 42/],
+    ["no scheme at all", "just text", /must be a data: URL; got "just text"/],
+    ["a number", 42, /must be a data: URL string; got number 42/],
   ])("rejects %s with a ModelGateError", (_name, url, message) => {
     expect(rejects(url)).toMatch(message);
+  });
+
+  it("reads data: URLs as a URL parser does: no fragment, no surrounding spaces, no tabs or line breaks", () => {
+    const text = (url: string) => new TextDecoder().decode(decodeDataURL(url).bytes);
+    expect(text("data:text/plain,hello#frag")).toBe("hello");
+    expect(text("data:;base64,aGk=#frag")).toBe("hi");
+    expect(text(" data:,lead ")).toBe("lead");
+    expect(text("data:,a\tb\nc")).toBe("abc");
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ChatCompletionCreateParamsBase } from "../src/index.ts";
-import { chooseModel, DEFAULT_CATALOGUE } from "../src/testing/index.ts";
+import { chooseModel, DEFAULT_CATALOGUE, type MockGatewayOptions } from "../src/testing/index.ts";
 import { mockGateway, parseEventStream } from "./fixtures/mock.ts";
 
 // Budgets as the gateway enforces them: the account's credits (402 with affordable_tokens
@@ -166,4 +166,101 @@ describe("mock gateway: route.max_cost", () => {
     const error = await errorOf(await mockGateway().call("/v1/chat/completions", { body }), 400);
     expect(error).toMatchObject({ param: "route.max_cost", message: expect.stringContaining("`route.max_cost`") });
   });
+});
+
+describe("mock gateway: the limits a real gateway bills within", () => {
+  const GPT_41_MODEL = DEFAULT_CATALOGUE.find((model) => model.id === GPT_41)!;
+  const long = (words: number) => Array.from({ length: words }, (_, i) => `word${i}`).join(" ");
+
+  it("refuses a prompt larger than a named model's context with a 400 context_length_exceeded, charging nothing", async () => {
+    const { gateway, chat } = mockGateway({ credits: 1 });
+    // Mistral Small holds 32,768 tokens; 40,000 words of "word " are 50,000 mock tokens.
+    const messages = [{ role: "user", content: "word ".repeat(40_000) }];
+    const error = await errorOf(await chat({ model: "mistralai/mistral-small", messages }), 400);
+    expect(error).toMatchObject({ code: "context_length_exceeded", param: "messages", message: expect.stringContaining("32,768") });
+    expect(gateway.credits).toBe(1);
+    // A fallback that holds it serves it, as the gateway tries the next model after a failure.
+    const served = await (await chat({ model: "mistralai/mistral-small", models: [GPT_41], messages })).json();
+    expect(served.model).toBe(GPT_41);
+  });
+
+  it("cuts a fixed `reply` at the model's max_output_tokens when the request sends no limit", async () => {
+    const tiny = { ...GPT_41_MODEL, id: "openai/tiny", max_output_tokens: 10 };
+    const reply = await (await mockGateway({ models: [tiny], reply: long(2_000) }).chat({ model: "openai/tiny" })).json();
+    expect(reply.usage.completion_tokens).toBe(10);
+    expect(reply.choices[0].finish_reason).toBe("length");
+    expect(reply.usage.cost).toBe((reply.usage.prompt_tokens * 2 + 10 * 8) / 1e6);
+  });
+
+  it("cuts a reply at the room the prompt leaves in the context", async () => {
+    const small = { ...GPT_41_MODEL, id: "openai/small-context", context_length: 100, max_output_tokens: 1_000 };
+    const messages = [{ role: "user", content: "abcd".repeat(90) }]; // 90 mock tokens
+    const reply = await (await mockGateway({ models: [small], reply: long(500) }).chat({ model: small.id, messages, max_tokens: 500 })).json();
+    expect(reply.usage.prompt_tokens).toBe(90);
+    expect(reply.usage.completion_tokens).toBe(10);
+    expect(reply.choices[0].finish_reason).toBe("length");
+  });
+
+  it("cuts tool calls, automatic or forced, at max_tokens, with finish_reason length", async () => {
+    const longString = { type: "object", properties: { s: { type: "string", minLength: 40_000 } }, required: ["s"] };
+    const manyProps = { type: "object", properties: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, { type: "integer" }])) };
+    const fn = (name: string, parameters: unknown) => ({ type: "function", function: { name, parameters } });
+    for (const extra of [
+      { tools: [fn("f", longString)] },
+      { tools: [fn("f", longString)], tool_choice: "required" },
+      { tools: [fn("f", longString)], tool_choice: { type: "function", function: { name: "f" } } },
+      { tools: ["a", "b", "c"].map((name) => fn(name, manyProps)), parallel_tool_calls: true },
+    ]) {
+      for (const limit of [1, 14, 77]) {
+        const reply = await (await mockGateway().chat({ model: GPT_41, max_tokens: limit, ...extra })).json();
+        const label = `${JSON.stringify(extra).slice(0, 80)} max_tokens ${limit}`;
+        expect(reply.usage.completion_tokens, label).toBeLessThanOrEqual(limit);
+        expect(reply.choices[0].finish_reason, label).toBe("length");
+      }
+    }
+  });
+
+  // Every kind of reply the mock writes, each asked to stop at a few limits, streamed and not.
+  const jsonSchema = { type: "json_schema", json_schema: { name: "r", schema: { type: "object", properties: { s: { type: "string", minLength: 400 } }, required: ["s"] } } };
+  const weather = { type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string", minLength: 300 } }, required: ["city"] } } };
+  const kinds: [string, Record<string, unknown>, MockGatewayOptions?][] = [
+    ["generated text", { model: GPT_41 }],
+    ["fixed reply", { model: GPT_41 }, { reply: long(300) }],
+    ["reply function", { model: GPT_41 }, { reply: () => long(300) }],
+    ["n = 3 choices", { model: GPT_41, n: 3 }, { reply: long(300) }],
+    ["automatic tool call", { model: GPT_41, tools: [weather] }],
+    ["two parallel tool calls", { model: GPT_41, tools: [weather, { ...weather, function: { ...weather.function, name: "get_time" } }] }],
+    ["forced tool call", { model: GPT_41, tools: [weather], tool_choice: { type: "function", function: { name: "get_weather" } } }],
+    ["answer to a tool result", { model: GPT_41, messages: [{ role: "user", content: "Weather?" }, { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: "{}" } }] }, { role: "tool", tool_call_id: "c1", content: long(300) }] }],
+    ["json_schema", { model: GPT_41, response_format: jsonSchema }],
+    ["json_object", { model: GPT_41, response_format: { type: "json_object" } }],
+    ["json_schema with a fixed reply", { model: GPT_41, response_format: jsonSchema }, { reply: long(300) }],
+    ["reasoning", { model: "deepseek/deepseek-r1", reasoning: { effort: "high" } }],
+    ["spoken reply", { model: "openai/gpt-4o-audio-preview", modalities: ["text", "audio"], audio: { voice: "alloy", format: "wav" } }, { reply: long(300) }],
+    ["image with a caption", { model: "openai/gpt-image-1", modalities: ["image", "text"] }, { reply: long(300) }],
+    ["video with a caption", { model: "google/veo-3.1" }, { reply: long(300) }],
+  ];
+  for (const [kind, body, options] of kinds) {
+    it(`never bills more completion tokens than the limit sent: ${kind}`, async () => {
+      for (const limit of [1, 2, 5, 17, 60]) {
+        for (const field of ["max_tokens", "max_completion_tokens"]) {
+          const { chat } = mockGateway({ ...options, chunkDelayMs: 0 });
+          const request = { ...body, [field]: limit };
+          const label = `${kind}, ${field} ${limit}`;
+          const response = await chat(request);
+          expect(response.status, label).toBe(200);
+          const reply = await response.json();
+          const choices = (body.n as number | undefined) ?? 1;
+          expect(reply.usage.completion_tokens, label).toBeLessThanOrEqual(limit * choices);
+          const model = DEFAULT_CATALOGUE.find((candidate) => candidate.id === reply.model)!;
+          expect(reply.usage.cost, label).toBe((reply.usage.prompt_tokens * model.pricing.prompt + reply.usage.completion_tokens * model.pricing.completion) / 1e6);
+          const streamed = parseEventStream(await (await chat({ ...request, stream: true, stream_options: { include_usage: true } })).text());
+          expect(streamed.chunks.at(-1)!.usage, label).toEqual(reply.usage);
+        }
+      }
+      // And a limit that cuts nothing leaves the reply whole.
+      const whole = await (await mockGateway(options).chat({ ...body, max_tokens: 100_000 })).json();
+      expect(whole.choices.every((choice: { finish_reason: string }) => choice.finish_reason !== "length"), kind).toBe(true);
+    });
+  }
 });

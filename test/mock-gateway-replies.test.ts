@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ChatCompletion, ChatCompletionChunk } from "../src/index.ts";
 import { mockGateway, MOCK_URL, parseEventStream } from "./fixtures/mock.ts";
 import { bodyReader } from "./fixtures/mock-stream.ts";
+import { inFakeTime, useFakeClock } from "./fixtures/clock.ts";
 import { validatorFor } from "./fixtures/json-schema-validator.ts";
 
 // What the mock answers: deterministic text and tool calls, streamed and not. Streamed bodies
@@ -197,12 +198,6 @@ describe("mock gateway: streamed replies", () => {
     }
   });
 
-  it("paces chunks by chunkDelayMs", async () => {
-    const started = performance.now();
-    const { chunks } = await streamed(await mockGateway({ chunkDelayMs: 5, reply: "a b c d e f" }).chat({ model: "auto", stream: true }));
-    expect(performance.now() - started).toBeGreaterThanOrEqual(5 * (chunks.length - 1) - 2);
-  });
-
   it("errors the body and stops producing when the request is aborted mid-stream, as fetch does", async () => {
     const { gateway } = mockGateway({ chunkDelayMs: 20 });
     const controller = new AbortController();
@@ -228,5 +223,16 @@ describe("mock gateway: streamed replies", () => {
     await body.until((text) => text.includes("data: {"));
     await body.cancel();
     expect(gateway.activeStreams).toBe(0);
+  });
+});
+
+describe("mock gateway: pacing", () => {
+  // The pauses run on a fake clock: their sum is exact, whatever the machine's load.
+  useFakeClock();
+
+  it("paces chunks by chunkDelayMs", async () => {
+    const { value, elapsedMs } = await inFakeTime(mockGateway({ chunkDelayMs: 5, reply: "a b c d e f" }).chat({ model: "auto", stream: true }).then(streamed));
+    const { chunks } = value!;
+    expect(elapsedMs, `fake milliseconds for ${chunks.length} chunks`).toBeGreaterThanOrEqual(5 * (chunks.length - 1));
   });
 });

@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import ModelGate, * as modelgate from "../src/index.ts";
+import { StructuredOutputError } from "../src/index.ts";
 import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
 
 // What openai-node users reach for on the client class, at run time and in the types. The
@@ -19,6 +20,11 @@ const client = (gateway = createMockGateway()) =>
 describe("the client class as openai-node users use it", () => {
   it("carries every error class as a static, the same class as the named export", () => {
     for (const name of ERROR_CLASSES) expect(ModelGate[name], name).toBe(modelgate[name]);
+  });
+
+  it("makes the new error classes statics of the client class, as the others are", () => {
+    expect(ModelGate.StructuredOutputError).toBe(StructuredOutputError);
+    expect(ModelGate.BudgetExceededError).toBeTypeOf("function");
   });
 
   it("catches a gateway error with instanceof on the statics", async () => {

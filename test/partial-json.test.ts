@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PartialJSONParser } from "../src/structured/partial-json.ts";
 import { cut, jsonText, nested, whitespace } from "./fixtures/json-text.ts";
-import { deepFreeze, jsonCopy, jsonEqual, partialProblem, shapeProblem, sharingProblem } from "./fixtures/json-values.ts";
+import { copiedEntries, deepFreeze, jsonCopy, jsonEqual, partialProblem, shapeProblem, sharingProblem } from "./fixtures/json-values.ts";
 
 const RUNS = 250;
 
@@ -307,6 +307,15 @@ describe("what a partial value shows", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it("shows a repeated key once, in its first place, and __proto__ as an entry, in every snapshot", () => {
+    expect(shows('{"__proto__": 1, "a": 2, "__proto__": [', "3", '], "1": 4,', ' "a": "x')).toEqual([
+      '{"__proto__":[],"a":2}',
+      '{"__proto__":[],"a":2}',
+      '{"1":4,"__proto__":[3],"a":2}',
+      '{"1":4,"__proto__":[3],"a":"x"}',
+    ]);
+  });
+
   it("keeps the last of duplicate keys, in the first one's place, like JSON.parse", () => {
     const text = '{"a": 1, "b": 2, "a": [3], "__proto__": 4, "__proto__": 5}';
     const value = parse([text]).value;
@@ -434,17 +443,40 @@ describe("errors", () => {
   });
 });
 
-describe("linear time", () => {
-  /** The fastest of five runs, in ms, after a warm-up run. */
-  const fastest = (run: () => void) => {
-    run();
-    let best = Infinity;
-    for (let round = 0; round < 5; round++) {
-      const started = performance.now();
+describe("linear work", () => {
+  /**
+   * Runs `run` and counts the characters the parser examined: every `charCodeAt`, every
+   * character `slice` returned and every character a sticky regular expression (the string
+   * scanner) moved over. Every loop of the parser over the text goes through one of these, so a
+   * parser that re-read earlier text would show here as work growing faster than the text.
+   */
+  const examined = (run: () => void): number => {
+    const { charCodeAt, slice } = String.prototype;
+    const { test } = RegExp.prototype;
+    let count = 0;
+    String.prototype.charCodeAt = function (this: string, index: number) {
+      count++;
+      return charCodeAt.call(this, index);
+    };
+    String.prototype.slice = function (this: string, start?: number, end?: number) {
+      const result = slice.call(this, start, end);
+      count += result.length;
+      return result;
+    };
+    RegExp.prototype.test = function (this: RegExp, text: string) {
+      const from = this.lastIndex;
+      const result = test.call(this, text);
+      if (this.sticky) count += this.lastIndex - from;
+      return result;
+    };
+    try {
       run();
-      best = Math.min(best, performance.now() - started);
+    } finally {
+      String.prototype.charCodeAt = charCodeAt;
+      String.prototype.slice = slice;
+      RegExp.prototype.test = test;
     }
-    return best;
+    return count;
   };
   const chunks = (text: string) => Array.from({ length: Math.ceil(text.length / 10) }, (_, index) => text.slice(index * 10, index * 10 + 10));
   const records = (scale: number) =>
@@ -456,24 +488,50 @@ describe("linear time", () => {
   const longString = (scale: number) => JSON.stringify({ text: "lorem \\ipsum\n😀 ".repeat(4_000 * scale) });
   const deep = (scale: number) => nested(4_000 * scale, [true, false]);
 
-  // Linear work makes four times the text take about four times as long; re-reading from the
-  // start on each chunk would make it sixteen. 8 leaves room for a noisy machine.
+  // Counted, not timed: the same on a busy machine. Re-reading from the start on each push would
+  // examine about text² / 20 characters here, hundreds of times the text.
   it.each([
-    ["records, push() per 10 characters", records, false],
-    ["one long string, push() and snapshot() per 10 characters", longString, true],
-    ["nesting 16,000 levels deep, push() per 10 characters", deep, false],
-  ] as const)("%s: 4× the text takes < 8× the time", (_, make, snapshots) => {
-    const time = (text: string) => {
+    ["records", records],
+    ["one long string", longString],
+    ["nesting 4,000 and 16,000 levels deep", deep],
+  ] as const)("%s, push() per 10 characters: examines each character at most 3 times, at any length", (_, make) => {
+    for (const scale of [1, 4]) {
+      const text = make(scale);
       const pieces = chunks(text);
-      return fastest(() => {
+      const work = examined(() => {
         const parser = new PartialJSONParser();
-        for (const piece of pieces) {
-          parser.push(piece);
-          if (snapshots) parser.snapshot();
-        }
+        for (const piece of pieces) parser.push(piece);
         parser.end();
       });
-    };
-    expect(time(make(4)) / time(make(1))).toBeLessThan(8);
+      expect(work, `${text.length} characters`).toBeLessThanOrEqual(3 * text.length);
+    }
+  });
+
+  it("copies on snapshot() only the containers still open on the path to the change: closed ones are the same objects", () => {
+    const text = records(1);
+    const parser = new PartialJSONParser();
+    let previous: unknown[] = [];
+    for (const piece of chunks(text)) {
+      if (!parser.push(piece)) continue;
+      const snapshot = parser.snapshot() as unknown[];
+      // The open top-level array, and in it the open record (5 entries) with its open child (2).
+      const copied = copiedEntries(previous, snapshot);
+      if (copied > snapshot.length + 7) expect.fail(`${copied} entries copied for ${snapshot.length} records, at ${JSON.stringify(snapshot.at(-1))}`);
+      // Every record but the last one of the previous snapshot was closed there: the same object now.
+      const moved = previous.slice(0, -1).findIndex((record, index) => snapshot[index] !== record);
+      if (moved !== -1) expect.fail(`record ${moved} is a new object though it was closed`);
+      previous = snapshot;
+    }
+    expect(parser.end()).toEqual(JSON.parse(text));
+
+    // A long string grows in one open object: each snapshot copies that object's one entry.
+    const growing = new PartialJSONParser();
+    let before: unknown;
+    for (const piece of chunks(longString(1))) {
+      if (!growing.push(piece)) continue;
+      const snapshot = growing.snapshot();
+      if (copiedEntries(before, snapshot) !== 1) expect.fail(`${copiedEntries(before, snapshot)} entries copied for a longer string`);
+      before = snapshot;
+    }
   });
 });

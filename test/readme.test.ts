@@ -29,7 +29,9 @@ const EXPECTED: { block: RegExp; prints: RegExp }[] = [
   { block: /require\("modelgate"\)/, prints: /^15 models\n$/ },
   { block: /no-such\/model/, prints: /^not found \(404\): .*'no-such\/model' does not exist\. \[request req_mock_\d+\]\n$/ },
   { block: /Weather in Lisbon/, prints: /^openai\/gpt-4\.1-mini: -?\d+(\.\d+)? °C\n$/ },
-  { block: /partialObjectStream/, prints: /^([4-9]|\d{2,}) updates, then [2-4] steps\n$/ },
+  // Chunks that arrive together share a partial, and how the mock's chunks group on a loopback
+  // socket depends on how busy the machine is: at least one update is all that is certain.
+  { block: /partialObjectStream/, prints: /^[1-9]\d* updates?, then [2-4] steps\n$/ },
   { block: /Describe the sea in one sentence/, prints: /^\S+ via \S+, 1 attempt\(s\), \$[\d.e-]+\n$/ },
   { block: /runTools\(/, prints: /^done 2\n$/ },
   { block: /modalities: \["image", "text"\]/, prints: /^image\/png \d+\nwav \d+\nThe question is "Is 91 prime\?"\. .+\n$/ },
@@ -47,7 +49,8 @@ let dir: string;
 const saved = { baseURL: process.env.MODELGATE_BASE_URL, apiKey: process.env.MODELGATE_API_KEY };
 
 beforeAll(async () => {
-  gateway = createMockGateway();
+  // A chunk per millisecond, as from a model: the partials block usually shows several updates.
+  gateway = createMockGateway({ chunkDelayMs: 1 });
   server = await serveNode(gateway);
   // Inside the repository (ignored by git), so that a block's `import { z } from "zod"` finds
   // the dev dependency in node_modules as it would in an app that installed it.
@@ -108,7 +111,7 @@ describe("README Node programs run as written against the mock gateway", () => {
     const file = join(dir, fileName(block));
     writeFileSync(file, block.code);
     const env = { ...process.env, MODELGATE_BASE_URL: server.url, MODELGATE_API_KEY: MOCK_API_KEY, NO_COLOR: "1" };
-    const result = await run(join(root, "node_modules/.bin/tsx"), ["--tsconfig", join(root, "tsconfig.json"), file], { cwd: dir, env, timeout: 30_000 }).catch(
+    const result = await run(join(root, "node_modules/.bin/tsx"), ["--tsconfig", join(root, "tsconfig.json"), file], { cwd: dir, env, timeout: 90_000 }).catch(
       (error: { stderr?: string; message: string }) => {
         throw new Error(`the block failed: ${error.stderr || error.message}`);
       },

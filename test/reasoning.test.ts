@@ -3,7 +3,7 @@ import { ModelGate, type ChatCompletionChunkDelta, type ChatCompletionCreatePara
 import { createMockGateway, MOCK_API_KEY, type MockGatewayOptions } from "../src/testing/index.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { chunk, completionBody, DONE, sseData } from "./fixtures/chunks.ts";
-import { recordingClient } from "./fixtures/client.ts";
+import { recordingClient, requestRecordingClient } from "./fixtures/client.ts";
 
 // A reasoning model's thinking (API.md, "Beyond text"): `message.reasoning` /
 // `delta.reasoning`, a provider's `reasoning_content` read as the same (where both come,
@@ -61,6 +61,18 @@ describe("reasoning in a non-streamed message", () => {
   it("leaves a message without reasoning without it", async () => {
     const { client } = recordingClient(messageWith({}));
     expect((await client.chat.completions.create(ask)).choices[0]!.message).not.toHaveProperty("reasoning");
+  });
+
+  it("reads reasoning_content as reasoning in a chat answer with a gateway field, and gives client.post() the wire body as sent", async () => {
+    const answer = { ...completionBody("Hi"), gateway: "theirs" };
+    answer.choices[0]!.message = { role: "assistant", content: "Hi", reasoning_content: "because" } as never;
+    const { client } = requestRecordingClient(() => Response.json(answer));
+    const completion = await client.chat.completions.create({ model: "m", messages: [] });
+    expect((completion.choices[0]!.message as { reasoning?: string }).reasoning).toBe("because");
+    expect(JSON.parse(JSON.stringify(completion)), "the alias is not part of the wire body").toEqual(answer);
+    // The generic helpers are chat's raw form: the pipeline knows nothing about chat answers.
+    const raw = await client.post<typeof answer>("/v1/chat/completions", { body: { messages: [] } });
+    expect(raw.choices[0]!.message).toEqual({ role: "assistant", content: "Hi", reasoning_content: "because" });
   });
 });
 

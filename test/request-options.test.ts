@@ -54,15 +54,18 @@ describe("query parameters", () => {
 });
 
 describe("mistakes in a call's arguments reject the promise; nothing throws from the call", () => {
-  const mistakes: [string, (subject: ModelGate) => Promise<unknown>, RegExp][] = [
-    ["create(null)", (subject) => subject.chat.completions.create(null as never), /`params` must be an object.*got null/],
-    ["create() with options that are a string", (subject) => subject.chat.completions.create({ model: "auto", messages: [] }, "fast" as never), /`options` must be an object.*got "fast"/],
-    ["post() with null options", (subject) => subject.post("/v1/x", null as never), /`options` must be an object.*got null/],
-    ["models.retrieve(undefined)", (subject) => subject.models.retrieve(undefined as never), /`id` must be a model id.*got nothing/],
-    ["a header value that is a number", (subject) => subject.get("/v1/models", { headers: { "x-n": 5 as never } }), /`headers\["x-n"\]` must be a string.*got number 5/],
+  const mistakes: [string, (subject: ModelGate) => Promise<unknown>, RegExp, string][] = [
+    ["create(null)", (subject) => subject.chat.completions.create(null as never), /`params` must be an object.*got null/, "params"],
+    ["create() with options that are a string", (subject) => subject.chat.completions.create({ model: "auto", messages: [] }, "fast" as never), /`options` must be an object.*got "fast"/, "options"],
+    ["post() with null options", (subject) => subject.post("/v1/x", null as never), /`options` must be an object.*got null/, "options"],
+    ["models.retrieve(undefined)", (subject) => subject.models.retrieve(undefined as never), /`id` must be a model id.*got nothing/, "id"],
+    ["a header value that is a number", (subject) => subject.get("/v1/models", { headers: { "x-n": 5 as never } }), /`headers\["x-n"\]` must be a string.*got number 5/, 'headers["x-n"]'],
+    ["a header value with a line break", (subject) => subject.get("/v1/models", { headers: { "x-n": "a\nb" } }), /`headers\["x-n"\]` contains a line break/, 'headers["x-n"]'],
+    ["a header value outside Latin-1", (subject) => subject.get("/v1/models", { headers: { "x-n": "€" } }), /`headers\["x-n"\]` has an invalid name or value/, 'headers["x-n"]'],
+    ["a negative timeout", (subject) => subject.get("/v1/models", { timeout: -1 }), /`timeout` must be/, "timeout"],
   ];
 
-  it.each(mistakes)("%s", async (_, call, message) => {
+  it.each(mistakes)("%s, naming the parameter in the message and as the error's param", async (_, call, message, param) => {
     const { requests, fetch } = recording();
     const subject = client({ fetch });
     let promise: Promise<unknown> | undefined;
@@ -71,6 +74,7 @@ describe("mistakes in a call's arguments reject the promise; nothing throws from
     }).not.toThrow();
     await expect(promise).rejects.toBeInstanceOf(ModelGateError);
     await expect(call(subject)).rejects.toThrow(message);
+    await expect(call(subject)).rejects.toMatchObject({ param });
     expect(requests).toHaveLength(0);
   });
 });
@@ -78,6 +82,9 @@ describe("mistakes in a call's arguments reject the promise; nothing throws from
 describe("messages that say what is wrong", () => {
   it("says a scheme is missing for baseURL: \"localhost:8080\"", () => {
     expect(() => client({ baseURL: "localhost:8080" })).toThrow(/no scheme.*"http:\/\/localhost:8080"/);
+    for (const baseURL of ["localhost:8080", "not a url", "ftp://host.example", "https://user:pass@host.example"]) {
+      expect(() => client({ baseURL }), baseURL).toThrow(expect.objectContaining({ param: "baseURL" }));
+    }
   });
 
   it("gives the reason a 422 lists in validation[], not only its summary", async () => {

@@ -11,6 +11,7 @@ import {
 import { sseResponse } from "./fixtures/body.ts";
 import { completionBody, contentEvent, DONE } from "./fixtures/chunks.ts";
 import { inFakeTime, useFakeClock } from "./fixtures/clock.ts";
+import { paymentRequired, pricedGateway } from "./fixtures/priced-gateway.ts";
 import { BASE, USER_HELLO, testClient, useMockServer } from "./fixtures/server.ts";
 
 // Backoff, retry-after and timeouts run on a fake clock: every call below goes through
@@ -141,6 +142,15 @@ describe("idempotency", () => {
     expect(keys[3]).not.toBe(keys[0]);
     expect(seen.map((request) => request.headers.get("x-modelgate-retry-count"))).toEqual([null, "1", "2", null]);
   });
+
+  it("gives the shrunk retry its own idempotency key", async () => {
+    let calls = 0;
+    const { client, sent } = pricedGateway({ chat: () => (calls++ === 0 ? paymentRequired(50)() : Response.json(completionBody("ok"))) });
+    await client.chat.completions.create({ model: "m", messages: USER_HELLO, max_tokens: 500 }, { shrinkToAffordable: true });
+    const [first, second] = sent.map(({ headers }) => headers.get("idempotency-key"));
+    expect(second).not.toBe(first);
+    expect(second).toBe(`${first}-shrunk`);
+  });
 });
 
 describe("timeouts and aborts", () => {
@@ -214,6 +224,33 @@ describe("streams and retries", () => {
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(received).toEqual(["partial "]);
     expect(seen).toHaveLength(1);
+  });
+
+  it("retries a stream whose headers came but whose body stayed silent past timeout, before handing it over", async () => {
+    const silent = () => new Response(new ReadableStream({ pull: () => new Promise<void>(() => {}) }), { headers: { "content-type": "text/event-stream" } });
+    const seen = script([silent], () => sseResponse([contentEvent("hi"), contentEvent(null, "stop"), DONE]));
+    const { value: stream, error } = await inFakeTime(testClient({ timeout: 50 }).chat.completions.create({ model: "auto", messages: USER_HELLO, stream: true }));
+    expect(error).toBeUndefined();
+    expect((await inFakeTime(stream!.text())).value).toBe("hi");
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!.headers.get("x-modelgate-retry-count")).toBe("1");
+  });
+
+  it.each([
+    ["broke off", () => sseResponse([], { breakOff: true })],
+    ["ended without a byte", () => sseResponse([])],
+  ])("retries a stream whose body %s before its first byte", async (_, cut) => {
+    const seen = script([cut], () => sseResponse([contentEvent("hi"), contentEvent(null, "stop"), DONE]));
+    const { value: stream, error } = await createStream();
+    expect(error).toBeUndefined();
+    expect((await inFakeTime(stream!.text())).value).toBe("hi");
+    expect(seen).toHaveLength(2);
+  });
+
+  it("throws the cut as APIConnectionError once the retries are spent", async () => {
+    const seen = script([() => sseResponse([], { breakOff: true }), () => sseResponse([], { breakOff: true }), () => sseResponse([], { breakOff: true })]);
+    expect((await createStream()).error).toBeInstanceOf(APIConnectionError);
+    expect(seen).toHaveLength(3);
   });
 
   it("does not retry a 400 for a stream either", async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ModelGate, ModelGateError, PaymentRequiredError } from "../src/index.ts";
+import { APIError, ModelGate, ModelGateError, PaymentRequiredError } from "../src/index.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { chunk, completionBody, DONE, sseData } from "./fixtures/chunks.ts";
+import { paymentRequired, pricedGateway } from "./fixtures/priced-gateway.ts";
 
 // A 402 that says how many tokens the account can afford, and the one retry that
 // `shrinkToAffordable` makes with that many.
@@ -114,6 +115,17 @@ describe("shrinkToAffordable", () => {
     }
   });
 
+  it("does not retry with a number no gateway reads as a whole token count (1e21, past 2^53)", async () => {
+    for (const tokens of [1e21, 2 ** 53, 1.5]) {
+      for (const limits of [{}, { max_tokens: 4000 }, { max_completion_tokens: 4000, max_tokens: 8000 }]) {
+        const answer = () => Response.json({ error: { code: 402, message: "x", metadata: { affordable_tokens: tokens } } }, { status: 402 });
+        const { client, sent } = recording([answer, ok], { shrinkToAffordable: true });
+        await expect(client.chat.completions.create({ model: "m", messages, ...limits })).rejects.toBeInstanceOf(PaymentRequiredError);
+        expect(sent, `${tokens} ${JSON.stringify(limits)}`).toHaveLength(1);
+      }
+    }
+  });
+
   it("lets the call option override the client's", async () => {
     const { client, sent } = recording([unaffordable(212), ok], { shrinkToAffordable: true });
     await expect(client.chat.completions.create({ model: "m", messages }, { shrinkToAffordable: false })).rejects.toBeInstanceOf(PaymentRequiredError);
@@ -133,5 +145,18 @@ describe("shrinkToAffordable", () => {
     );
     const { client } = recording([ok]);
     await expect(client.chat.completions.create({ model: "m", messages }, { shrinkToAffordable: 1 as never })).rejects.toThrow(ModelGateError);
+  });
+
+  it("never raises a limit the caller set, and shrinks chat requests only", async () => {
+    let calls = 0;
+    const both = pricedGateway({ chat: () => (calls++ === 0 ? paymentRequired(300)() : Response.json(completionBody("ok"))) });
+    await both.client.chat.completions.create({ model: "m", messages, max_tokens: 100, max_completion_tokens: 4_000 }, { shrinkToAffordable: true });
+    expect(both.sent[1]!.body).toMatchObject({ max_tokens: 100, max_completion_tokens: 300 });
+    const generous = pricedGateway({ chat: paymentRequired(500) });
+    await expect(generous.client.chat.completions.create({ model: "m", messages, max_tokens: 100 }, { shrinkToAffordable: true })).rejects.toBeInstanceOf(APIError);
+    expect(generous.sent).toHaveLength(1);
+    const images = pricedGateway({ chat: paymentRequired(5) });
+    await expect(images.client.post("/v1/images/generations", { body: { model: "m", prompt: "a cat" }, shrinkToAffordable: true })).rejects.toBeInstanceOf(APIError);
+    expect(images.sent).toHaveLength(1);
   });
 });

@@ -12,6 +12,7 @@ import {
   type ClientOptions,
 } from "../src/index.ts";
 import { chunk, usageChunk } from "./fixtures/chunks.ts";
+import { inFakeTime, useFakeClock } from "./fixtures/clock.ts";
 
 // The lifecycle rules of API.md's Stream section, each at the edge where 0.1.0 broke it.
 // Bodies are made byte by byte through the `fetch` option, so every read is under the test's control.
@@ -123,46 +124,84 @@ describe("errors sent inside a stream never show the key", () => {
 });
 
 describe("streamIdleTimeout counts only time spent waiting on the network", () => {
+  // Pauses, timeouts and the clock are fake: the waits below are exact, whatever the machine's load.
+  useFakeClock();
+
   it("does not fire on a slow consumer when the server sent everything at once", async () => {
     // Separate network reads, each ready the moment it is asked for: the server is not slow.
     const reads = [data(chunk({ content: "a" })), data(chunk({ content: "b" })), data(chunk({ content: "c" }, { finish: "stop" })), DONE];
     const { client } = clientFor({ reads }, { streamIdleTimeout: 40 });
     let text = "";
-    for await (const piece of await streamOf(client)) {
-      text += piece.choices[0]?.delta.content ?? "";
-      await new Promise((resolve) => setTimeout(resolve, 120)); // three times the idle budget
-    }
+    const consumed = inFakeTime(
+      (async () => {
+        for await (const piece of await streamOf(client)) {
+          text += piece.choices[0]?.delta.content ?? "";
+          await new Promise((resolve) => setTimeout(resolve, 120)); // three times the idle budget
+        }
+      })(),
+    );
+    expect((await consumed).error).toBeUndefined();
     expect(text).toBe("abc");
   });
 
   it("still fires when the server sends only keep-alive comments, which never refill the budget", async () => {
     const keepAlives = Array.from({ length: 20 }, () => [": PROCESSING\n\n", 15]).flat();
     const { client, seen } = clientFor({ reads: [data(chunk({ content: "a" })), ...keepAlives], then: "hang" }, { streamIdleTimeout: 100 });
-    const started = Date.now();
-    const { text, error } = await collect(await streamOf(client));
+    const { value, elapsedMs } = await inFakeTime(streamOf(client).then(collect));
+    const { text, error } = value!;
     expect(text).toBe("a");
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
     expect(error?.message).toMatch(/streamIdleTimeout/);
-    expect(Date.now() - started).toBeLessThan(250);
+    // Refilled by each comment, the budget would last through all 20 (300 ms) and 100 ms more.
+    expect(elapsedMs, "fake milliseconds until the idle timeout").toBe(100);
     expect(seen.cancelled).toBe(true);
   });
 });
 
 describe("timeout runs until the first byte of a stream's body", () => {
-  it("fails a stream whose headers arrived but whose body stays silent, within timeout", async () => {
+  useFakeClock();
+
+  it("fails a stream whose headers arrived but whose body stays silent, within timeout, before the Stream is returned", async () => {
     const { client, seen } = clientFor({ reads: [], then: "hang" }, { timeout: 80 });
-    const started = Date.now();
-    const stream = await streamOf(client); // headers are in: the stream is returned
-    const { error } = await collect(stream);
+    const { error, elapsedMs } = await inFakeTime(streamOf(client));
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
-    expect(error?.message).toMatch(/80 ms.*first byte/);
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect((error as Error).message).toMatch(/80 ms.*first byte/);
+    expect(elapsedMs, "fake milliseconds from the request to the timeout").toBe(80);
     expect(seen.cancelled).toBe(true);
   });
 
   it("stops at the first byte: a stream slower than timeout afterwards is not cut by it", async () => {
     const { client } = clientFor({ reads: [data(chunk({ content: "a" })), 60, data(chunk({ content: "b" })), 60, data(chunk({}, { finish: "stop" })), DONE] }, { timeout: 50 });
-    expect(await collect(await streamOf(client))).toEqual({ text: "ab", error: undefined });
+    expect((await inFakeTime(streamOf(client).then(collect))).value).toEqual({ text: "ab", error: undefined });
+  });
+});
+
+describe("errors a stream throws carry its request id", () => {
+  it.each([
+    ["a cut the transport reveals", { reads: [data(chunk({ content: "a" }))], then: "break" as const }, {}],
+    ["a close before the end", { reads: [data(chunk({ content: "a" }))], then: "end" as const }, {}],
+    ["the idle timeout", { reads: [data(chunk({ content: "a" }))], then: "hang" as const }, { streamIdleTimeout: 40 }],
+  ])("gives the APIConnectionError of %s the stream's requestID", async (_, body, options) => {
+    const fetch = async () => {
+      const reads = [...body.reads];
+      const stream = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const next = reads.shift();
+          if (next !== undefined) return controller.enqueue(encoder.encode(next));
+          if (body.then === "break") return controller.error(new TypeError("terminated"));
+          if (body.then === "hang") return new Promise<void>(() => {});
+          return controller.close();
+        },
+      });
+      return new Response(stream, { headers: { "content-type": "text/event-stream", "x-request-id": "req_cut" } });
+    };
+    const client = new ModelGate({ apiKey: KEY, baseURL: "https://gateway.test", fetch, maxRetries: 0, ...options });
+    const stream = await streamOf(client);
+    const { text, error } = await collect(stream);
+    expect(text).toBe("a");
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as APIConnectionError).requestID).toBe("req_cut");
+    expect(stream.requestID).toBe("req_cut");
   });
 });
 
@@ -307,8 +346,7 @@ describe("abort and cleanup", () => {
 
   it("asResponse() on a stream still times out a body that never starts", async () => {
     const { client } = clientFor({ reads: [], then: "hang" }, { timeout: 50 });
-    const response = await streamOf(client).asResponse();
-    await expect(response.text()).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+    await expect(streamOf(client).asResponse()).rejects.toBeInstanceOf(APIConnectionTimeoutError);
   });
 });
 
@@ -330,7 +368,7 @@ function countingSignal() {
   return state;
 }
 
-describe("found by the hostile review", () => {
+describe("a stream's edges: iteration after the first byte, aborts before any read, echoed keys, malformed shapes, bad options", () => {
   it("stops the timeout when the first byte arrives, even if the caller starts iterating later", async () => {
     const { client } = clientFor({ reads: [data(chunk({ content: "a" }, { finish: "stop" })), DONE] }, { timeout: 40 });
     const stream = await streamOf(client);
@@ -340,7 +378,7 @@ describe("found by the hostile review", () => {
 
   it("cancels the body and detaches from the caller's signal when a stream is aborted before anyone read it", async () => {
     const counting = countingSignal();
-    const { client, seen } = clientFor({ reads: [], then: "hang" });
+    const { client, seen } = clientFor({ reads: [data(chunk({ content: "a" }))], then: "hang" });
     const stream = await client.chat.completions.create({ model: "auto", messages: USER, stream: true }, { signal: counting.signal });
     counting.controller.abort();
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -350,7 +388,7 @@ describe("found by the hostile review", () => {
   });
 
   it("does the same for stream.controller.abort() on a stream nobody read", async () => {
-    const { client, seen } = clientFor({ reads: [], then: "hang" });
+    const { client, seen } = clientFor({ reads: [data(chunk({ content: "a" }))], then: "hang" });
     const stream = await streamOf(client);
     stream.controller.abort();
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -401,6 +439,7 @@ describe("found by the hostile review", () => {
 });
 
 describe("timeout and abort with a fetch that ignores the signal", () => {
+  useFakeClock();
   const deafFetch = (body: "hang-body" | "hang-fetch") => async () => {
     if (body === "hang-fetch") return new Promise<Response>(() => {});
     return new Response(new ReadableStream({ pull: () => new Promise(() => {}) }), { headers: { "content-type": "application/json" } });
@@ -408,16 +447,16 @@ describe("timeout and abort with a fetch that ignores the signal", () => {
 
   it("times out a plain call whose body never completes", async () => {
     const client = new ModelGate({ apiKey: KEY, baseURL: "https://gateway.test", fetch: deafFetch("hang-body"), maxRetries: 0, timeout: 60 });
-    const started = Date.now();
-    await expect(client.chat.completions.create({ model: "auto", messages: USER })).rejects.toBeInstanceOf(APIConnectionTimeoutError);
-    expect(Date.now() - started).toBeLessThan(1000);
+    const { error, elapsedMs } = await inFakeTime(client.chat.completions.create({ model: "auto", messages: USER }));
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(elapsedMs, "fake milliseconds until the timeout").toBe(60);
   });
 
   it("aborts a call whose fetch never settles", async () => {
     const client = new ModelGate({ apiKey: KEY, baseURL: "https://gateway.test", fetch: deafFetch("hang-fetch"), maxRetries: 0 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 20);
-    await expect(client.chat.completions.create({ model: "auto", messages: USER }, { signal: controller.signal })).rejects.toBeInstanceOf(APIUserAbortError);
+    expect((await inFakeTime(client.chat.completions.create({ model: "auto", messages: USER }, { signal: controller.signal }))).error).toBeInstanceOf(APIUserAbortError);
   });
 });
 

@@ -10,7 +10,8 @@ import { createMockGateway, MOCK_API_KEY, type MockFault } from "../src/testing/
 // JSON Schema the SDK sent: every value must come back through the caller's own schema.
 
 function mockClient() {
-  const gateway = createMockGateway({ chunkDelayMs: 0 });
+  // Chunks a timer turn apart, as from a model: each arrives on its own and shows as its own partial.
+  const gateway = createMockGateway({ chunkDelayMs: 1 });
   const client = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", fetch: gateway, maxRetries: 0 });
   return { gateway, client };
 }

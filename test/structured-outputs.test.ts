@@ -2,15 +2,26 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as v from "valibot";
 import { toStandardJsonSchema } from "@valibot/to-json-schema";
-import { type } from "arktype";
-import { ModelGate, ModelGateError, StructuredOutputError, APIConnectionError, jsonSchema, tool, type ChatCompletion } from "../src/index.ts";
+import { scope, type } from "arktype";
+import Ajv from "ajv";
+import { ModelGateError, StructuredOutputError, jsonSchema, tool, type ChatCompletion } from "../src/index.ts";
 import { sseResponse } from "./fixtures/body.ts";
-import { chunk, completionBody, DONE, sseData, toolFragment } from "./fixtures/chunks.ts";
+import { assistantReply, chunk, completionBody, DONE, sseData, toolFragment } from "./fixtures/chunks.ts";
 import { recordingClient } from "./fixtures/client.ts";
+import { rejection } from "./fixtures/promises.ts";
+
+// parse() without streaming: the request it sends for each way of asking for structured
+// output, and the answer it gives. Streamed parse() is in structured-outputs-stream.test.ts.
 
 const Weather = z.object({ city: z.string(), celsius: z.number() });
+const Answer = z.object({ a: z.number() });
 const messages = [{ role: "user" as const, content: "Weather in Paris?" }];
 
+/** What the library's JSON Schema for an object is sent as: closed, since it is silent on `additionalProperties`. */
+const closedInput = (schema: { "~standard": { jsonSchema: { input(options: { target: string }): Record<string, unknown> } } }) => ({
+  ...schema["~standard"].jsonSchema.input({ target: "draft-07" }),
+  additionalProperties: false,
+});
 
 /** A client answering with `content` as the assistant message (and `finish_reason`). */
 function answering(content: string | null, extra: Partial<ChatCompletion["choices"][number]["message"]> = {}, finish: string = "stop") {
@@ -21,50 +32,22 @@ function answering(content: string | null, extra: Partial<ChatCompletion["choice
   });
 }
 
-/** A client streaming `pieces` as content deltas of choice 0, then `stop` and [DONE]. */
-function streaming(pieces: string[], options: { finish?: "stop" | "length"; breakOff?: boolean } = {}) {
-  const events = pieces.map((piece) => sseData(chunk({ content: piece })));
-  const tail = options.breakOff ? [] : [sseData(chunk({}, { finish: options.finish ?? "stop" })), DONE];
-  const state = { cancelled: false };
-  const recorded = recordingClient(() => {
-    const response = sseResponse([...events, ...tail], { breakOff: options.breakOff ?? false });
-    const reader = response.body!.getReader();
-    const body = new ReadableStream<Uint8Array>({
-      pull: async (controller) => {
-        const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
-      },
-      cancel: async (reason) => {
-        state.cancelled = true;
-        await reader.cancel(reason);
-      },
-    });
-    return new Response(body, { headers: response.headers });
-  });
-  return { ...recorded, state };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the promise to reject");
-}
-
 describe("parse(): the request", () => {
-  it("sends a Standard Schema's JSON Schema as json_schema under the name \"response\", strict only when strict-shaped", async () => {
+  it("sends a Standard Schema's JSON Schema as json_schema under the name \"response\", its objects closed, strict when strict mode takes it", async () => {
     const { client, sent } = answering('{"city":"Paris","celsius":21}');
+    const Optional = z.object({ city: z.string(), celsius: z.number().optional() });
     await client.chat.completions.parse({ model: "some/model", messages, response_format: Weather });
     await client.chat.completions.parse({ model: "some/model", messages, response_format: z.strictObject({ city: z.string(), celsius: z.number() }) });
-    const [loose, strict] = sent.map((body) => body.response_format as { type: string; json_schema: Record<string, unknown> });
-    expect(loose.type).toBe("json_schema");
-    expect(loose.json_schema.name).toBe("response");
-    expect(loose.json_schema.schema).toEqual(Weather["~standard"].jsonSchema.input({ target: "draft-07" }));
-    expect(loose.json_schema.strict).toBe(false);
-    expect(strict.json_schema.strict).toBe(true);
+    await client.chat.completions.parse({ model: "some/model", messages, response_format: Optional });
+    const [silent, closed, optional] = sent.map((body) => body.response_format as { type: string; json_schema: Record<string, unknown> });
+    expect(silent.type).toBe("json_schema");
+    expect(silent.json_schema.name).toBe("response");
+    expect(silent.json_schema.schema).toEqual(closedInput(Weather));
+    expect(silent.json_schema.strict).toBe(true);
+    expect(closed.json_schema).toEqual(silent.json_schema);
+    // An optional property: strict mode cannot take it, so strict is false and the schema is only closed.
+    expect(optional.json_schema.schema).toEqual(closedInput(Optional));
+    expect(optional.json_schema.strict).toBe(false);
     expect(sent[0]).not.toHaveProperty("route");
   });
 
@@ -103,9 +86,7 @@ describe("parse(): the request", () => {
     expect(completion.choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
     expect(sent[0]).not.toHaveProperty("response_format");
     expect(sent[0].tool_choice).toEqual({ type: "function", function: { name: "response" } });
-    expect((sent[0].tools as { function: { name: string; parameters: unknown } }[])[0].function.parameters).toEqual(
-      Weather["~standard"].jsonSchema.input({ target: "draft-07" }),
-    );
+    expect((sent[0].tools as { function: { name: string; parameters: unknown; strict: boolean } }[])[0].function).toMatchObject({ parameters: closedInput(Weather), strict: true });
     expect(sent[0].route).toEqual({ capabilities: ["tools"] });
   });
 
@@ -137,7 +118,7 @@ describe("parse(): the request", () => {
     expect(sent[0].response_format).toEqual({ type: "json_object" });
     const [system, ...rest] = sent[0].messages as { role: string; content: string }[];
     expect(system.role).toBe("system");
-    expect(system.content).toContain(JSON.stringify(Weather["~standard"].jsonSchema.input({ target: "draft-07" })));
+    expect(system.content).toContain(JSON.stringify(closedInput(Weather)));
     expect(rest).toEqual(messages);
     expect(sent[0].route).toEqual({ capabilities: ["json"] });
   });
@@ -152,9 +133,9 @@ describe("parse(): the request", () => {
     expect((badMode as Error).message).toBe('`structuredOutput` must be one of "json_schema", "tool", "json_object"; got "xml".');
     const clash = tool({ name: "response", parameters: z.object({}) });
     const clashing = await rejection(client.chat.completions.parse({ model: "m", messages, response_format: Weather, tools: [clash] }, { structuredOutput: "tool" }));
-    expect((clashing as Error).message).toMatch(/already has one/);
+    expect(clashing).toMatchObject({ param: "tools", message: expect.stringMatching(/already has a function named "response"/) });
     const forced = await rejection(client.chat.completions.parse({ model: "m", messages, response_format: Weather, tool_choice: "auto" }, { structuredOutput: "tool" }));
-    expect((forced as Error).message).toMatch(/tool_choice/);
+    expect(forced).toMatchObject({ param: "tool_choice" });
     const notASchema = await rejection(client.chat.completions.parse({ model: "m", messages, response_format: { type: "text" } as never }));
     expect((notASchema as Error).message).toMatch(/^`response_format` must be a Standard Schema/);
     expect(sent).toHaveLength(0);
@@ -169,6 +150,59 @@ describe("parse(): the request", () => {
       expect(await rejection(promise!)).toBeInstanceOf(ModelGateError);
     }
     expect(sent).toHaveLength(0);
+  });
+
+  it('sends a valid JSON Schema in "tool" mode when the root is not an object: definitions move up with it', async () => {
+    const recursive = scope({ node: { name: "string", children: "node[]" } }).export().node;
+    const Node: z.ZodType<{ name: string; children: unknown[] }> = z.object({ name: z.string(), get children() { return z.array(Node); } });
+    for (const schema of [recursive, z.array(Node), z.array(z.object({ x: z.string() }).meta({ id: "Item" }))]) {
+      const { client, sent } = recordingClient(() => Response.json(assistantReply({ tool_calls: [] }, "tool_calls")));
+      await client.chat.completions.parse({ model: "m", messages, response_format: schema }, { structuredOutput: "tool" }).catch(() => undefined);
+      const parameters = (sent[0]!.tools as { function: { parameters: Record<string, unknown> } }[]).at(-1)!.function.parameters;
+      expect(() => new Ajv({ strict: false }).compile(parameters)).not.toThrow();
+    }
+    const answer = { value: { name: "root", children: [{ name: "leaf", children: [] }] } };
+    const { client } = recordingClient(() => Response.json(assistantReply({ tool_calls: [{ id: "c", type: "function", function: { name: "response", arguments: JSON.stringify(answer) } }] }, "tool_calls")));
+    const parsed = await client.chat.completions.parse({ model: "m", messages, response_format: recursive }, { structuredOutput: "tool" });
+    expect(parsed.choices[0]!.message.parsed).toEqual(answer.value);
+  });
+
+  it("sends strict: false when an object anywhere is open, additionalItems, dependencies and unevaluatedItems included", async () => {
+    const open = { type: "object", properties: { x: { type: "string" } } };
+    for (const schema of [
+      { type: "array", items: [{ type: "string" }], additionalItems: open },
+      { type: "object", properties: {}, required: [], additionalProperties: false, dependencies: { x: open } },
+      { type: "array", unevaluatedItems: open },
+    ]) {
+      const { client, sent } = recordingClient(() => Response.json(assistantReply({ content: "[]" })));
+      await client.chat.completions.parse({ model: "m", messages, response_format: jsonSchema(schema) }).catch(() => undefined);
+      expect((sent[0]!.response_format as { json_schema: { strict: boolean } }).json_schema.strict).toBe(false);
+    }
+  });
+
+  it("names the caller's own mistakes, as the caller wrote them", async () => {
+    const { client, sent } = recordingClient(() => Response.json(assistantReply({ content: "{}" })));
+    const badMessage = await client.chat.completions.parse({ model: "m", messages: [{ role: "bot" } as never], response_format: Answer }, { structuredOutput: "json_object" }).catch((caught: unknown) => caught);
+    expect((badMessage as Error).message).toMatch(/^`messages\[0\]\.role` must be/);
+    const badTools = await client.chat.completions.parse({ model: "m", messages, response_format: Answer, tools: "lookup" as never }, { structuredOutput: "tool" }).catch((caught: unknown) => caught);
+    expect((badTools as Error).message).toMatch(/^`tools` must be an array/);
+    const badRoute = await client.chat.completions.parse({ model: "auto", messages, response_format: Answer, route: { capabilities: "vision" as never } }).catch((caught: unknown) => caught);
+    expect((badRoute as Error).message).toMatch(/^`route\.capabilities` must be an array/);
+    expect(sent).toHaveLength(0);
+    const thrown = (action: () => unknown) => {
+      try {
+        action();
+      } catch (error) {
+        return error as ModelGateError;
+      }
+      throw new Error("nothing was thrown");
+    };
+    expect(thrown(() => tool("x" as never))).toMatchObject({ param: "definition", message: 'tool(): `definition` must be an object such as { name, description, parameters, run }; got "x".' });
+    expect(thrown(() => tool({ name: "t", description: 42 as never, parameters: Answer }))).toMatchObject({ param: "description" });
+    expect(thrown(() => tool({ name: "t", strict: "yes" as never, parameters: Answer }))).toMatchObject({ param: "strict" });
+    expect(thrown(() => tool({ name: "t", parameters: z.string() as never }))).toMatchObject({ param: "parameters", message: expect.stringMatching(/`parameters` must describe an object/) });
+    expect(thrown(() => jsonSchema({}, "weather" as never))).toMatchObject({ param: "options" });
+    expect(thrown(() => jsonSchema([] as never))).toMatchObject({ param: "schema" });
   });
 });
 
@@ -294,7 +328,7 @@ describe("parse(): the answer", () => {
     expect(call.function.parsed_arguments).toEqual({ city: "Paris" });
     expect(other.function).not.toHaveProperty("parsed_arguments");
     expect(good.sent[0].tools).toEqual([
-      { type: "function", function: { name: "get_weather", description: "Weather", parameters: z.object({ city: z.string() })["~standard"].jsonSchema.input({ target: "draft-07" }), strict: false } },
+      { type: "function", function: { name: "get_weather", description: "Weather", parameters: closedInput(z.object({ city: z.string() })), strict: true } },
       plain,
     ]);
     const bad = reply('{"city":7}');
@@ -310,136 +344,213 @@ describe("parse(): the answer", () => {
     expect(requestID).toBe("req_1");
     expect(JSON.parse(await response.text()).choices[0].message.content).toBe('{"city":"Paris","celsius":21}');
   });
+
+  it("gives parsed: null and the parsed_arguments when the model calls a tool instead of answering, streamed and not", async () => {
+    const lookup = tool({ name: "lookup", parameters: z.object({ city: z.string() }) });
+    const call = { id: "c1", type: "function", function: { name: "lookup", arguments: '{"city":"Paris"}' } };
+    const plain = recordingClient(() => Response.json(assistantReply({ tool_calls: [call] }, "tool_calls")));
+    const completion = await plain.client.chat.completions.parse({ model: "m", messages, response_format: Answer, tools: [lookup] });
+    expect(completion.choices[0]!.message.parsed).toBeNull();
+    expect(completion.choices[0]!.message.tool_calls![0]!.function.parsed_arguments).toEqual({ city: "Paris" });
+    const events = [sseData(chunk(toolFragment({ index: 0, id: "c1", name: "lookup", arguments: '{"city":"Paris"}' }))), sseData(chunk({}, { finish: "tool_calls" })), DONE];
+    const streamed = recordingClient(() => sseResponse(events));
+    const stream = await streamed.client.chat.completions.parse({ model: "m", messages, response_format: Answer, tools: [lookup], stream: true });
+    const final = await stream.finalChatCompletion();
+    expect(final.choices[0]!.message.parsed).toBeNull();
+    expect(final.choices[0]!.message.tool_calls![0]!.function.parsed_arguments).toEqual({ city: "Paris" });
+  });
+
+  it("reports a schema whose own code throws, or returns no result, as StructuredOutputError with the cause", async () => {
+    const { client } = recordingClient(() => Response.json(assistantReply({ content: '{"when":"not a date"}' })));
+    const throwing = z.object({ when: z.string().transform((text) => new Date(text).toISOString()) });
+    const error = (await client.chat.completions.parse({ model: "m", messages, response_format: throwing }).catch((caught: unknown) => caught)) as StructuredOutputError;
+    expect(error).toBeInstanceOf(StructuredOutputError);
+    expect(error.message).toMatch(/rejected by the schema, which threw: Invalid time value/);
+    expect(error.cause).toBeInstanceOf(RangeError);
+    const silent = { "~standard": { version: 1, vendor: "custom", validate: () => undefined, jsonSchema: { input: () => ({ type: "object" }), output: () => ({}) } } };
+    const second = await client.chat.completions.parse({ model: "m", messages, response_format: silent as never }).catch((caught: unknown) => caught);
+    expect(second).toBeInstanceOf(StructuredOutputError);
+  });
+
+  it("gives the raw response from asResponse() even when the answer does not validate", async () => {
+    const { client } = recordingClient(() => Response.json(assistantReply({ content: "not json" })));
+    const call = client.chat.completions.parse({ model: "m", messages, response_format: Answer });
+    const response = await call.asResponse();
+    expect(response.status).toBe(200);
+    expect((await response.json()).choices[0].message.content).toBe("not json");
+    await expect(call).rejects.toBeInstanceOf(StructuredOutputError);
+    await expect(call.withResponse()).rejects.toBeInstanceOf(StructuredOutputError);
+  });
 });
 
-describe("parse({ stream: true })", () => {
-  const pieces = ['{"ci', 'ty":"Pa', 'ris","cel', "sius\":2", "1}"];
+describe("strict by default", () => {
+  /** What parse() sends as `json_schema` for `schema`, and as the forced function of "tool" mode. */
+  async function sentFor(schema: Parameters<typeof jsonSchema>[0] | { "~standard": unknown }) {
+    const format = "~standard" in schema ? schema : jsonSchema(schema);
+    const { client, sent } = answering("{}");
+    await client.chat.completions.parse({ model: "m", messages, response_format: format as never }).catch(() => undefined);
+    await client.chat.completions.parse({ model: "m", messages, response_format: format as never }, { structuredOutput: "tool" }).catch(() => undefined);
+    const { json_schema } = sent[0].response_format as { json_schema: { schema: Record<string, unknown>; strict: boolean } };
+    const forced = (sent[1].tools as { function: { parameters: Record<string, unknown>; strict: boolean } }[])[0].function;
+    return { schema: json_schema.schema, strict: json_schema.strict, forced };
+  }
 
-  it("yields growing partial objects, then finalChatCompletion() gives the validated completion", async () => {
-    const { client } = streaming(pieces);
-    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
-    const partials: unknown[] = [];
-    for await (const partial of stream.partialObjectStream) partials.push(structuredClone(partial));
-    expect(partials).toEqual([{}, { city: "Pa" }, { city: "Paris" }, { city: "Paris", celsius: 21 }]);
-    const final = await stream.finalChatCompletion();
-    expect(final.choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
-    expect(final.choices[0].message.content).toBe(pieces.join(""));
+  /** The tools that create(), parse() and runTools() each send for `tools` (runTools() runs none: the reply calls none). */
+  async function toolsSentBy(tools: unknown[]) {
+    const { client, sent } = answering("{}");
+    await client.chat.completions.create({ model: "m", messages, tools: tools as never });
+    await client.chat.completions.parse({ model: "m", messages, tools: tools as never });
+    await client.chat.completions.runTools({ model: "m", messages, tools: tools as never });
+    return { create: sent[0].tools, parse: sent[1].tools, runTools: sent[2].tools };
+  }
+
+  it("sends Zod's z.object(), Valibot's object() and ArkType's type() closed and strict, as response_format, as the forced function and as a tool()", async () => {
+    const schemas = {
+      zod: z.object({ city: z.string(), tags: z.array(z.object({ name: z.string() })) }),
+      valibot: toStandardJsonSchema(v.object({ city: v.string(), tags: v.array(v.object({ name: v.string() })) })),
+      arktype: type({ city: "string", tags: type({ name: "string" }).array() }),
+    };
+    for (const [library, schema] of Object.entries(schemas)) {
+      const input = schema["~standard"].jsonSchema.input({ target: "draft-07" }) as Record<string, unknown>;
+      expect(input, `${library}'s own JSON Schema is silent on additionalProperties`).not.toHaveProperty("additionalProperties");
+      const { schema: sent, strict, forced } = await sentFor(schema);
+      expect(strict, library).toBe(true);
+      expect(sent).toMatchObject({ type: "object", additionalProperties: false, properties: { tags: { items: { additionalProperties: false } } } });
+      expect(forced, library).toEqual({ name: "response", description: expect.any(String), parameters: sent, strict: true });
+      // A tool() keeps the library's schema; whatever sends it sends it closed and strict.
+      const defined = tool({ name: "t", parameters: schema, run: () => "" });
+      expect(defined.function.parameters, library).toEqual(input);
+      const wire = [{ type: "function", function: { name: "t", parameters: sent, strict: true } }];
+      expect(await toolsSentBy([defined]), library).toEqual({ create: wire, parse: wire, runTools: wire });
+    }
   });
 
-  it("finalChatCompletion() works without reading the partials, and after reading the chunks", async () => {
-    const alone = streaming(pieces);
-    const stream = await alone.client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
-    expect((await stream.finalChatCompletion()).choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
-    expect(await stream.finalChatCompletion()).toBe(await stream.finalChatCompletion());
-
-    const afterChunks = streaming(pieces);
-    const chunked = await afterChunks.client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
-    let text = "";
-    for await (const received of chunked) text += received.choices[0]?.delta.content ?? "";
-    expect(text).toBe(pieces.join(""));
-    expect((await chunked.finalChatCompletion()).choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
-  });
-
-  it("lets a loop over the chunks started right after finalChatCompletion() read every chunk", async () => {
-    const { client } = streaming(pieces);
-    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
-    const final = stream.finalChatCompletion();
-    const partials = (async () => {
-      const seen: unknown[] = [];
-      for await (const partial of stream.partialObjectStream) seen.push(structuredClone(partial));
-      return seen;
-    })();
-    let count = 0;
-    for await (const _ of stream) count++;
-    expect(count).toBe(pieces.length + 1);
-    expect((await final).choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
-    expect((await partials).at(-1)).toEqual({ city: "Paris", celsius: 21 });
-  });
-
-  it("refuses a loop over the chunks after the partials were read", async () => {
-    const { client } = streaming(pieces);
-    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
-    await stream.partialObjectStream[Symbol.asyncIterator]().next();
-    expect(() => stream[Symbol.asyncIterator]()).toThrow(/already been consumed/);
-  });
-
-  it("throws StructuredOutputError from both on malformed JSON, with the whole reply, which is read to its end", async () => {
-    const pieces = ['{"city":', "Paris}", "...and more text"];
-    const { client, state } = streaming(pieces);
-    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
-    const seen: unknown[] = [];
-    const error = await rejection(
-      (async () => {
-        for await (const partial of stream.partialObjectStream) seen.push(partial);
-      })(),
+  it("keeps create()'s promise whole when it is given tool() tools: withResponse(), asResponse() and a stream", async () => {
+    const lookup = tool({ name: "lookup", parameters: z.object({ city: z.string() }) });
+    const { client, sent } = recordingClient((body) =>
+      body.stream === true ? sseResponse([sseData(chunk({ content: "hi" })), sseData(chunk({}, { finish: "stop" })), DONE]) : new Response(JSON.stringify(completionBody("hi")), { headers: { "x-request-id": "req_7" } }),
     );
-    expect(error).toBeInstanceOf(StructuredOutputError);
-    expect((error as Error).message).toMatch(/^The answer is not valid JSON/);
-    expect((error as StructuredOutputError).content).toBe(pieces.join(""));
-    expect(seen).toEqual([{}]);
-    expect(state.cancelled).toBe(false);
-    expect(await rejection(stream.finalChatCompletion())).toBe(error);
+    const { data, requestID } = await client.chat.completions.create({ model: "m", messages, tools: [lookup] }).withResponse();
+    expect(data.choices[0].message.content).toBe("hi");
+    expect(requestID).toBe("req_7");
+    expect((await client.chat.completions.create({ model: "m", messages, tools: [lookup] }).asResponse()).status).toBe(200);
+    const stream = await client.chat.completions.create({ model: "m", messages, tools: [lookup], stream: true });
+    expect(await stream.text()).toBe("hi");
+    for (const body of sent) expect((body.tools as { function: { strict: boolean } }[])[0].function.strict).toBe(true);
+    expect(sent).toHaveLength(3);
   });
 
-  it("treats a refusal that follows prose as a refusal, as a non-streamed reply is", async () => {
-    const events = [sseData(chunk({ content: "I am sorry, " })), sseData(chunk({ refusal: "I can't help with that." })), sseData(chunk({}, { finish: "stop" })), DONE];
-    const { client } = recordingClient(() => sseResponse(events));
-    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
-    const seen: unknown[] = [];
-    for await (const partial of stream.partialObjectStream) seen.push(partial);
-    expect(seen).toEqual([]);
-    expect((await stream.finalChatCompletion()).choices[0].message.parsed).toBeNull();
+  it("closes each object silent on additionalProperties in properties, items, $defs, definitions and anyOf/oneOf branches, but none inside allOf", async () => {
+    const open = (name: string) => ({ type: "object", properties: { [name]: { type: "string" } }, required: [name] });
+    const closed = (name: string) => ({ ...open(name), additionalProperties: false });
+    const { schema } = await sentFor({
+      type: "object",
+      properties: { nested: open("a"), list: { type: "array", items: open("b") }, either: { anyOf: [open("c"), { type: "null" }] }, one: { oneOf: [open("d")] }, both: { allOf: [open("e"), open("f")] }, kept: { ...open("g"), additionalProperties: true } },
+      required: ["nested", "list", "either", "one", "both", "kept"],
+      $defs: { x: open("x") },
+      definitions: { y: open("y") },
+    });
+    expect(schema).toEqual({
+      type: "object",
+      properties: { nested: closed("a"), list: { type: "array", items: closed("b") }, either: { anyOf: [closed("c"), { type: "null" }] }, one: { oneOf: [closed("d")] }, both: { allOf: [open("e"), open("f")] }, kept: { ...open("g"), additionalProperties: true } },
+      required: ["nested", "list", "either", "one", "both", "kept"],
+      $defs: { x: closed("x") },
+      definitions: { y: closed("y") },
+      additionalProperties: false,
+    });
   });
 
-  it("throws a schema failure and a length cut at the end, after the partials", async () => {
-    const wrong = streaming(['{"city":"Paris",', '"celsius":"warm"}']);
-    const stream = await wrong.client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
-    const seen: unknown[] = [];
-    const error = await rejection(
-      (async () => {
-        for await (const partial of stream.partialObjectStream) seen.push(structuredClone(partial));
-      })(),
-    );
-    expect(seen.at(-1)).toEqual({ city: "Paris", celsius: "warm" });
-    expect((error as StructuredOutputError).issues[0].path).toEqual(["celsius"]);
-
-    const cut = streaming(['{"city":"Par'], { finish: "length" });
-    const cutStream = await cut.client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
-    expect(((await rejection(cutStream.finalChatCompletion())) as Error).message).toMatch(/finish_reason "length"/);
+  it("leaves open the definitions an allOf branch refers to, and what they refer to, closing the others", async () => {
+    const open = (name: string, extra: Record<string, unknown> = {}) => ({ type: "object", properties: { [name]: { type: "string" }, ...extra }, required: [name] });
+    const { schema } = await sentFor({
+      type: "object",
+      properties: { both: { allOf: [{ $ref: "#/$defs/base" }, open("extra")] }, alone: { $ref: "#/$defs/other" } },
+      required: ["both", "alone"],
+      $defs: { base: open("id", { inner: { $ref: "#/$defs/inner" } }), inner: open("deep"), other: open("x") },
+    });
+    expect(schema.$defs).toEqual({ base: open("id", { inner: { $ref: "#/$defs/inner" } }), inner: open("deep"), other: { ...open("x"), additionalProperties: false } });
   });
 
-  it("throws the connection error of a stream that breaks off, from the partials and from finalChatCompletion()", async () => {
-    const { client } = streaming(['{"city":"Pa'], { breakOff: true });
-    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
-    const error = await rejection(
-      (async () => {
-        for await (const _ of stream.partialObjectStream);
-      })(),
-    );
-    expect(error).toBeInstanceOf(APIConnectionError);
-    expect(await rejection(stream.finalChatCompletion())).toBe(error);
+  it("keeps strict for every keyword strict mode supports: nesting, unions with null, enums, recursion, patterns, formats, bounds", async () => {
+    type Node = { name: string; children: Node[] };
+    const Node: z.ZodType<Node> = z.object({ name: z.string(), get children() { return z.array(Node); } });
+    const Rich = z.object({
+      kind: z.enum(["a", "b"]),
+      fixed: z.literal("x"),
+      note: z.string().nullable().describe("a note"),
+      email: z.email(),
+      when: z.iso.datetime(),
+      code: z.string().regex(/^[A-Z]{3}$/),
+      count: z.number().int().min(1).max(9).multipleOf(1),
+      tags: z.array(z.string()).min(1).max(3),
+      tree: Node,
+      self: Node,
+    });
+    expect((await sentFor(Rich)).strict).toBe(true);
+    expect((await sentFor(Node)).strict).toBe(true);
+    expect((await sentFor(toStandardJsonSchema(v.object({ size: v.picklist(["s", "m"]), fixed: v.literal(1), maybe: v.nullable(v.string()) })))).strict).toBe(true);
+    expect((await sentFor(type({ size: "'s'|'m'", maybe: "string|null", whole: "number.integer" }))).strict).toBe(true);
   });
 
-  it("reads the answer from the forced function's argument fragments in \"tool\" mode", async () => {
-    const events = [
-      sseData(chunk(toolFragment({ index: 0, id: "c1", name: "response", arguments: "" }))),
-      ...['{"city"', ':"Paris",', '"celsius":21}'].map((args) => sseData(chunk(toolFragment({ index: 0, arguments: args })))),
-      sseData(chunk({}, { finish: "tool_calls" })),
-      DONE,
+  it("sends strict: false, the schema only closed, when strict mode cannot take it", async () => {
+    const cases: [string, Record<string, unknown> | { "~standard": unknown }][] = [
+      ["an optional property", z.object({ city: z.string().optional() })],
+      ["a default", z.object({ city: z.string().default("Paris") })],
+      ["minLength", z.object({ city: z.string().min(1) })],
+      ["a format strict mode lacks", z.object({ site: z.url() })],
+      ["oneOf", z.object({ shape: z.discriminatedUnion("kind", [z.object({ kind: z.literal("a") }), z.object({ kind: z.literal("b") })]) })],
+      ["a value of any type", z.object({ anything: z.unknown() })],
+      ["a tuple", z.object({ pair: z.tuple([z.string(), z.number()]) })],
+      ["a record (additionalProperties as a schema)", z.object({ scores: z.record(z.string(), z.number()) })],
+      ["a root that is not an object", z.array(z.string())],
+      ["allOf", { type: "object", properties: { both: { allOf: [{ type: "string" }, { minLength: 1 }] } }, required: ["both"] }],
+      ["an object left open on purpose", { type: "object", properties: {}, additionalProperties: true }],
+      ["a $ref with siblings", { type: "object", properties: { a: { $ref: "#/$defs/a", description: "x" } }, required: ["a"], $defs: { a: { type: "string" } } }],
+      ["an array without items", { type: "object", properties: { list: { type: "array" } }, required: ["list"] }],
+      ["a boolean schema", { type: "object", properties: { any: true }, required: ["any"] }],
+      ["a root anyOf", { anyOf: [{ type: "object", properties: {} }, { type: "null" }] }],
+      ["the root in an intersection", { type: "object", properties: { child: { allOf: [{ $ref: "#" }] } }, required: ["child"] }],
     ];
-    const { client } = recordingClient(() => sseResponse(events));
-    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true }, { structuredOutput: "tool" });
-    const partials: unknown[] = [];
-    for await (const partial of stream.partialObjectStream) partials.push(structuredClone(partial));
-    expect(partials).toEqual([{}, { city: "Paris" }, { city: "Paris", celsius: 21 }]);
-    expect((await stream.finalChatCompletion()).choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
+    for (const [what, schema] of cases) {
+      const own = "~standard" in schema ? ((schema as { "~standard": { jsonSchema: { input(options: object): Record<string, unknown> } } })["~standard"].jsonSchema.input({ target: "draft-07" })) : schema;
+      const sent = await sentFor(schema);
+      expect(sent.strict, what).toBe(false);
+      // Nothing is rewritten to make it strict: the schema is the library's, objects closed where silent.
+      expect(JSON.stringify(sent.schema).replaceAll(',"additionalProperties":false', ""), what).toBe(JSON.stringify(own));
+    }
   });
 
-  it("is a Stream: the response, requestID, text and the controller are there", async () => {
-    const { client } = streaming(pieces);
-    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
-    expect(stream.requestID).toBe("req_stream");
-    expect(stream.response.status).toBe(200);
-    expect(await stream.text()).toBe(pieces.join(""));
+  it("never changes what is accepted: the reply is checked by the caller's own schema, not the closed one", async () => {
+    const { client } = answering('{"city":"Paris","celsius":21,"note":"a key the closed schema forbids"}');
+    const seen: unknown[] = [];
+    const open = jsonSchema<{ city: string }>({ type: "object", properties: { city: { type: "string" } }, required: ["city"] }, { validate: (value) => (seen.push(value), value as { city: string }) });
+    const completion = await client.chat.completions.parse({ model: "m", messages, response_format: open });
+    expect(completion.choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21, note: "a key the closed schema forbids" });
+    expect(seen).toHaveLength(1);
+    // Zod's object drops unknown keys rather than rejecting them; so it does here.
+    expect((await client.chat.completions.parse({ model: "m", messages, response_format: Weather })).choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
+  });
+
+  it("leaves the caller's schema unchanged, keeps a tool()'s own strict, and refuses a schema that refers to itself with a clear error", async () => {
+    const schema: Record<string, unknown> = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
+    const before = structuredClone(schema);
+    const loose = tool({ name: "t", parameters: jsonSchema(schema), strict: false, run: () => "" });
+    const wire = [{ type: "function", function: { name: "t", parameters: { ...before, additionalProperties: false }, strict: false } }];
+    expect(await toolsSentBy([loose])).toEqual({ create: wire, parse: wire, runTools: wire });
+    expect(schema).toEqual(before);
+    expect(loose.function.parameters).toEqual(before);
+    // Closing follows a cycle without looping; JSON, and so the request, cannot hold one.
+    const cyclic: Record<string, unknown> = { type: "object", properties: {} };
+    (cyclic.properties as Record<string, unknown>).self = cyclic;
+    const { client, sent } = answering("{}");
+    for (const call of [
+      client.chat.completions.parse({ model: "m", messages, response_format: jsonSchema(cyclic) }),
+      client.chat.completions.create({ model: "m", messages, tools: [tool({ name: "loop", parameters: jsonSchema(cyclic) })] }),
+    ]) {
+      const error = await call.catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ModelGateError);
+      expect((error as Error).message).toMatch(/cannot be sent as JSON: .*circular/);
+    }
+    expect(sent).toHaveLength(0);
   });
 });

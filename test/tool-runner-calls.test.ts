@@ -174,6 +174,40 @@ describe("runTools(): malformed calls become that call's tool message", () => {
     expectValidConversation(sent[1]!.messages);
   });
 
+  it("reads a streamed call as a non-streamed one: object arguments as their JSON, a lone call object as a list of one", async () => {
+    const lone = { index: 0, id: "s1", type: "function", function: { name: "get_weather", arguments: { city: "Oslo" } } };
+    const parts = [sseData(chunk({ tool_calls: lone } as never)), sseData(chunk({}, { finish: "tool_calls" })), DONE];
+    let served = 0;
+    ran.length = 0;
+    const { client, sent } = recordingClient(() => (served++ === 0 ? sseResponse(parts) : sseResponse([sseData(chunk({ content: "Cold." }, { finish: "stop" })), DONE])));
+    const result = await client.chat.completions.runTools({ model: "m", messages, tools: [getWeather], stream: true });
+    expect(ran).toEqual([{ city: "Oslo" }]);
+    expect((sent[1]!.messages as { tool_calls?: unknown[] }[])[1]!.tool_calls).toEqual([{ id: "s1", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }]);
+    expect(result.stopReason).toBe("done");
+  });
+
+  it("adds one abort listener to the caller's signal for a step, however many calls it makes", async () => {
+    const calls = Array.from({ length: 30 }, (_, index) => ({ id: `c${index}`, type: "function", function: { name: "get_weather", arguments: "{}" } }));
+    const { client } = replying(assistant(calls), answer);
+    const controller = new AbortController();
+    let most = 0;
+    let listening = 0;
+    const add = controller.signal.addEventListener.bind(controller.signal);
+    const remove = controller.signal.removeEventListener.bind(controller.signal);
+    controller.signal.addEventListener = ((...args: Parameters<AbortSignal["addEventListener"]>) => {
+      most = Math.max(most, ++listening);
+      add(...args);
+    }) as AbortSignal["addEventListener"];
+    controller.signal.removeEventListener = ((...args: Parameters<AbortSignal["removeEventListener"]>) => {
+      listening--;
+      remove(...args);
+    }) as AbortSignal["removeEventListener"];
+    const result = await client.chat.completions.runTools({ model: "m", messages, tools: [getWeather] }, { signal: controller.signal });
+    expect(result.steps[0]!.toolCalls).toHaveLength(30);
+    // The request in flight holds one, the step's wait for its calls another: never one per call.
+    expect(most).toBeLessThanOrEqual(3);
+  });
+
   it("keeps a refusal in messages as the model sent it", async () => {
     const { client } = replying({ role: "assistant", content: null, refusal: "I can't help with that." });
     const result = await client.chat.completions.runTools({ model: "m", messages, tools: [getWeather] });

@@ -1,18 +1,15 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ModelGate, tool, type ToolRunEvent } from "../src/index.ts";
-import { createMockGateway, DEFAULT_CATALOGUE, MOCK_API_KEY } from "../src/testing/index.ts";
+import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
 import { EventLog } from "../src/tools/event-log.ts";
+import { mockClient as mock } from "./fixtures/mock.ts";
 
 // runTools() driving real loops against the mock gateway: it calls the tools it is given
 // (with arguments that follow their schemas, two at once), answers their results, and can be
-// scripted per step to reach every stop condition.
+// scripted per step to reach every stop condition. The budget's check before each step is in
+// max-cost-tool-runs.test.ts.
 
-function mock() {
-  const gateway = createMockGateway({ chunkDelayMs: 0 });
-  const client = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", fetch: gateway, maxRetries: 0 });
-  return { gateway, client };
-}
 const messages = [{ role: "user" as const, content: "Plan my day in Lisbon." }];
 const calls: string[] = [];
 const getWeather = tool({
@@ -87,16 +84,6 @@ describe("runTools() against the mock gateway", () => {
     expect(budgeted.stopReason).toBe("max_cost");
     expect(budgeted.steps).toHaveLength(3);
     expect(budgeted.cost).toBeCloseTo(0.03);
-  });
-
-  it("checks the worst case before each step for a model id, with the catalogue's prices", async () => {
-    const { client, gateway } = mock();
-    const model = DEFAULT_CATALOGUE.find((entry) => entry.id === "openai/gpt-4.1-mini")!;
-    const oneStep = (800 * model.pricing!.prompt + 100 * model.pricing!.completion) / 1e6;
-    gateway.inject({ type: "reply", toolCalls: [{ name: "get_weather", arguments: '{"city":"Lisbon"}' }], cost: oneStep * 0.9 }, Infinity);
-    const result = await client.chat.completions.runTools({ model: model.id, messages, tools: [getWeather], max_tokens: 100 }, { maxCost: oneStep * 1.5 });
-    expect(result.stopReason).toBe("max_cost");
-    expect(result.steps).toHaveLength(1);
   });
 });
 

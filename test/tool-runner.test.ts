@@ -1,9 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { APIUserAbortError, BadRequestError, ModelGate, ModelGateError, tool, type ChatCompletion, type ToolRunEvent } from "../src/index.ts";
+import { APIUserAbortError, BadRequestError, jsonSchema, ModelGate, ModelGateError, tool, type ChatCompletion, type ToolRunEvent } from "../src/index.ts";
 import { EventLog } from "../src/tools/event-log.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { chunk, DONE, sseData, toolFragment, usageChunk } from "./fixtures/chunks.ts";
+import { echoTool, SCRIPTED_KEY, scriptedReplies } from "./fixtures/scripted-run.ts";
 
 // runTools() against scripted replies: the step rules, the stop conditions, the events.
 
@@ -64,7 +65,9 @@ describe("runTools(): steps", () => {
     expect(result.usage).toEqual({ prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 });
     expect(result.cost).toBeCloseTo(0.003);
     expect(bodies[1]!.messages).toEqual(result.messages.slice(0, 4));
-    expect(JSON.stringify(bodies[0]!.tools)).toBe(JSON.stringify([getWeather]));
+    // The tool's wire definition, its schema closed and strict (see structured-outputs.test.ts).
+    const { function: definition } = getWeather;
+    expect(bodies[0]!.tools).toEqual([{ type: "function", function: { ...definition, parameters: { ...definition.parameters, additionalProperties: false }, strict: true } }]);
   });
 
   it("runs the calls of one step at the same time", async () => {
@@ -125,6 +128,41 @@ describe("runTools(): steps", () => {
     expect(result.messages[2]).toEqual({ role: "tool", tool_call_id: "c7", content: "plain words" });
     expect(seen).toEqual({ step: 1, id: "c7", signal: true });
   });
+
+  it("reports odd throws, non-object arguments and results that are not JSON to the model, with the key redacted", async () => {
+    const odd = tool({ name: "odd", parameters: jsonSchema({ type: "object" }), run: () => { throw Object.assign(Object.create(null), { code: 7 }); } });
+    const leaky = tool({ name: "leaky", parameters: z.object({}), run: () => { throw new Error(`auth failed for ${SCRIPTED_KEY}`); } });
+    const big = tool({ name: "big", parameters: z.object({}), run: () => 10n });
+    const { client } = scriptedReplies([{ calls: [{ name: "odd", arguments: "{}" }, { name: "echo", arguments: "42" }, { name: "leaky", arguments: "{}" }, { name: "big", arguments: "{}" }] }, { content: "ok" }]);
+    const result = await client.chat.completions.runTools({ model: "m", messages, tools: [odd, echoTool, leaky, big] });
+    const [oddCall, numberArgs, leakyCall, bigCall] = result.steps[0]!.toolCalls;
+    expect(oddCall!.error).toBe('The tool failed: {"code":7}');
+    expect(numberArgs!.error).toMatch(/must be a JSON object/);
+    expect(leakyCall!.error).toBe("The tool failed: auth failed for [redacted]");
+    expect(bigCall!.error).toMatch(/cannot be sent as JSON/);
+    expect(JSON.stringify(result.messages)).not.toContain(SCRIPTED_KEY);
+  });
+
+  it("survives deeply nested arguments, calls without ids or with repeated ids, and keeps messages ready to continue", async () => {
+    const deep = `${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}`;
+    const { client, bodies } = scriptedReplies([
+      { calls: [{ name: "echo", arguments: deep }, { name: "echo", arguments: '{"text":"x"}', id: null }, { name: "echo", arguments: '{"text":"y"}', id: "dup" }, { name: "echo", arguments: '{"text":"z"}', id: "dup" }] },
+      { content: "done" },
+    ]);
+    const result = await client.chat.completions.runTools({ model: "m", messages, tools: [echoTool] });
+    expect(result.stopReason).toBe("done");
+    const ids = (bodies[1]!.messages as { role: string; tool_call_id?: string; tool_calls?: { id: string }[] }[]).filter((message) => message.role === "tool").map((message) => message.tool_call_id);
+    expect(new Set(ids).size).toBe(4);
+    expect(ids.every((id) => typeof id === "string" && id !== "")).toBe(true);
+    const assistant = (bodies[1]!.messages as { tool_calls?: { id: string }[] }[])[1]!;
+    expect(assistant.tool_calls!.map((call) => call.id)).toEqual(ids);
+  });
+
+  it("makes a caller's idempotency key one per step", async () => {
+    const { client, keys } = scriptedReplies([{ calls: [{ name: "echo", arguments: "{}" }] }, { content: "done" }]);
+    await client.chat.completions.runTools({ model: "m", messages, tools: [echoTool] }, { idempotencyKey: "run-42" });
+    expect(keys).toEqual(["run-42-step-1", "run-42-step-2"]);
+  });
 });
 
 describe("runTools(): stop conditions", () => {
@@ -176,6 +214,17 @@ describe("runTools(): stop conditions", () => {
     expect(result.steps).toHaveLength(0);
     expect(result.message).toBeNull();
     expect(before.bodies).toHaveLength(0);
+  });
+
+  it("records every call of the step a repeated call stops, and treats empty arguments as {}", async () => {
+    const args = ["", "{}", " "];
+    let step = 0;
+    const { client } = scriptedReplies([0, 1, 2].map(() => ({ calls: [{ name: "echo", arguments: args[step++ % 3]! }] })));
+    const result = await client.chat.completions.runTools({ model: "m", messages, tools: [echoTool] });
+    expect(result.stopReason).toBe("repeated_call");
+    expect(result.steps).toHaveLength(3);
+    expect(result.steps[2]!.toolCalls).toHaveLength(1);
+    expect(result.steps[2]!.toolCalls[0]!.error).toMatch(/^Not run: /);
   });
 });
 
@@ -239,6 +288,35 @@ describe("runTools(): events, streaming, abort and errors", () => {
     await expect(client.chat.completions.runTools({ model: "m", messages, tools: [getWeather] }, { maxSteps: 0 })).rejects.toThrow(ModelGateError);
     await expect(client.chat.completions.runTools({ model: "m", messages, tools: [] })).rejects.toThrow(/`tools` must be a non-empty array/);
     expect(bodies).toHaveLength(0);
+  });
+
+  it("never starts a tool after the run was aborted while its arguments were checked", async () => {
+    const controller = new AbortController();
+    let started = false;
+    const slowCheck = tool({
+      name: "send",
+      parameters: z.object({ to: z.string() }).refine(async () => {
+        controller.abort();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        return true;
+      }),
+      run: () => {
+        started = true;
+        return "sent";
+      },
+    });
+    const { client } = scriptedReplies([{ calls: [{ name: "send", arguments: '{"to":"x"}' }] }]);
+    await expect(client.chat.completions.runTools({ model: "m", messages, tools: [slowCheck] }, { signal: controller.signal })).rejects.toBeInstanceOf(APIUserAbortError);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(started).toBe(false);
+  });
+
+  it("rejects two tools of one name, a reply without choices, and names the step of a catalogue failure", async () => {
+    const { client } = scriptedReplies([{ noChoices: true }], { catalogueStatus: 500 });
+    await expect(client.chat.completions.runTools({ model: "m", messages, tools: [echoTool, echoTool] })).rejects.toThrow(/two tools are named "echo"/);
+    await expect(client.chat.completions.runTools({ model: "m", messages, tools: [echoTool] })).rejects.toThrow(/^Step 1 of the tool run failed: the reply has no message/);
+    await expect(client.chat.completions.runTools({ model: "priced/model", messages, tools: [echoTool] }, { maxCost: 1 })).rejects.toThrow(/^Step 1 of the tool run failed: 500 catalogue down/);
+    expect(() => tool({ name: "any", parameters: jsonSchema({ anyOf: [{ type: "string" }, { type: "number" }] }) })).toThrow(ModelGateError);
   });
 });
 

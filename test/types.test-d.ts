@@ -104,6 +104,19 @@ expectTypeOf(call).toEqualTypeOf<ParsedToolCall<"get_weather", { city: string }>
 // A tool() definition is a tool for create() as well.
 void client.chat.completions.create({ model: "auto", messages: userMessage, tools: [getWeather] });
 
+// Objects made by openai's helpers type `parsed` and `parsed_arguments` as openai's own parse() does (or better).
+import { zodFunction, zodResponseFormat } from "openai/helpers/zod";
+const fromOpenAIHelpers = await client.chat.completions.parse({
+  model: "auto",
+  messages: userMessage,
+  response_format: zodResponseFormat(WeatherSchema, "weather"),
+  tools: [zodFunction({ name: "lookup", parameters: z.object({ query: z.string() }) })],
+});
+expectTypeOf(fromOpenAIHelpers.choices[0].message.parsed).toEqualTypeOf<Weather | null>();
+expectTypeOf(fromOpenAIHelpers.choices[0].message.tool_calls![0].function.parsed_arguments).toEqualTypeOf<{ query: string }>();
+const streamedFromOpenAIHelpers = await client.chat.completions.parse({ model: "auto", messages: userMessage, response_format: zodResponseFormat(WeatherSchema, "weather"), stream: true });
+expectTypeOf((await streamedFromOpenAIHelpers.finalChatCompletion()).choices[0].message.parsed).toEqualTypeOf<Weather | null>();
+
 // Found by review: no tools in "tool" mode still types the calls; tuples stay tuples when partial;
 // a `stream` known only at run time gives the union; the new error classes are statics.
 const toolMode = await client.chat.completions.parse({ model: "auto", messages: userMessage, response_format: WeatherSchema }, { structuredOutput: "tool" });
@@ -151,7 +164,7 @@ expectTypeOf<ModelGate.Chat.Completions.ChatCompletionTool>().toEqualTypeOf<Mode
 expectTypeOf<ModelGate.Chat.Completions.ChatCompletionChunk>().toEqualTypeOf<ModelGate.ChatCompletionChunk>();
 
 // ---- openai's helpers: chat.completions.stream() and the runner surface of runTools(). ----
-import { zodFunction } from "openai/helpers/zod";
+
 import type {
   APIUserAbortError,
   ChatCompletionMessageParam,

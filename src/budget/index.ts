@@ -8,4 +8,4 @@ export { catalogueOf, CATALOGUE_MAX_AGE_MS, type Catalogue } from "./catalogue.t
 export { isNoModelFitsError, noModelFits, routeMaxCost, withRouteMaxCost } from "./route.ts";
 export { appliedLimit, appliedLimitField, withReplyLimit, type LimitField } from "./reply-limit.ts";
 export { choicesOf, costOf, pricingOf, replyCeiling, replyRoom, usd, worstCaseCost, type Pricing, type ReplyRoom } from "./worst-case.ts";
-export { FILE_TOKENS, IMAGE_TOKENS, MESSAGE_TOKENS, promptTokensAtMost, promptTokensOn, TOOL_USE_TOKENS } from "./prompt-tokens.ts";
+export { FILE_TOKENS, IMAGE_TOKENS, MESSAGE_TOKENS, predictedTokensAtMost, promptTokensAtMost, promptTokensOn, TOOL_USE_TOKENS } from "./prompt-tokens.ts";

@@ -33,11 +33,20 @@ export const TOOL_USE_TOKENS = 1_000;
 const encoder = new TextEncoder();
 
 /**
+ * The fields beside `messages` whose text the model reads: the tools it may call (and the
+ * legacy `functions`), which one it must call (`tool_choice`, `function_call`: a forced
+ * call's name is put in the prompt), the response format (its schema), and Predicted
+ * Outputs' `prediction` (processed with the prompt).
+ */
+const READ_FIELDS = ["tools", "functions", "tool_choice", "function_call", "response_format", "prediction"] as const;
+
+/**
  * The most tokens the prompt of a chat request may take: one token per UTF-8 byte of every
- * part the model reads (each message as JSON, audio data included; `tools`; the response
- * format), plus `MESSAGE_TOKENS` per message, `IMAGE_TOKENS` per image, `FILE_TOKENS` per file
- * and `TOOL_USE_TOKENS` when tools are offered. For text it runs about 4× high in English,
- * 3× in code, 1–2× in other scripts; audio sent as base64 counts far higher than it is.
+ * part the model reads (each message as JSON, audio data included; every field of
+ * `READ_FIELDS`), plus `MESSAGE_TOKENS` per message, `IMAGE_TOKENS` per image, `FILE_TOKENS`
+ * per file and `TOOL_USE_TOKENS` when tools (or functions) are offered. For text it runs
+ * about 4× high in English, 3× in code, 1–2× in other scripts; audio sent as base64 counts
+ * far higher than it is.
  */
 export function promptTokensAtMost(params: Record<string, unknown>): number {
   let images = 0;
@@ -53,11 +62,22 @@ export function promptTokensAtMost(params: Record<string, unknown>): number {
     if (value.type === "file" && "file" in value) files++;
     return value;
   };
-  const tools = Array.isArray(params.tools) && params.tools.length > 0;
-  const bytes = utf8Length(messages, parts) + utf8Length([params.tools ?? null, params.response_format ?? null]);
+  const offered = (field: unknown) => Array.isArray(field) && field.length > 0;
+  const tools = offered(params.tools) || offered(params.functions);
+  const bytes = utf8Length(messages, parts) + utf8Length(READ_FIELDS.filter((field) => params[field] != null).map((field) => params[field]));
   return (
     Math.ceil(bytes / BYTES_PER_TOKEN) + messages.length * MESSAGE_TOKENS + images * IMAGE_TOKENS + files * FILE_TOKENS + (tools ? TOOL_USE_TOKENS : 0)
   );
+}
+
+/**
+ * The most reply tokens Predicted Outputs may add to each choice: one per UTF-8 byte of
+ * `prediction` (0 without one). The prediction's tokens the reply does not repeat are billed
+ * at completion prices on top of what the reply holds (OpenAI: "rejected prediction
+ * tokens"), and no reply limit is documented to cut them.
+ */
+export function predictedTokensAtMost(params: Record<string, unknown>): number {
+  return params.prediction == null ? 0 : Math.ceil(utf8Length(params.prediction) / BYTES_PER_TOKEN);
 }
 
 /**

@@ -4,14 +4,29 @@ import { BadRequestError, BudgetExceededError, invalidArgument, isRecord } from 
 import { usd } from "./worst-case.ts";
 
 /**
+ * Checks the `route` a budget builds on: an object (or not set), whose `max_cost`, when the
+ * caller set one, is a positive finite number of USD. Anything else would not survive
+ * `Math.min` with the budget (NaN goes out as `null`, and the gateway then applies no cost
+ * limit at all), so it is named rather than guessed at. `null` counts as not set, as for the
+ * reply limits; the budget then sets it.
+ * @throws ModelGateError naming `route` or `route.max_cost`.
+ */
+export function assertRoute(params: Record<string, unknown>): void {
+  const { route } = params;
+  if (route == null) return;
+  if (!isRecord(route)) throw invalidArgument("route", "an object of routing filters", route);
+  const cost = route.max_cost;
+  if (cost != null && !(typeof cost === "number" && cost > 0 && Number.isFinite(cost))) throw invalidArgument("route.max_cost", "a positive number of US dollars", cost);
+}
+
+/**
  * `params` with `route.max_cost` at most `budget` USD: a tighter one the caller wrote stays,
  * the other route filters too.
- * @throws ModelGateError when `route` is not an object.
+ * @throws ModelGateError when `route` is not an object, or its `max_cost` not a positive number.
  */
 export function withRouteMaxCost(params: Record<string, unknown>, budget: number): Record<string, unknown> {
-  const { route } = params;
-  if (route != null && !isRecord(route)) throw invalidArgument("route", "an object of routing filters", route);
-  const filters = route ?? {};
+  assertRoute(params);
+  const filters = (params.route ?? {}) as Record<string, unknown>;
   const given = typeof filters.max_cost === "number" ? filters.max_cost : Infinity;
   return { ...params, route: { ...filters, max_cost: Math.min(given, budget) } };
 }

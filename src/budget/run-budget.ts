@@ -1,12 +1,13 @@
 // `maxCost` in `runTools()`: the same rules as on `create()` (worst case, route, prices), kept
 // over many steps. A step runs only when its worst case fits what is left, and counts for
-// what the gateway reported it cost, else for its worst case, so the budget is never passed
-// because nothing was reported.
+// what the gateway reported it cost (or its usage at catalogue prices, when that says more),
+// else for its worst case, so the budget is never passed because nothing (or too little) was
+// reported.
 import { BudgetExceededError, type Requester } from "../core.ts";
 import type { CompletionUsage, Model } from "../types/index.ts";
 import { catalogueOf } from "./catalogue.ts";
 import { assertMaxCost } from "./max-cost.ts";
-import { isNoModelFitsError, routeMaxCost, withRouteMaxCost } from "./route.ts";
+import { assertRoute, isNoModelFitsError, routeMaxCost, withRouteMaxCost } from "./route.ts";
 import { costOf, pricingOf, replyRoom, worstCaseCost } from "./worst-case.ts";
 
 /** A step as the budget lets it go. */
@@ -26,12 +27,16 @@ export class RunBudget {
   readonly #maxCost: number;
   readonly #signal: AbortSignal | undefined;
   readonly #timeoutMs: number | undefined;
-  /** Reported costs, and the worst case of the steps whose cost was not reported. */
+  /** Reported costs (or usage at catalogue prices, when more), and the worst case of the steps whose cost was not reported. */
   #spent = 0;
 
-  /** @throws ModelGateError naming `maxCost` unless it is a positive number of USD. */
-  constructor(client: Requester, maxCost: unknown, signal?: AbortSignal, timeoutMs?: number) {
+  /**
+   * @throws ModelGateError naming `maxCost` unless it is a positive number of USD, or
+   *   `route.max_cost` when `params` sets one that is not (it would take the budget's place).
+   */
+  constructor(client: Requester, maxCost: unknown, params: Record<string, unknown>, signal?: AbortSignal, timeoutMs?: number) {
     assertMaxCost(maxCost);
+    assertRoute(params);
     this.#client = client;
     this.#maxCost = maxCost;
     this.#signal = signal;
@@ -69,17 +74,20 @@ export class RunBudget {
 
   /**
    * Counts a step done: the cost the gateway reported, else the step's worst case (on the
-   * model that answered, when the gateway picked one the catalogue prices), or its usage at
-   * catalogue prices when that says more (a catalogue out of date).
+   * model that answered, when the gateway picked one the catalogue prices); and in either
+   * case its usage at catalogue prices when that says more (a report of 0 for a long reply,
+   * a catalogue out of date), so what is counted stays an upper bound of what was billed.
+   * Only a finite cost from 0 counts as reported: a negative one would give the run budget.
    */
   count(step: BudgetedStep, cost: number | null, usage: CompletionUsage | undefined, model: string | undefined): void {
-    if (cost !== null) {
-      this.#spent += cost;
+    const served = model === undefined ? undefined : step.models.get(model);
+    const pricing = pricingOf(served);
+    const used = usage && pricing ? costOf(pricing, tokens(usage.prompt_tokens), tokens(usage.completion_tokens)) : 0;
+    if (cost !== null && cost >= 0 && Number.isFinite(cost)) {
+      this.#spent += Math.max(cost, used);
       return;
     }
     let bound = step.worstCase;
-    const served = model === undefined ? undefined : step.models.get(model);
-    const pricing = pricingOf(served);
     if (step.routed && served && pricing) {
       try {
         bound = worstCaseCost({ ...step.body, model: served.id, models: undefined }, step.models, this.#maxCost);
@@ -87,8 +95,7 @@ export class RunBudget {
         // Not countable on that model after all: the route's max_cost stays the bound.
       }
     }
-    if (usage && pricing) bound = Math.max(bound, costOf(pricing, tokens(usage.prompt_tokens), tokens(usage.completion_tokens)));
-    this.#spent += bound;
+    this.#spent += Math.max(bound, used);
   }
 
   /** Whether `error`, from sending `step`, is the gateway's 400 saying no model fits what was left: the run ends with `"max_cost"`. */

@@ -4,7 +4,7 @@ import { assertChatParams, isRecord, outcomeOf, type APIPromise, type Outcome, t
 import { catalogueOf } from "./catalogue.ts";
 import { assertMaxCost } from "./max-cost.ts";
 import { withReplyLimit } from "./reply-limit.ts";
-import { isNoModelFitsError, noModelFits, routeMaxCost, withRouteMaxCost } from "./route.ts";
+import { assertRoute, isNoModelFitsError, noModelFits, routeMaxCost, withRouteMaxCost } from "./route.ts";
 import { assertCountable, replyRoom } from "./worst-case.ts";
 
 /**
@@ -35,11 +35,15 @@ export async function withinBudget(
  * none, with no larger limit left beside it.
  * @throws BudgetExceededError when even the prompt and one token of reply may cost more, or
  *   when the catalogue has no price for a model (a budget that cannot be checked is not kept).
+ * @throws ModelGateError naming `route.max_cost` when the caller set one that is not a
+ *   positive number of USD.
  */
 export async function fitToBudget(client: Requester, params: unknown, maxCost: unknown, signal?: AbortSignal | null, timeoutMs?: number): Promise<unknown> {
   assertMaxCost(maxCost);
   // Not an object, or no model: create() names the mistake.
   if (!isRecord(params) || typeof params.model !== "string") return params;
+  // A `route.max_cost` that is not a number of USD would take the budget's place (see `assertRoute`).
+  assertRoute(params);
   if (params.model === "auto") return withRouteMaxCost(params, maxCost);
   // The caller's own mistakes are named before the network is asked for anything.
   assertChatParams(params);

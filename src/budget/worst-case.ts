@@ -1,10 +1,11 @@
 // The worst case of a chat request, shared by `maxCost` and the tool runner: an upper bound of
 // what any request the gateway may serve for it can cost. For every model it may reach (the
 // `models` fallbacks too), `n` choices, each the prompt (bounded from above) plus the longest
-// reply (the limit the gateway applies, else the model's own), at catalogue prices.
+// reply (the limit the gateway applies, else the model's own) and any `prediction` it may not
+// repeat, at catalogue prices.
 import { BudgetExceededError, invalidArgument, isRecord } from "../core.ts";
 import type { Model } from "../types/index.ts";
-import { promptTokensAtMost, promptTokensOn } from "./prompt-tokens.ts";
+import { predictedTokensAtMost, promptTokensAtMost, promptTokensOn } from "./prompt-tokens.ts";
 import { appliedLimit } from "./reply-limit.ts";
 
 /** Prices in USD per million tokens, as the catalogue gives them. */
@@ -81,6 +82,7 @@ export function replyRoom(params: Record<string, unknown>, budget: number, model
   const limit = appliedLimit(params);
   const choices = choicesOf(params);
   const promptTokens = promptTokensAtMost(params);
+  const predicted = predictedTokensAtMost(params);
   let affordable = Infinity;
   let longest = 0;
   for (const id of candidateModels(params)) {
@@ -88,15 +90,16 @@ export function replyRoom(params: Record<string, unknown>, budget: number, model
     const pricing = priced(model, id, budget);
     const prompt = promptTokensOn(promptTokens, model?.context_length);
     const perChoice = budget / choices;
-    const promptCost = costOf(pricing, prompt, 0);
+    // What each choice costs before its reply: the prompt, and a prediction it may not repeat.
+    const promptCost = costOf(pricing, prompt, predicted);
     const tokenCost = costOf(pricing, 0, 1);
     // A tiny allowance for floating point: a worst case that fits exactly must fit.
     const tokens = promptCost > perChoice * (1 + 1e-9) ? 0 : tokenCost > 0 ? Math.floor((perChoice - promptCost) / tokenCost + 1e-6) : Infinity;
     if (tokens < 1) {
-      const worstCase = choices * costOf(pricing, prompt, 1);
+      const worstCase = choices * costOf(pricing, prompt, predicted + 1);
       const each = choices > 1 ? `, for each of ${choices} choices,` : "";
       throw new BudgetExceededError(
-        `maxCost: the prompt (at most ${prompt} tokens) and one token of reply${each} may cost ${usd(worstCase)} on "${id}", more than the budget of ${usd(budget)}. Nothing was sent.`,
+        `maxCost: the prompt (at most ${prompt} tokens) and one token of reply${predicted > 0 ? ` (beside a prediction of up to ${predicted} tokens)` : ""}${each} may cost ${usd(worstCase)} on "${id}", more than the budget of ${usd(budget)}. Nothing was sent.`,
         { maxCost: budget, model: id, worstCase },
       );
     }
@@ -116,12 +119,13 @@ export function worstCaseCost(params: Record<string, unknown>, models: Map<strin
   const limit = appliedLimit(params);
   const choices = choicesOf(params);
   const promptTokens = promptTokensAtMost(params);
+  const predicted = predictedTokensAtMost(params);
   let worst = 0;
   for (const id of candidateModels(params)) {
     const model = models.get(id);
     const pricing = priced(model, id, budget);
     const reply = limit ?? replyCeiling(model);
-    worst = Math.max(worst, choices * costOf(pricing, promptTokensOn(promptTokens, model?.context_length), reply));
+    worst = Math.max(worst, choices * costOf(pricing, promptTokensOn(promptTokens, model?.context_length), reply + predicted));
   }
   return worst;
 }

@@ -125,7 +125,7 @@ import type {
   ToolRunTool,
 } from "../types/index.ts";
 import { VERSION } from "../version.ts";
-import { invalidArgument } from "../errors/invalid-argument.ts";
+import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
 import { readEnv } from "../internal/env.ts";
 import { isLogLevel, levelledLogger, type Logger } from "../internal/logger.ts";
 import { detectRuntime, isBrowserLike } from "../internal/runtime.ts";
@@ -205,9 +205,9 @@ export class ModelGate {
       );
     }
     // A key function is never called here: it is asked before each attempt.
-    const apiKey = typeof options.apiKey === "function" ? options.apiKey : requiredSetting("API key", "apiKey", options.apiKey, "MODELGATE_API_KEY");
-    if (typeof apiKey === "string") assertAPIKey(apiKey, "given to ModelGate");
-    const baseURL = requiredSetting("base URL", "baseURL", options.baseURL, "MODELGATE_BASE_URL");
+    const apiKey = typeof options.apiKey === "function" ? options.apiKey : requiredSetting("apiKey", options.apiKey, "MODELGATE_API_KEY");
+    if (typeof apiKey === "string") assertAPIKey(apiKey, "new ModelGate()");
+    const baseURL = requiredSetting("baseURL", options.baseURL, "MODELGATE_BASE_URL");
     const { root, search } = serviceRoot(baseURL.trim());
     this.baseURL = root;
     this.timeout = nonNegative("timeout", options.timeout, DEFAULT_TIMEOUT_MS);
@@ -312,7 +312,7 @@ export class ModelGate {
     // reject the call (the pipeline names it), not throw here.
     if (typeof options !== "object" || options === null) return this.request({ method, path, options: options as RequestOptions });
     const { body, stream, ...rest } = options;
-    return this.request({ method, path, body, stream, options: rest });
+    return this.request({ method, path, body, response: stream === true ? "sse" : "json", options: rest });
   }
 }
 
@@ -631,12 +631,12 @@ function identificationHeaders(): Record<string, string> {
 }
 
 /** An option that may come from the environment instead, and must come from one of them. */
-function requiredSetting(label: string, option: string, value: string | undefined, envName: string): string {
+function requiredSetting(option: string, value: string | undefined, envName: string): string {
   const resolved = value ?? readEnv(envName);
   if (typeof resolved !== "string" || resolved.trim() === "") {
-    throw new ModelGateError(
-      `Missing ${label}: pass \`new ModelGate({ ${option} })\` or set the ${envName} environment variable ` +
-        `(on Deno, also allow reading it: --allow-env=${envName}).`,
+    throw argumentError(
+      option,
+      `is missing: pass \`new ModelGate({ ${option} })\` or set the ${envName} environment variable (on Deno, also allow reading it: --allow-env=${envName})`,
     );
   }
   return resolved;

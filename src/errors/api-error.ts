@@ -42,7 +42,7 @@ export class APIError extends ModelGateError {
   /** Error type, e.g. `"invalid_request_error"`. */
   readonly type: string | null;
   /** The request parameter the error is about, when the server names one. */
-  readonly param: string | null;
+  override readonly param: string | null;
   /** The `x-request-id` response header: quote it when reporting a problem. */
   readonly requestID: string | null;
   /**
@@ -53,7 +53,10 @@ export class APIError extends ModelGateError {
   readonly gateway: GatewayInfo;
 
   constructor(status: number | undefined, init: APIErrorInit) {
-    super(status === undefined ? init.message : `${status} ${init.message}`, { cause: init.cause });
+    // The message states the status once: in front, unless the server's words already start
+    // with it ("429 Too Many Requests"), or an error rebuilt from another kept its prefix.
+    const { message } = init;
+    super(status === undefined || message.split(/\D/, 1)[0] === `${status}` ? message : `${status} ${message}`, { cause: init.cause });
     this.status = status;
     this.headers = init.headers;
     this.error = init.error;

@@ -2,7 +2,7 @@
 // shapes, validation lists, HTML pages, plain text), its secrets cut out before any excerpt.
 import { excerpt, isRecord } from "../internal/values.ts";
 import { APIError, type APIErrorInit } from "./api-error.ts";
-import { redactNothing, redactValue, type Redact } from "./redact.ts";
+import { redactNothing, redactValue, type Redact } from "../internal/redact.ts";
 import { apiErrorForStatus } from "./status-errors.ts";
 
 /** What an error is built with besides its body. */
@@ -15,12 +15,14 @@ export interface ErrorContext {
 }
 
 /**
- * A 2xx body that is only an error (`{ "error": { ... } }`, no `choices`, no resource `id` or
- * `object`): some providers report failures this way, streamed or not. A resource that merely
- * has an `error` field (a failed job's status) is still the resource.
+ * Whether a 2xx body is an error document, which some providers send instead of a failure
+ * status, streamed or not: it has an `error` and no data of a resource, whatever envelope fields
+ * (`id`, `object`, `created`, `model`) sit beside it. The rule: a non-null `error`, and none of
+ * `choices`, `data` or a string `status`. A resource that reports its own failure (a job whose
+ * `status` is `"failed"`, beside its `error`) is still the resource.
  */
 export function isErrorDocument(data: unknown): data is Record<string, unknown> {
-  return isRecord(data) && data.error != null && !("choices" in data) && !("id" in data) && !("object" in data);
+  return isRecord(data) && data.error != null && !("choices" in data) && !("data" in data) && typeof data.status !== "string";
 }
 
 /** Error bodies are JSON when the gateway answered, anything at all when a proxy did. */
@@ -50,10 +52,7 @@ const MAX_REASONS = 5;
  */
 export function errorFromBody(status: number | undefined, body: unknown, context: ErrorContext = {}): APIError {
   // Redacted before anything is cut to an excerpt: a cut through the key would leave part of it.
-  const fields = readErrorFields(redactValue(body, context.redact ?? redactNothing));
-  if (status !== undefined && status < 300 && typeof body === "string") {
-    fields.message += " (a successful status with a body that is not JSON: is baseURL the gateway's address?)";
-  }
+  const fields = readErrorFields(redactValue(body, context.redact ?? redactNothing), status);
   if (context.note) fields.message += ` ${context.note}`;
   return buildAPIError(status ?? statusFromCode(fields.code), fields, context);
 }
@@ -108,9 +107,9 @@ interface ErrorFields {
   param: string | null;
 }
 
-function readErrorFields(body: unknown): ErrorFields {
+function readErrorFields(body: unknown, status: number | undefined): ErrorFields {
   if (typeof body === "string") {
-    return { message: describeBody(body), error: body, code: null, type: null, param: null };
+    return { message: describeBody(body, status), error: body, code: null, type: null, param: null };
   }
   if (!isRecord(body)) {
     const message = body === undefined || body === null ? "(no body)" : excerpt(JSON.stringify(body), EXCERPT_LENGTH);
@@ -169,16 +168,19 @@ function statusFromCode(code: string | number | null): number | undefined {
 /**
  * A short description of a body that is not JSON. HTML error pages are mostly markup: it is
  * stripped so the excerpt shows the words a person reads.
+ *
+ * The error's message states the status once: a proxy's page says it in its `<title>` and again
+ * in its heading ("429 Too Many Requests"), so the title is left out; and words that start with
+ * the `status` come first, so that the error does not put the status in front of them again.
  */
-export function describeBody(text: string): string {
+export function describeBody(text: string, status?: number): string {
   const trimmed = text.trim();
   if (trimmed === "") return "(empty body)";
   const looksLikeHTML = trimmed.startsWith("<");
-  const words = looksLikeHTML
-    ? trimmed.replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]*>/g, " ")
-    : trimmed;
-  const prefix = looksLikeHTML ? "non-JSON (HTML) body: " : "non-JSON body: ";
-  return prefix + excerpt(words.replace(/\s+/g, " ").trim(), EXCERPT_LENGTH);
+  const words = looksLikeHTML ? trimmed.replace(/<(script|style|title)[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]*>/g, " ") : trimmed;
+  const shown = excerpt(words.replace(/\s+/g, " ").trim(), EXCERPT_LENGTH);
+  const kind = looksLikeHTML ? "non-JSON (HTML) body" : "non-JSON body";
+  return status !== undefined && shown.split(/\D/, 1)[0] === `${status}` ? `${shown} (${kind})` : `${kind}: ${shown}`;
 }
 
 function stringOr(value: unknown): string | null {
@@ -190,16 +192,18 @@ function codeOf(value: unknown): string | number | null {
 }
 
 /**
- * The error for a stream request answered with a whole document (see `attempt`): an error
- * object sent with status 200 is reported as such; anything else (a proxy's page, a `baseURL`
- * that is not the gateway) with an excerpt.
+ * The error for a 2xx body that is not what the request reads (see `ResponseKind`): an error
+ * document is reported as such; anything else (a proxy's page, a `baseURL` that is not the
+ * gateway, JSON where text was asked for) by what it is, with an excerpt.
+ *
+ * @param expected what the request reads, for the message: "JSON", "an event stream", "text"
  */
-export function notAStreamError(response: Response, text: string, redact: Redact): APIError {
-  const body = parseBody(redact(text));
-  if (isErrorDocument(body)) return errorFromBody(undefined, body, { headers: response.headers, redact });
+export function unexpectedBodyError(response: Response, text: string, expected: string, redact: Redact): APIError {
+  const context = { headers: response.headers, redact };
+  const body = parseBody(text);
+  if (isErrorDocument(body)) return errorFromBody(undefined, body, context);
   const received = response.headers.get("content-type") ?? "no content type";
-  const hint = received.includes("html") ? " (an HTML page: is baseURL the gateway's address?)" : "";
-  const message = `Expected an event stream but got ${received}: ${describeBody(redact(text))}${hint}`;
-  return errorFromBody(response.status, { message }, { headers: response.headers, redact });
+  // A page is mostly markup: its words are shown, and it is probably not the gateway's.
+  const shown = received.includes("html") ? `${describeBody(redact(text))} (an HTML page: is baseURL the gateway's address?)` : excerpt(redact(text), EXCERPT_LENGTH);
+  return errorFromBody(response.status, { message: `Expected ${expected} but got ${received}: ${shown}` }, context);
 }
-

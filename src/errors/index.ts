@@ -18,5 +18,5 @@ export {
   APIUserAbortError,
   abortError,
 } from "./connection-errors.ts";
-export { errorFromBody, errorFromStreamEvent, isErrorDocument, notAStreamError, parseBody, type ErrorContext } from "./from-body.ts";
-export { createRedactor, redactNothing, redactValue, type Redact } from "./redact.ts";
+export { errorFromBody, errorFromStreamEvent, isErrorDocument, parseBody, unexpectedBodyError, type ErrorContext } from "./from-body.ts";
+export { createRedactor, redactNothing, redactValue, type Redact } from "../internal/redact.ts";

@@ -1,12 +1,29 @@
+import { excerpt } from "../internal/values.ts";
 import { ModelGateError } from "./modelgate-error.ts";
 
 /**
  * The one way the SDK reports an argument that is not what it must be, for callers in plain
- * JavaScript: "`timeout` must be a non-negative number; got string "10s"." Naming the field
- * and what it got saves a round trip to the gateway (and a retry) for a 400.
+ * JavaScript: "`timeout` must be a non-negative number; got string "10s"." Naming the
+ * parameter (in the message, and as the error's `param`) and what it got saves a round trip to
+ * the gateway (and a retry) for a 400.
+ *
+ * @param param the parameter as the caller wrote it (`timeout`, `messages[0].role`)
+ * @param expected what it must be
+ * @param value what the caller passed, described (see `describeValue`)
+ * @param where the function it was passed to, when the message needs it (`tool()`)
  */
-export function invalidArgument(name: string, expectation: string, value: unknown): ModelGateError {
-  return new ModelGateError(`\`${name}\` must be ${expectation}; got ${describeValue(value)}.`);
+export function invalidArgument(param: string, expected: string, value: unknown, where?: string): ModelGateError {
+  return argumentError(param, `must be ${expected}; got ${describeValue(value)}`, where);
+}
+
+/**
+ * An argument error whose problem is not said as "must be …; got …" (a schema the SDK cannot
+ * convert, a URL that is not a `data:` URL): "`param` <problem>."
+ */
+export function argumentError(param: string, problem: string, where?: string): ModelGateError {
+  const error = new ModelGateError(`${where ? `${where}: ` : ""}\`${param}\` ${problem}.`);
+  (error as { param: string }).param = param;
+  return error;
 }
 
 /** A short description of what a caller passed. Not for secrets: a string is shown (its start). */
@@ -14,6 +31,6 @@ export function describeValue(value: unknown): string {
   if (value === undefined) return "nothing";
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === "string") return JSON.stringify(excerpt(value, 40));
   return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
 }

@@ -4,4 +4,10 @@
  */
 export class ModelGateError extends Error {
   override name = "ModelGateError";
+  /**
+   * The parameter the error is about: for an argument the SDK refused before sending
+   * anything, its name as the caller wrote it (`"timeout"`, `"messages[0].role"`); for an
+   * `APIError`, the one the server named (`null` when it named none).
+   */
+  declare readonly param?: string | null;
 }

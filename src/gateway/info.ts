@@ -1,3 +1,4 @@
+import { redactValue, type Redact } from "../internal/redact.ts";
 import { isRecord } from "../internal/values.ts";
 import type { CompletionUsage } from "../types/chat-completion.ts";
 
@@ -20,7 +21,10 @@ export interface GatewayInfo {
   requestID: string | null;
   /** HTTP attempts made: retries of every kind included. */
   attempts: number;
-  /** What the call cost in USD (`usage.cost`, or an `x-modelgate-cost` header); `null` when the gateway said nothing. */
+  /**
+   * What the call cost in USD (`usage.cost`, or an `x-modelgate-cost` header), when it is a
+   * finite number from 0; `null` when the gateway said nothing (or nothing that is a cost).
+   */
   cost: number | null;
   /** Token counts, when the gateway reported them (for a stream, from its usage chunk). */
   usage: CompletionUsage | null;
@@ -30,7 +34,7 @@ export interface GatewayInfo {
  * The info known before any body is read: the request's model and the response's headers,
  * cut by `redact` (a server may echo anything in a header, the key included).
  */
-export function gatewayInfo(requestBody: unknown, headers: Headers | undefined, attempts: number, redact = (text: string) => text): GatewayInfo {
+export function gatewayInfo(requestBody: unknown, headers: Headers | undefined, attempts: number, redact: Redact = (text) => text): GatewayInfo {
   const header = (name: string) => {
     const value = headers?.get(name);
     return value == null ? null : redact(value);
@@ -53,18 +57,21 @@ export function gatewayInfo(requestBody: unknown, headers: Headers | undefined, 
 /**
  * Fills in what a completion or a chunk says. The first value seen for each field stays (a
  * header's generation id wins over the body's `id`); usage and its cost come whenever sent.
+ * The texts are cut by `redact`: a chunk may echo anything, and a stream's info goes into the
+ * errors it throws.
  */
-export function learnFrom(info: GatewayInfo, data: Record<string, unknown>): void {
-  info.model ??= textOr(data.model);
-  info.provider ??= textOr(data.provider);
-  info.generationID ??= textOr(data.id);
+export function learnFrom(info: GatewayInfo, data: Record<string, unknown>, redact: Redact = (text) => text): void {
+  info.model ??= textOr(data.model, redact);
+  info.provider ??= textOr(data.provider, redact);
+  info.generationID ??= textOr(data.id, redact);
   const usage = data.usage;
   if (isRecord(usage)) {
-    info.usage = usage as unknown as CompletionUsage;
-    if (typeof usage.cost === "number") info.cost = usage.cost;
+    info.usage = redactValue(usage, redact) as CompletionUsage;
+    // A charge is never negative nor infinite: such a number is not a cost (a budget would grow by it).
+    if (Number.isFinite(usage.cost) && (usage.cost as number) >= 0) info.cost = usage.cost as number;
   }
 }
 
-function textOr(value: unknown): string | null {
-  return typeof value === "string" && value !== "" ? value : null;
+function textOr(value: unknown, redact: Redact): string | null {
+  return typeof value === "string" && value !== "" ? redact(value) : null;
 }

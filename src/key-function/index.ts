@@ -1,6 +1,6 @@
 // Asking a key function for the key, loaded on demand (see src/loader.ts) by the first call of
 // a client whose `apiKey` is a function: a client with a fixed key never loads it.
-import { abortError, APIConnectionTimeoutError, APIUserAbortError, assertAPIKey, MAX_TIMER_MS, ModelGateError, untilAborted, type APIKeyFunction } from "../core.ts";
+import { abortError, APIConnectionTimeoutError, assertAPIKey, limits, ModelGateError, untilAborted, type APIKeyFunction } from "../core.ts";
 
 /**
  * The key for the next attempt: the fixed one, or what the function gives now. Every key a
@@ -12,28 +12,20 @@ export async function keyFrom(
   signal: AbortSignal | null | undefined,
   timeoutMs: number,
 ): Promise<string> {
-  if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
   // Asking for the key is part of the attempt: the caller's signal and the attempt's timeout
   // bound it, so a key function that hangs cannot hang the call.
-  const limits = new AbortController();
-  const onAbort = () => limits.abort(new APIUserAbortError(undefined, { cause: signal?.reason }));
-  signal?.addEventListener("abort", onAbort, { once: true });
-  const timer =
-    timeoutMs < MAX_TIMER_MS
-      ? setTimeout(() => limits.abort(new APIConnectionTimeoutError(`The \`apiKey\` function gave no key within ${timeoutMs} ms (timeout).`)), timeoutMs)
-      : undefined;
+  const { controller, release } = limits(signal, timeoutMs, () => new APIConnectionTimeoutError(`The \`apiKey\` function gave no key within ${timeoutMs} ms (timeout).`));
   let key: unknown;
   try {
-    key = await untilAborted(Promise.resolve().then(source), limits.signal);
+    key = await untilAborted(Promise.resolve().then(source), controller.signal);
   } catch (error) {
-    if (limits.signal.aborted) throw abortError(limits.signal);
+    if (controller.signal.aborted) throw abortError(controller.signal);
     throw new ModelGateError("The `apiKey` function threw, so no request was sent; see `cause`.", { cause: error });
   } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener("abort", onAbort);
+    release();
   }
   const assertKey: typeof assertAPIKey = assertAPIKey;
-  assertKey(key, "returned by the `apiKey` function");
+  assertKey(key, "the key returned by the `apiKey` function");
   remember(key);
   return key;
 }

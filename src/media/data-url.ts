@@ -1,5 +1,6 @@
-import { ModelGateError } from "../errors/modelgate-error.ts";
-import { describeValue } from "../errors/invalid-argument.ts";
+import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
+
+const WHERE = "decodeDataURL()";
 
 /** What a `data:` URL holds. */
 export interface DecodedDataURL {
@@ -17,7 +18,7 @@ export interface DecodedDataURL {
  *   (fetch that one instead).
  */
 export function decodeDataURL(url: string): DecodedDataURL {
-  if (typeof url !== "string") throw new ModelGateError(`decodeDataURL() takes a data: URL string; got ${describeValue(url)}.`);
+  if (typeof url !== "string") throw invalidArgument("url", "a data: URL string", url, WHERE);
   // As a URL parser reads it: no leading or trailing controls and spaces, no tabs or line
   // breaks anywhere, and no fragment.
   url = url.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "").replace(/[\t\n\r]/g, "");
@@ -25,12 +26,11 @@ export function decodeDataURL(url: string): DecodedDataURL {
   if (hash !== -1) url = url.slice(0, hash);
   if (!/^data:/i.test(url)) {
     const scheme = /^([a-z][a-z\d+.-]*):/i.exec(url)?.[1];
-    throw new ModelGateError(
-      scheme ? `decodeDataURL() takes a data: URL; got a ${scheme}: URL, which has to be downloaded (fetch it).` : `decodeDataURL() takes a data: URL; got ${describeValue(url)}.`,
-    );
+    if (scheme) throw argumentError("url", `must be a data: URL; got a ${scheme}: URL, which has to be downloaded (fetch it)`, WHERE);
+    throw invalidArgument("url", "a data: URL", url, WHERE);
   }
   const comma = url.indexOf(",");
-  if (comma === -1) throw new ModelGateError("decodeDataURL(): the data: URL has no comma between its media type and its data.");
+  if (comma === -1) throw argumentError("url", "has no comma between its media type and its data", WHERE);
   const header = url.slice(5, comma).trim();
   const base64 = /;\s*base64\s*$/i.test(header);
   const written = (base64 ? header.replace(/;\s*base64\s*$/i, "") : header).trim();
@@ -45,7 +45,7 @@ function fromBase64(data: string): Uint8Array {
   // Forgiving base64: `=` pads a whole number of quads or is not there at all, and one
   // character past a quad is never valid (atob would throw a DOMException for some of these).
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 === 1 || (text.endsWith("=") && text.length % 4 !== 0)) {
-    throw new ModelGateError("decodeDataURL(): the data is not valid base64.");
+    throw argumentError("url", "holds data that is not valid base64", WHERE);
   }
   const binary = atob(text.length % 4 === 0 ? text : text + "=".repeat(4 - (text.length % 4)));
   const bytes = new Uint8Array(binary.length);
@@ -76,6 +76,6 @@ function decodeURIComponentSafe(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {
-    throw new ModelGateError("decodeDataURL(): the data has a malformed percent-escape.");
+    throw argumentError("url", "has a malformed percent-escape", WHERE);
   }
 }

@@ -1,25 +1,33 @@
-import { abortError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "../errors/index.ts";
+import { abortError, APIConnectionError, APIConnectionTimeoutError, redactValue, type Redact } from "../errors/index.ts";
 import { untilAborted } from "../internal/until-aborted.ts";
-import { MAX_TIMER_MS } from "../internal/values.ts";
+import { BodyReader } from "../streaming/body-reader.ts";
+import { limits } from "./limits.ts";
 import type { Fetch } from "./options.ts";
+
+/**
+ * How a successful response body is read (`RequestSpec.response`):
+ * - `"json"`: read whole within `timeout`, parsed;
+ * - `"text"`: read whole within `timeout`, kept as text (a transcription in `srt`, say);
+ * - `"sse"`: Server-Sent Events, read as they come by a `Stream`; `timeout` ends at the first body byte;
+ * - `"raw"`: the `Response` itself, its body read by the caller (speech); `timeout` ends at the first body byte.
+ */
+export type ResponseKind = "json" | "text" | "sse" | "raw";
 
 /** One HTTP exchange, as far as the pipeline needs to see it. */
 export interface Exchange {
   response: Response;
   /**
-   * The body, read within the attempt's timeout. `undefined` only for a successful stream,
-   * whose body is left unread for the `Stream` to consume.
+   * The whole body, read within the attempt's timeout; absent when `reader` reads it (a
+   * successful `"sse"` or `"raw"` answer).
    */
-  text: string | undefined;
+  text?: string;
+  /** The reader of a body read as it comes; its first read is already in (`reader.first()`). */
+  reader?: BodyReader;
   /**
    * Aborting it cancels the request and its body; a `Stream` exposes it as
    * `stream.controller`. Aborted by the SDK with the error to report as the reason.
    */
   controller: AbortController;
-  /** Stops the attempt's timeout: a stream calls it once the first byte of its body is in. */
-  stopTimeout: () => void;
-  /** Stops the timeout and detaches the caller's signal. A stream calls it when it ends; otherwise already done. */
-  release: () => void;
 }
 
 /** What one attempt needs: the request, its timeout and the caller's signal. */
@@ -29,42 +37,42 @@ export interface AttemptInit {
   init: RequestInit;
   timeoutMs: number;
   signal: AbortSignal | null | undefined;
-  /** Leave a successful body unread; the timeout keeps running until the stream's first byte. */
-  stream: boolean;
+  kind: ResponseKind;
+  /** The `streamIdleTimeout` of a body read as it comes. */
+  idleTimeoutMs: number;
+  /**
+   * Cuts the key out of a connection error: a custom fetch may quote the URL, whose query can
+   * carry it (node-fetch: "request to https://…?key=… failed, reason: …").
+   */
+  redact: Redact;
 }
 
 /**
- * Makes one attempt. The per-attempt timeout and the caller's signal both abort one
- * AbortController (instead of `AbortSignal.any`, which older runtimes lack), each with the
- * error it means as the reason, so every await that sees the abort reports the same thing.
+ * Makes one attempt, under its `timeout` and the caller's signal (see `limits`).
+ *
+ * The attempt lasts until the answer is the caller's: the whole body, or for a body read as it
+ * comes (`"sse"`, `"raw"`), its first bytes. A body that stays silent past `timeout`, breaks
+ * before its first byte, or comes shorter than its `Content-Length`, fails the attempt, so it
+ * is retried like any other; once the first bytes are handed on, nothing is retried.
  * Throws `APIUserAbortError`, `APIConnectionTimeoutError` or `APIConnectionError`.
  */
-export async function attempt({ fetch, url, init, timeoutMs, signal, stream }: AttemptInit): Promise<Exchange> {
-  if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
-  const controller = new AbortController();
-  // Past MAX_TIMER_MS (Infinity included) there is no timeout.
-  let timer =
-    timeoutMs < MAX_TIMER_MS
-      ? setTimeout(() => {
-          const waitingFor = stream ? "the first byte of the stream's body" : "the whole response";
-          controller.abort(new APIConnectionTimeoutError(`Request timed out after ${timeoutMs} ms waiting for ${waitingFor} (timeout).`));
-        }, timeoutMs)
-      : undefined;
-  const onCallerAbort = () => controller.abort(new APIUserAbortError(undefined, { cause: signal?.reason }));
-  signal?.addEventListener("abort", onCallerAbort, { once: true });
-  const stopTimeout = () => {
-    clearTimeout(timer);
-    timer = undefined;
-  };
-  const release = () => {
-    stopTimeout();
-    signal?.removeEventListener("abort", onCallerAbort);
-  };
+export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleTimeoutMs, redact }: AttemptInit): Promise<Exchange> {
+  const asItComes = kind === "sse" || kind === "raw";
+  const { controller, stopTimeout, release } = limits(signal, timeoutMs, () => {
+    const waitingFor = asItComes ? "the first byte of the body" : "the whole response";
+    return new APIConnectionTimeoutError(`Request timed out after ${timeoutMs} ms waiting for ${waitingFor} (timeout).`);
+  });
 
   const explain = (error: unknown) => {
     release();
     if (controller.signal.aborted) return abortError(controller.signal);
-    return new APIConnectionError(`Connection error: ${describeCause(error)}`, { cause: error });
+    const text = `Connection error: ${describeCause(error)}`;
+    const shown = redact(text);
+    // What fetch threw is kept as it is unless it shows the key, in its message or in any field
+    // (an HTTP client's error carrying the request's headers): then a redacted copy of its fields.
+    const fields = redactValue(error, redact);
+    const kept = shown === text && JSON.stringify(fields) === JSON.stringify(redactValue(error, String));
+    return new APIConnectionError(shown, { cause: kept ? error : fields });
   };
 
   let response: Response;
@@ -73,24 +81,38 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, stream }: A
   } catch (error) {
     throw explain(error);
   }
-  if (stream && response.ok && !isDocument(response)) {
-    return { response, text: undefined, controller, stopTimeout, release };
+  if (asItComes && response.ok && !isDocument(response)) {
+    // One reader for the body, started now: its first read ends the timeout, and an abort
+    // cancels the body whoever reads it later (the Stream, asResponse(), or nobody).
+    const reader = new BodyReader(response.body ?? new ReadableStream(), { controller, idleTimeoutMs, onFirstRead: stopTimeout, onEnd: release });
+    // Throws what ended the read: the timeout, the caller's abort, a cut (the reader has let go).
+    const first = await reader.first();
+    // Node's fetch ends a body cut before its first byte as if it were whole: an event stream
+    // is never empty.
+    if (first === undefined && kind === "sse") throw new APIConnectionError("Connection error: the stream ended before its first byte.");
+    return { response, reader, controller };
   }
-  let text: string;
+  let bytes: ArrayBuffer;
   try {
-    text = await untilAborted(response.text(), controller.signal);
+    bytes = await untilAborted(response.arrayBuffer(), controller.signal);
   } catch (error) {
     throw explain(error);
   }
   release();
-  return { response, text, controller, stopTimeout, release };
+  const expected = response.headers.get("content-length");
+  // A cut the transport did not reveal (see above). A content-encoded length counts the
+  // compressed bytes, which fetch has decoded, so it says nothing here.
+  if (response.ok && expected !== null && bytes.byteLength < Number(expected) && !response.headers.has("content-encoding")) {
+    throw new APIConnectionError(`Connection error: ${bytes.byteLength} of ${expected} bytes (content-length) arrived.`);
+  }
+  return { response, text: new TextDecoder().decode(bytes), controller };
 }
 
 /**
- * A JSON or HTML answer to a stream request is not a stream (a proxy's page, or an error
- * object with status 200): it is read whole, so the caller gets its text in an error.
+ * A JSON or HTML answer to a request for a body read as it comes is not that body (a proxy's
+ * page, or an error object with status 200): it is read whole, so the caller gets it in an error.
  */
-function isDocument(response: Response): boolean {
+export function isDocument(response: Response): boolean {
   const type = response.headers.get("content-type") ?? "";
   return type.includes("json") || type.includes("html");
 }
@@ -98,6 +120,5 @@ function isDocument(response: Response): boolean {
 /** Runtimes hide the socket-level reason (ECONNREFUSED, ...) in `cause`; surface it. */
 function describeCause(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? error.cause.message : undefined;
-  return cause && !error.message.includes(cause) ? `${error.message} (${cause})` : error.message;
+  return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message;
 }

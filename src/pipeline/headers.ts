@@ -1,5 +1,4 @@
-import { ModelGateError } from "../errors/index.ts";
-import { invalidArgument } from "../errors/invalid-argument.ts";
+import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
 import type { HeadersInput } from "./options.ts";
 
 /**
@@ -32,13 +31,12 @@ function isIterable(value: object): value is Iterable<unknown> {
  * key itself) must not be echoed.
  */
 function setHeader(headers: Headers, name: string, value: string): void {
-  if (typeof value !== "string") throw invalidArgument(`headers["${String(name)}"]`, "a string (or null to remove it)", value);
-  if (/[\r\n\0]/.test(value)) {
-    throw new ModelGateError(`The value of header "${name}" contains a line break or NUL character.`);
-  }
+  const param = `headers["${String(name)}"]`;
+  if (typeof value !== "string") throw invalidArgument(param, "a string (or null to remove it)", value);
+  if (/[\r\n\0]/.test(value)) throw argumentError(param, "contains a line break or NUL character");
   try {
     headers.set(name, value);
   } catch {
-    throw new ModelGateError(`Header "${String(name)}" has an invalid name or value (only Latin-1 characters are allowed).`);
+    throw argumentError(param, "has an invalid name or value (only Latin-1 characters are allowed)");
   }
 }

@@ -1,20 +1,20 @@
-import { APIConnectionError, APIError, APIUserAbortError, ModelGateError, PaymentRequiredError, errorFromBody, isErrorDocument, notAStreamError, parseBody, type Redact } from "../errors/index.ts";
-import { gatewayInfo, learnFrom, type GatewayInfo } from "../gateway/info.ts";
-import { logDebug, type DebugLine } from "../internal/debug-lines.ts";
+import { APIError, errorFromBody, isErrorDocument, parseBody, unexpectedBodyError, type ErrorContext, type Redact } from "../errors/index.ts";
+import { gatewayInfo, type GatewayInfo } from "../gateway/info.ts";
+import type { DebugLine } from "../debug-lines/index.ts";
 import type { Logger } from "../internal/logger.ts";
-import { invalidArgument } from "../errors/invalid-argument.ts";
-import { loadBudget, loadKeyFunction } from "../loader.ts";
+import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
+import { loadBudget, loadDebugLines, loadKeyFunction } from "../loader.ts";
 import { rawResponse } from "../streaming/raw-response.ts";
 import { isRecord } from "../internal/values.ts";
-import { BodyReader } from "../streaming/body-reader.ts";
+import type { EndRules } from "../streaming/chunk-events.ts";
 import { Stream } from "../streaming/stream.ts";
-import { attempt, type Exchange } from "./attempt.ts";
+import { attempt, isDocument, type Exchange, type ResponseKind } from "./attempt.ts";
 import type { APIKeyFunction, APIKeySource } from "./auth.ts";
 import { createAPIPromise, type APIPromise, type Outcome } from "./api-promise.ts";
 import { mergeHeaders } from "./headers.ts";
+import { waitBeforeRetry } from "./limits.ts";
+import { nextStep, type AttemptOutcome, type CallState } from "./next-step.ts";
 import type { Fetch, HeadersInput, QueryInput, RequestOptions } from "./options.ts";
-import { isRetryableResponse, MAX_RETRY_AFTER_MS, refusedWaitNote, retryDelayMs } from "./retry-policy.ts";
-import { sleep } from "./sleep.ts";
 import { buildURL } from "./url.ts";
 
 /** Everything about the client that a request needs; built once by the client. */
@@ -54,8 +54,19 @@ export interface RequestSpec {
   path: string;
   /** Serialised as JSON; a `FormData` is sent as it is (multipart, with its own content type). */
   body?: unknown;
-  /** Resolve to a `Stream` of the response's Server-Sent Events instead of parsed JSON. */
-  stream?: boolean | undefined;
+  /**
+   * How a successful answer is read: `"json"` (the default) parsed; `"text"` the whole body as
+   * text; `"sse"` a `Stream` of its Server-Sent Events; `"raw"` the `Response` itself (its body
+   * unread). See `ResponseKind`.
+   */
+  response?: ResponseKind | undefined;
+  /** For `"sse"`: what a stream must have shown before a close without `[DONE]` counts as its end. */
+  streamRules?: EndRules | undefined;
+  /**
+   * For `"json"`: shapes the parsed answer before the caller gets it, given what the gateway
+   * did (a resource's own reading of its answers, e.g. chat's).
+   */
+  decode?: ((data: unknown, gateway: GatewayInfo) => unknown) | undefined;
   options?: RequestOptions | undefined;
   /**
    * Checks the caller's arguments before anything is sent. Run inside the call, so a mistake
@@ -89,20 +100,18 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcom
   }
 }
 
+/** Sends the request until `nextStep` says to return or to throw, and carries out each step. */
 async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Progress): Promise<Outcome<T>> {
   const options: unknown = spec.options === undefined ? {} : spec.options;
   assertCallOptions(options);
   spec.validate?.();
   if (typeof spec.path !== "string") throw invalidArgument("path", 'a string such as "/v1/models"', spec.path);
-  const stream = spec.stream === true;
-  const maxRetries = options.maxRetries ?? config.maxRetries;
+  const kind = spec.response ?? "json";
   const timeoutMs = options.timeout ?? config.timeout;
   const form = spec.body instanceof FormData;
   let body: string | FormData | undefined = form ? (spec.body as FormData) : spec.body === undefined ? undefined : toJSON(spec.body);
-  /** A 402 that names what the account can afford is retried once with that many tokens. */
-  let shrink = options.shrinkToAffordable ?? config.shrinkToAffordable;
   const sdkHeaders = {
-    accept: stream ? "text/event-stream" : "application/json",
+    accept: kind === "sse" ? "text/event-stream" : "application/json",
     "content-type": body === undefined || form ? undefined : "application/json",
     // The same key on every retry lets the gateway recognise a repeat of a request that
     // already reached it (e.g. the connection died after it was processed).
@@ -112,23 +121,28 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
   const headersFor = (key: string) => mergeHeaders({ authorization: `Bearer ${key}`, ...sdkHeaders }, ...config.headers, options.headers);
   const url = buildURL(config.root, spec.path, config.search, config.defaultQuery, options.query);
   const keySource = config.apiKey;
+  /** Asks the key function; only called when `apiKey` is one. */
+  const askForKey = async () => (await loadKeyFunction()).keyFrom(keySource as APIKeyFunction, config.rememberSecret, options.signal, timeoutMs);
+  const state: CallState = {
+    retries: 0,
+    maxRetries: options.maxRetries ?? config.maxRetries,
+    mayAskForNewKey: typeof keySource !== "string",
+    mayShrink: options.shrinkToAffordable ?? config.shrinkToAffordable,
+  };
   let key: string | undefined;
   let headers = new Headers();
   /** The key already asked for after a 401, for the attempt that follows it. */
-  let keyForNextAttempt: string | undefined;
-  /** Asks the key function; only called when `apiKey` is one. */
-  const askForKey = async () => (await loadKeyFunction()).keyFrom(keySource as APIKeyFunction, config.rememberSecret, options.signal, timeoutMs);
-  /** A key function is asked again once after a 401; a changed key repeats the attempt once. */
-  let askedAgainAfter401 = false;
+  let newKey: string | undefined;
 
-  for (let retryIndex = 0; ; retryIndex++) {
-    const nextKey = typeof keySource === "string" ? keySource : (keyForNextAttempt ?? (await askForKey()));
-    keyForNextAttempt = undefined;
+  for (;;) {
+    const nextKey = typeof keySource === "string" ? keySource : (newKey ?? (await askForKey()));
+    newKey = undefined;
     if (nextKey !== key) headers = headersFor((key = nextKey));
-    if (retryIndex > 0) headers.set("x-modelgate-retry-count", String(retryIndex));
-    if (config.debug) debugLine(config, ["request", spec.method, url, retryIndex + 1, headers]);
-    let exchange: Exchange;
+    if (state.retries > 0) headers.set("x-modelgate-retry-count", String(state.retries));
+    if (config.debug) await debugLine(config, ["request", spec.method, url, state.retries + 1, headers]);
     progress.attempts++;
+    let exchange: Exchange | undefined;
+    let outcome: AttemptOutcome;
     try {
       exchange = await attempt({
         fetch: config.fetch,
@@ -136,152 +150,130 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
         init: { ...config.fetchOptions, ...options.fetchOptions, method: spec.method, headers, body: body ?? null },
         timeoutMs,
         signal: options.signal,
-        stream,
+        kind,
+        idleTimeoutMs: config.streamIdleTimeout,
+        redact: config.redact,
       });
+      const { response } = exchange;
+      if (config.debug) await debugLine(config, ["response", spec.method, url, response]);
+      outcome = response.ok ? OK : { ok: false, error: errorFromBody(response.status, parseBody(exchange.text), context(response, config)) };
     } catch (error) {
-      const retryable = error instanceof APIConnectionError && retryIndex < maxRetries;
-      if (!retryable) throw error;
-      const delay = retryDelayMs(retryIndex, undefined) ?? 0;
-      if (config.debug) debugLine(config, ["retry", delay, (error as Error).message]);
-      await waitBeforeRetry(delay, options.signal);
+      outcome = { ok: false, error };
+    }
+
+    let step = nextStep(outcome, state);
+    if (step.do === "return") return decodeSuccess<T>(exchange as Exchange, config, spec, progress.attempts);
+    // A re-send with a change is made only if the change changes the request; else the
+    // decision is asked again without it.
+    if (step.do === "new-key") {
+      state.mayAskForNewKey = false;
+      if ((newKey = await askForKey()) !== key) continue;
+      step = nextStep(outcome, state);
+    } else if (step.do === "shrink") {
+      state.mayShrink = false;
+      const smaller = (await loadBudget()).withMaxTokens(spec.body, step.tokens);
+      if (smaller) {
+        body = toJSON(smaller);
+        // A smaller request is another request: it gets its own key (under a new API key
+        // too), so an idempotent gateway does not answer it with the 402 it stored for the first.
+        headers.set("idempotency-key", (sdkHeaders["idempotency-key"] = `${headers.get("idempotency-key")}-shrunk`));
+        if (config.debug) await debugLine(config, ["shrink", step.tokens]);
+        continue;
+      }
+      step = nextStep(outcome, state);
+    }
+    const error = (outcome as { error: Error }).error;
+    if (step.do === "retry") {
+      if (config.debug) await debugLine(config, ["retry", step.afterMs, error.message]);
+      await waitBeforeRetry(step.afterMs, options.signal);
+      state.retries++;
       continue;
     }
-
-    const { response } = exchange;
-    if (config.debug) debugLine(config, ["response", spec.method, url, response]);
-    if (response.ok) return await decodeSuccess<T>(exchange, config, spec, progress.attempts);
-    if (response.status === 401 && typeof keySource !== "string" && !askedAgainAfter401) {
-      askedAgainAfter401 = true;
-      keyForNextAttempt = await askForKey();
-      if (keyForNextAttempt !== key) {
-        retryIndex--; // a repeat with a new key is not one of the maxRetries
-        continue;
-      }
-    }
-
-    const retryable = retryIndex < maxRetries && isRetryableResponse(response);
-    const delay = retryable ? retryDelayMs(retryIndex, response.headers) : null;
-    if (delay === null) {
-      const note = retryable ? refusedWaitNote(response.headers, MAX_RETRY_AFTER_MS) : undefined;
-      const error = errorFromBody(response.status, parseBody(exchange.text), { headers: response.headers, redact: config.redact, note });
-      const affordable = shrink && error instanceof PaymentRequiredError ? error.affordableTokens : null;
-      const smaller = affordable && (await loadBudget()).withMaxTokens(spec.body, affordable);
-      if (smaller) {
-        shrink = false;
-        body = toJSON(smaller);
-        // A smaller request is another request: it gets its own key, so an idempotent
-        // gateway does not answer it with the 402 it stored for the first.
-        headers.set("idempotency-key", `${headers.get("idempotency-key")}-shrunk`);
-        if (config.debug) debugLine(config, ["shrink", affordable]);
-        retryIndex--; // not one of the maxRetries
-        continue;
-      }
-      throw error;
-    }
-    if (config.debug) debugLine(config, ["retry", delay, `status ${response.status}`]);
-    await waitBeforeRetry(delay, options.signal);
+    // Built again with the note, which goes through the same redaction as the server's words.
+    throw step.do === "throw" && step.note && exchange ? errorFromBody(exchange.response.status, parseBody(exchange.text), { ...context(exchange.response, config), note: step.note }) : error;
   }
 }
+
+const OK: AttemptOutcome = { ok: true };
 
 /** Logs a debug line (`logLevel: "debug"`). */
-function debugLine(config: PipelineConfig, line: DebugLine): void {
-  logDebug(config.log, line, config.redact);
+async function debugLine(config: PipelineConfig, line: DebugLine): Promise<void> {
+  // Its wording loads on the first line; a line that cannot load is not worth failing the call.
+  const lines = await loadDebugLines().catch(() => undefined);
+  lines?.logDebug(config.log, line, config.redact);
 }
 
-/** Per-call overrides come from plain JavaScript too: a bad one is named before anything is sent. */
+/** The per-call options that are checked: name, test, and what a value must be. */
+const CALL_OPTIONS: [keyof RequestOptions, (value: unknown) => boolean, string][] = [
+  ["shrinkToAffordable", (value) => typeof value === "boolean", "true or false"],
+  ["signal", (value) => typeof (value as AbortSignal).addEventListener === "function", "an AbortSignal"],
+  ["headers", (value) => typeof value === "object", "a Headers, [name, value] pairs or a record"],
+  ["query", isRecord, "a record of parameters"],
+  ["timeout", (value) => typeof value === "number" && value >= 0, "a non-negative number of milliseconds"],
+  ["maxRetries", (value) => Number.isInteger(value) && (value as number) >= 0, "a whole number from 0"],
+];
+
+/**
+ * Per-call overrides come from plain JavaScript too: a bad one is named before anything is
+ * sent. `undefined` or `null` leaves the client's value.
+ */
 function assertCallOptions(options: unknown): asserts options is RequestOptions {
   if (!isRecord(options)) throw invalidArgument("options", "an object such as { signal, timeout }", options);
-  const { timeout, maxRetries, signal, headers, query, shrinkToAffordable } = options;
-  if (shrinkToAffordable !== undefined && typeof shrinkToAffordable !== "boolean") throw invalidArgument("shrinkToAffordable", "true or false", shrinkToAffordable);
-  if (signal != null && typeof (signal as AbortSignal).addEventListener !== "function") throw invalidArgument("signal", "an AbortSignal", signal);
-  if (headers != null && typeof headers !== "object") throw invalidArgument("headers", "a Headers, [name, value] pairs or a record", headers);
-  if (query != null && !isRecord(query)) throw invalidArgument("query", "a record of parameters", query);
-  if (timeout !== undefined && !(typeof timeout === "number" && timeout >= 0)) {
-    throw invalidArgument("timeout", "a non-negative number of milliseconds", timeout);
-  }
-  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && (maxRetries as number) >= 0)) {
-    throw invalidArgument("maxRetries", "a whole number from 0", maxRetries);
+  for (const [name, isValid, expected] of CALL_OPTIONS) {
+    if (options[name] != null && !isValid(options[name])) throw invalidArgument(name, expected, options[name]);
   }
 }
 
-async function waitBeforeRetry(ms: number, signal: AbortSignal | null | undefined): Promise<void> {
-  if (!(await sleep(ms, signal))) throw new APIUserAbortError(undefined, { cause: signal?.reason });
+/** What an error built from a response is built with. */
+function context(response: Response, config: PipelineConfig): ErrorContext {
+  return { headers: response.headers, redact: config.redact };
 }
 
-async function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spec: RequestSpec, attempts: number): Promise<Outcome<T>> {
-  const { response, text } = exchange;
-  const errorContext = { headers: response.headers, redact: config.redact };
-  const gateway = gatewayInfo(spec.body, response.headers, attempts, config.redact);
-  if (text === undefined) return streamOutcome<T>(exchange, config, spec, gateway);
-  if (spec.stream === true) throw notAStreamError(response, text, config.redact);
-  let data: unknown;
-  try {
-    data = text === "" ? undefined : JSON.parse(text);
-  } catch {
-    throw errorFromBody(response.status, text, errorContext);
+/** The result of a successful exchange, read as the request's `response` kind says. */
+function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spec: RequestSpec, attempts: number): Outcome<T> {
+  const { response, text = "", reader } = exchange;
+  const kind = spec.response ?? "json";
+  const gateway = () => gatewayInfo(spec.body, response.headers, attempts, config.redact);
+  if (reader) {
+    if (kind === "raw") {
+      const raw = rawResponse(response, reader);
+      return { data: raw as T, response: () => raw, asResponse: () => raw };
+    }
+    const options = { ...spec.streamRules, maxLineLength: config.maxSSELineLength, errorContext: { redact: config.redact } };
+    return {
+      data: Stream.fromSSEResponse(response, reader, exchange.controller, gateway(), options) as T,
+      response: () => response,
+      asResponse: () => rawResponse(response, reader),
+    };
   }
-  if (isErrorDocument(data)) throw errorFromBody(undefined, data, errorContext);
   const readable = () => new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
-  // A model's answer says which model and provider served it and what it cost: kept beside
-  // the data, not in it, so the data serialises as it was sent.
-  if (isRecord(data)) {
-    // Some providers spell it `reasoning_content`: read as `reasoning`, which wins when both come.
-    if (Array.isArray(data.choices)) {
-      for (const choice of data.choices) {
-        const message: unknown = isRecord(choice) ? choice.message : undefined;
-        if (isRecord(message) && message.reasoning == null && typeof message.reasoning_content === "string") message.reasoning = message.reasoning_content;
-      }
+  let data: unknown = text;
+  if (kind === "json") {
+    try {
+      data = text === "" ? undefined : JSON.parse(text);
+    } catch {
+      throw unexpectedBodyError(response, text, "JSON", config.redact);
     }
-    if (gateway.requestedModel !== null && !("gateway" in data)) {
-      learnFrom(gateway, data);
-      Object.defineProperty(data, "gateway", { value: gateway, configurable: true });
-    }
+    if (isErrorDocument(data)) throw errorFromBody(undefined, data, context(response, config));
+    // A resource's own reading of its answer (chat's keeps what the gateway did beside it).
+    if (spec.decode) data = spec.decode(data, gateway());
+  } else if (kind !== "text" || isDocument(response) || isErrorDocument(parseBody(text))) {
+    // A stream, audio or text answered with a whole document (JSON, a page): not what was asked for.
+    throw unexpectedBodyError(response, text, kind === "sse" ? "an event stream" : kind === "raw" ? "binary data" : "text", config.redact);
   }
   return { data: data as T, response: readable, asResponse: readable };
-}
-
-function streamOutcome<T>(exchange: Exchange, config: PipelineConfig, spec: RequestSpec, gateway: GatewayInfo): Outcome<T> {
-  const { response, controller, stopTimeout, release } = exchange;
-  // One reader for the body, started now: its first read ends the timeout when the first byte
-  // arrives, and an abort cancels the body, whether the caller reads the Stream, reads the
-  // raw body from asResponse(), or neither.
-  const reader = new BodyReader(response.body ?? new ReadableStream(), {
-    controller,
-    idleTimeoutMs: config.streamIdleTimeout,
-    onFirstRead: stopTimeout,
-    onEnd: release,
-  });
-  const stream = Stream.fromSSEResponse(response, reader, controller, gateway, {
-    maxLineLength: config.maxSSELineLength,
-    requireUsage: asksForUsage(spec.body),
-    audioFormat: isRecord(spec.body) && isRecord(spec.body.audio) && typeof spec.body.audio.format === "string" ? spec.body.audio.format : undefined,
-    choiceCount: isRecord(spec.body) && typeof spec.body.n === "number" ? spec.body.n : undefined,
-    errorContext: { redact: config.redact },
-  });
-  return {
-    data: stream as T,
-    response: () => response,
-    asResponse: () => rawResponse(response, reader),
-  };
-}
-
-function asksForUsage(body: unknown): boolean {
-  return isRecord(body) && isRecord(body.stream_options) && body.stream_options.include_usage === true;
 }
 
 function toJSON(body: unknown): string {
   try {
     return JSON.stringify(body);
   } catch (error) {
-    throw new ModelGateError(`The request body cannot be sent as JSON: ${(error as Error).message}`, { cause: error });
+    throw argumentError("body", `cannot be sent as JSON: ${(error as Error).message}`);
   }
 }
 
 function newIdempotencyKey(): string {
-  const cryptoObject = globalThis.crypto as Crypto | undefined;
-  const random =
-    typeof cryptoObject?.randomUUID === "function"
-      ? cryptoObject.randomUUID()
-      : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
-  return `modelgate-${random}`;
+  // `randomUUID` is missing only from pages served over plain http, where this serves.
+  const crypto = globalThis.crypto as Partial<Crypto> | undefined;
+  return `modelgate-${crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`}`;
 }

@@ -11,12 +11,12 @@ export const MAX_RETRY_AFTER_MS = 60_000;
 
 const RETRYABLE_STATUSES = new Set([408, 409, 429]);
 
-/** Whether a non-2xx response may be retried: `x-should-retry` decides, else its status. */
-export function isRetryableResponse(response: Response): boolean {
-  const shouldRetry = response.headers.get("x-should-retry");
+/** Whether a non-2xx answer may be retried: its `x-should-retry` header decides, else its status. */
+export function isRetryableStatus(status: number, headers: Headers | undefined): boolean {
+  const shouldRetry = headers?.get("x-should-retry");
   if (shouldRetry === "true") return true;
   if (shouldRetry === "false") return false;
-  return RETRYABLE_STATUSES.has(response.status) || response.status >= 500;
+  return RETRYABLE_STATUSES.has(status) || status >= 500;
 }
 
 /**
@@ -34,25 +34,23 @@ export function retryDelayMs(retryIndex: number, headers: Headers | undefined, n
 }
 
 function requestedDelayMs(headers: Headers | undefined, now: number): number | undefined {
-  if (!headers) return undefined;
-  const milliseconds = parseNonNegative(headers.get("retry-after-ms"));
-  if (milliseconds !== undefined) return milliseconds;
-  const retryAfter = headers.get("retry-after");
-  if (retryAfter === null) return undefined;
-  const seconds = parseNonNegative(retryAfter);
-  if (seconds !== undefined) return seconds * 1000;
-  const date = Date.parse(retryAfter);
+  const milliseconds = headers?.get("retry-after-ms");
+  if (isAmount(milliseconds)) return Number(milliseconds);
+  const retryAfter = headers?.get("retry-after");
+  if (isAmount(retryAfter)) return Number(retryAfter) * 1000;
+  const date = Date.parse(retryAfter ?? "");
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-function parseNonNegative(value: string | null): number | undefined {
-  if (value === null || value.trim() === "") return undefined;
+/** A finite non-negative number, written as one (not blank). */
+function isAmount(value: string | null | undefined): value is string {
   const number = Number(value);
-  return Number.isFinite(number) && number >= 0 ? number : undefined;
+  return !!value?.trim() && number >= 0 && number < Infinity;
 }
 
 /** Why a retryable error was thrown at once: the server asked for a wait past the cap. */
 export function refusedWaitNote(headers: Headers, capMs: number): string {
-  const asked = headers.get("retry-after-ms") ? `${headers.get("retry-after-ms")} ms` : `"${headers.get("retry-after")}"`;
+  const milliseconds = headers.get("retry-after-ms");
+  const asked = milliseconds ? `${milliseconds} ms` : `"${headers.get("retry-after")}"`;
   return `(Not retried: the server asked to wait ${asked} (retry-after), longer than the ${capMs / 1000} s the SDK waits.)`;
 }

@@ -1,4 +1,4 @@
-import { ModelGateError } from "../errors/index.ts";
+import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
 import type { QueryInput } from "./options.ts";
 
 /** Where requests go: the service root, and the query a `baseURL` carried (kept on every request). */
@@ -19,20 +19,17 @@ export function serviceRoot(baseURL: string): ServiceRoot {
   try {
     url = new URL(baseURL);
   } catch {
-    throw new ModelGateError(
-      `baseURL is not a valid URL: ${JSON.stringify(baseURL)}. Expected something like "https://gateway.example.com".`,
-    );
+    throw invalidArgument("baseURL", 'a URL such as "https://gateway.example.com"', baseURL);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     // "localhost:8080" parses as the scheme "localhost:": the scheme was left out.
-    throw new ModelGateError(
-      baseURL.includes("://")
-        ? `baseURL must use http or https, not "${url.protocol}".`
-        : `baseURL has no scheme: write "https://${baseURL}" (or "http://${baseURL}" for a local gateway).`,
+    throw argumentError(
+      "baseURL",
+      baseURL.includes("://") ? `must use http or https, not "${url.protocol}"` : `has no scheme: write "https://${baseURL}" (or "http://${baseURL}" for a local gateway)`,
     );
   }
   if (url.username || url.password) {
-    throw new ModelGateError("baseURL must not contain credentials; pass the key as `apiKey`.");
+    throw argumentError("baseURL", "must not contain credentials; pass the key as `apiKey`");
   }
   const path = url.pathname.replace(/\/+$/, "").replace(/\/v1$/, "");
   return { root: `${url.origin}${path}`, search: url.search.slice(1) };

@@ -1,6 +1,6 @@
 import type { APIPromise } from "../pipeline/api-promise.ts";
 import type { RequestSpec } from "../pipeline/request.ts";
-import type { Redact } from "../errors/redact.ts";
+import type { Redact } from "../internal/redact.ts";
 
 /** What a resource needs from the client: the one request pipeline, and its redaction. */
 export interface Requester {

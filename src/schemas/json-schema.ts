@@ -1,5 +1,4 @@
-import { ModelGateError } from "../errors/modelgate-error.ts";
-import { describeValue } from "../errors/invalid-argument.ts";
+import { invalidArgument } from "../errors/invalid-argument.ts";
 import { isRecord } from "../internal/values.ts";
 import { JSON_SCHEMA_VENDOR, NAME_PATTERN } from "./schema-source.ts";
 import type { StandardJSONSchemaConverter, StandardSchemaResult, StructuredSchema } from "./standard-schema.ts";
@@ -42,15 +41,12 @@ export interface JSONSchemaOptions<T> {
  * @throws ModelGateError when `schema` is not an object or `name` is not 1–64 of `[A-Za-z0-9_-]`.
  */
 export function jsonSchema<T = unknown>(schema: Record<string, unknown>, options: JSONSchemaOptions<T> = {}): JSONSchemaFormat<T> {
-  if (!isRecord(schema)) throw new ModelGateError(`jsonSchema(): \`schema\` must be a JSON Schema object; got ${describeValue(schema)}.`);
-  if (!isRecord(options)) throw new ModelGateError(`jsonSchema(): \`options\` must be an object such as { name, validate }; got ${describeValue(options)}.`);
+  const where = "jsonSchema()";
+  if (!isRecord(schema)) throw invalidArgument("schema", "a JSON Schema object", schema, where);
+  if (!isRecord(options)) throw invalidArgument("options", "an object such as { name, validate }", options, where);
   const { name, validate } = options;
-  if (name !== undefined && !(typeof name === "string" && NAME_PATTERN.test(name))) {
-    throw new ModelGateError(`jsonSchema(): \`name\` must be 1–64 letters, digits, _ or -; got ${describeValue(name)}.`);
-  }
-  if (validate !== undefined && typeof validate !== "function") {
-    throw new ModelGateError(`jsonSchema(): \`validate\` must be a function; got ${describeValue(validate)}.`);
-  }
+  if (name !== undefined && !(typeof name === "string" && NAME_PATTERN.test(name))) throw invalidArgument("name", "1–64 letters, digits, _ or -", name, where);
+  if (validate !== undefined && typeof validate !== "function") throw invalidArgument("validate", "a function", validate, where);
   return {
     "~standard": {
       version: 1,

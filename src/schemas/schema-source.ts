@@ -1,10 +1,8 @@
 import { isRecord } from "../internal/values.ts";
-import type { ToolInternals } from "./tool.ts";
 import type { StandardSchemaIssue, StandardSchemaResult } from "./standard-schema.ts";
 
-// Shared by `tool()` and `jsonSchema()` (which an app imports) and by the lazily loaded
-// `parse()` and `runTools()` code, which the build bundles into files of their own (see
-// tsup.config.ts), each with its own copy of this stateless module.
+// Shared by `tool()` (which an app imports) and by the `parse()` and `runTools()` code loaded on
+// demand (through src/core.ts). The build gives this module a file of its own (tsup.config.ts).
 
 /** A problem with a schema, as `{ message, path? }`: the shape of `StructuredOutputError.issues`. */
 export interface SchemaIssue {
@@ -15,10 +13,15 @@ export interface SchemaIssue {
 
 /** A schema ready for use: what is sent, and how a reply is checked. */
 export interface ResolvedSchema {
-  /** The JSON Schema, as the library produced it. */
+  /** The JSON Schema, as the library produced it (closed when sent: see `closeSchema()`). */
   jsonSchema: Record<string, unknown>;
   /** Checks a parsed reply; `undefined` for a schema given only as JSON (nothing to check with). */
   validate: ((value: unknown) => Promise<Validation>) | undefined;
+  /**
+   * Reads a reply's JSON text into the value, instead of JSON parsing and `validate`: the
+   * `$parseRaw` of an object made by openai's helpers (`zodResponseFormat()`, `zodFunction()`).
+   */
+  parseRaw?: ((text: string) => unknown) | undefined;
   /** The name a `jsonSchema()` call gave, if any. */
   name: string | undefined;
 }
@@ -31,17 +34,13 @@ export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** The vendor `jsonSchema()` writes into `~standard`, so its `name` can be read back. */
 export const JSON_SCHEMA_VENDOR = "modelgate";
 
-/**
- * Where `tool()` keeps a tool's schema and `run` on the definition it returns: a non-enumerable
- * property, so the definition serialises to the wire shape and nothing else. `Symbol.for`,
- * so that a tool made by the CommonJS build is recognised by the ESM one and the other way round.
- */
-export const TOOL_INTERNALS: unique symbol = Symbol.for("modelgate.tool") as never;
-
-/** The schema and `run` of a `tool()` definition; `undefined` for any other tool. */
-export function toolInternals(value: unknown): ToolInternals | undefined {
-  return isRecord(value) ? (value[TOOL_INTERNALS as never] as ToolInternals | undefined) : undefined;
-}
+// What to do about a schema without `~standard.jsonSchema`, by `~standard.vendor`: the first
+// version of the library that implements Standard JSON Schema, or its adapter.
+const UPGRADES: Record<string, string> = {
+  zod: "Upgrade to Zod 4.2 or later, whose schemas offer it (Zod 3 and Zod 4.0–4.1 do not)",
+  arktype: "Upgrade to ArkType 2.1.28 or later, whose types offer it",
+  valibot: "Wrap it with toStandardJsonSchema() from @valibot/to-json-schema",
+};
 
 /**
  * The JSON Schema and validator of a Standard Schema, or a sentence saying what is missing.
@@ -56,11 +55,8 @@ export function resolveSchema(schema: unknown): ResolvedSchema | string {
   const library = typeof vendor === "string" ? `a ${vendor} schema` : "a Standard Schema";
   if (typeof validate !== "function") return `is ${library} without \`~standard.validate\``;
   if (typeof jsonSchema?.input !== "function") {
-    return (
-      `is ${library} that offers no JSON Schema (\`~standard.jsonSchema\` is missing), so it cannot be sent to the model. ` +
-      "Wrap it with the library's Standard JSON Schema adapter (for Valibot: toStandardJsonSchema() from @valibot/to-json-schema), " +
-      "or pass jsonSchema(yourJSONSchema, { validate })"
-    );
+    const upgrade = typeof vendor === "string" && Object.hasOwn(UPGRADES, vendor) ? UPGRADES[vendor] : "Use a version of the library (or its adapter) that implements Standard JSON Schema";
+    return `is ${library} that offers no JSON Schema (\`~standard.jsonSchema\` is missing), so it cannot be sent to the model. ${upgrade}, or pass jsonSchema(yourJSONSchema, { validate })`;
   }
   let converted: unknown;
   try {
@@ -84,55 +80,6 @@ export function resolveSchema(schema: unknown): ResolvedSchema | string {
     },
   };
 }
-
-/**
- * Whether a JSON Schema already meets OpenAI's strict mode: every object schema in it sets
- * `additionalProperties: false` and requires all of its properties. Sending `strict: true` for
- * any other schema would make the provider reject the request.
- */
-export function isStrictShaped(schema: unknown): boolean {
-  const seen = new Set<object>();
-  const visit = (node: unknown): boolean => {
-    if (typeof node !== "object" || node === null || Array.isArray(node) || seen.has(node)) return true;
-    seen.add(node);
-    const record = node as Record<string, unknown>;
-    const properties = isRecord(record.properties) ? record.properties : undefined;
-    const isObjectSchema = record.type === "object" || (Array.isArray(record.type) && record.type.includes("object")) || properties !== undefined;
-    if (isObjectSchema) {
-      if (record.additionalProperties !== false) return false;
-      const required = new Set(Array.isArray(record.required) ? record.required : []);
-      if (!Object.keys(properties ?? {}).every((name) => required.has(name))) return false;
-    }
-    // Only keywords that hold subschemas are walked: `enum`/`const` values and property names
-    // are data, whatever they look like.
-    const children = [
-      ...Object.values(properties ?? {}),
-      ...SCHEMA_KEYWORDS.map((keyword) => record[keyword]),
-      ...SCHEMA_LIST_KEYWORDS.flatMap((keyword) => (Array.isArray(record[keyword]) ? record[keyword] : [])),
-      ...SCHEMA_MAP_KEYWORDS.flatMap((keyword) => (isRecord(record[keyword]) ? Object.values(record[keyword]) : [])),
-    ];
-    return children.every(visit);
-  };
-  return visit(schema);
-}
-
-const SCHEMA_KEYWORDS = [
-  "items",
-  "additionalItems",
-  "unevaluatedItems",
-  "additionalProperties",
-  "unevaluatedProperties",
-  "propertyNames",
-  "contains",
-  "not",
-  "if",
-  "then",
-  "else",
-];
-const SCHEMA_LIST_KEYWORDS = ["anyOf", "oneOf", "allOf", "prefixItems", "items"];
-// `dependencies` maps to a schema or to a list of names (skipped as data, being strings).
-const SCHEMA_MAP_KEYWORDS = ["$defs", "definitions", "patternProperties", "dependentSchemas", "dependencies"];
-
 
 /** A Standard Schema issue as `{ message, path? }`, its path reduced to names and indexes. */
 export function toSchemaIssue(issue: StandardSchemaIssue): SchemaIssue {

@@ -1,6 +1,6 @@
-import { ModelGateError } from "../errors/modelgate-error.ts";
-import { describeValue } from "../errors/invalid-argument.ts";
-import { isStrictShaped, NAME_PATTERN, resolveSchema, TOOL_INTERNALS, type ResolvedSchema } from "./schema-source.ts";
+import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
+import { NAME_PATTERN, resolveSchema, type ResolvedSchema } from "./schema-source.ts";
+import { TOOL_INTERNALS } from "./tool-internals.ts";
 import type { SchemaOutput, StructuredSchema } from "./standard-schema.ts";
 import type { ChatCompletionMessageToolCall } from "../types/chat-completion.ts";
 import type { ChatCompletionTool, FunctionDefinition } from "../types/chat-params.ts";
@@ -33,7 +33,8 @@ export interface RunnableTool<Name extends string = string, Args = unknown, Resu
 /**
  * A function tool made by `tool()`: the wire definition `{ type: "function", function }` that
  * `tools` takes, carrying its schema (for `parsed_arguments` and for checking arguments) and
- * its `run` out of sight, on a property `JSON.stringify` skips.
+ * its `run` out of sight, on a property `JSON.stringify` skips. `function.parameters` is the
+ * library's JSON Schema; the SDK sends it closed, with `strict` set (see `ToolDefinition.strict`).
  */
 export interface Tool<Name extends string = string, Args = unknown, Result = unknown> extends ChatCompletionTool {
   function: FunctionDefinition & { name: Name; parameters: Record<string, unknown> };
@@ -54,15 +55,19 @@ export interface ToolDefinition<Name extends string, Parameters extends Structur
    */
   run?: ((args: SchemaOutput<Parameters>, context: ToolRunContext) => Result | Promise<Result>) | undefined;
   /**
-   * Ask for arguments that follow the schema exactly. @default true when the JSON Schema is
-   * already strict-shaped (every object closed and fully required), else false
+   * Ask for arguments that follow the schema exactly (OpenAI's strict mode). When it is not
+   * given, the tool is sent (by `create()`, `parse()` and `runTools()`) with `strict: true`
+   * whenever strict mode can take its schema as sent: every object closed (an object schema
+   * silent on `additionalProperties` goes out with `additionalProperties: false`) and requiring
+   * all its properties, every keyword one strict mode supports; else `strict: false`.
    */
   strict?: boolean | undefined;
 }
 
 /**
- * Defines a function tool from a schema: offered in `tools`, its calls get `parsed_arguments`
- * in `parse()`, and `runTools()` runs it.
+ * Defines a function tool from a schema: offered in `tools` (of `create()`, `parse()` or
+ * `runTools()`, which send it closed and, unless `strict` is given, strict whenever strict mode
+ * takes its schema), its calls get `parsed_arguments` in `parse()`, and `runTools()` runs it.
  *
  * ```ts
  * const getWeather = tool({
@@ -85,24 +90,25 @@ export function tool<const Name extends string, Parameters extends StructuredSch
   definition: ToolDefinition<Name, Parameters, Result>,
 ): Tool<Name, SchemaOutput<Parameters>, Awaited<Result>> {
   if (typeof definition !== "object" || definition === null) {
-    throw new ModelGateError(`tool() takes { name, description, parameters, run }; got ${describeValue(definition)}.`);
+    throw invalidArgument("definition", "an object such as { name, description, parameters, run }", definition, "tool()");
   }
   const { name, description, parameters, run, strict } = definition as Partial<ToolDefinition<Name, Parameters, Result>>;
   if (typeof name !== "string" || !NAME_PATTERN.test(name)) {
-    throw new ModelGateError(`tool(): \`name\` must be 1–64 letters, digits, _ or -; got ${describeValue(name)}.`);
+    throw invalidArgument("name", "1–64 letters, digits, _ or -", name, "tool()");
   }
-  const mistake = (field: string, expected: string, value: unknown) => new ModelGateError(`tool() "${name}": \`${field}\` must be ${expected}; got ${describeValue(value)}.`);
-  if (run !== undefined && typeof run !== "function") throw mistake("run", "a function", run);
-  if (description !== undefined && typeof description !== "string") throw mistake("description", "a string", description);
-  if (strict !== undefined && typeof strict !== "boolean") throw mistake("strict", "true or false", strict);
+  const where = `tool() "${name}"`;
+  if (run !== undefined && typeof run !== "function") throw invalidArgument("run", "a function", run, where);
+  if (description !== undefined && typeof description !== "string") throw invalidArgument("description", "a string", description, where);
+  if (strict !== undefined && typeof strict !== "boolean") throw invalidArgument("strict", "true or false", strict, where);
   const schema = resolveSchema(parameters);
-  if (typeof schema === "string") throw new ModelGateError(`tool() "${name}": \`parameters\` ${schema}.`);
+  if (typeof schema === "string") throw argumentError("parameters", schema, where);
   // Arguments are named: a function's parameters are an object (ArkType roots a recursive one in a $ref).
   const root = schema.jsonSchema;
   const rootType = root.type;
   const isObject = rootType === "object" || (rootType === undefined && ("properties" in root || "$ref" in root));
   if (!isObject) {
-    throw new ModelGateError(`tool() "${name}": \`parameters\` must describe an object (arguments are passed by name); got a schema ${rootType === undefined ? "that is not an object schema" : `of type ${JSON.stringify(rootType)}`}.`);
+    const got = `a schema ${rootType === undefined ? "that is not an object schema" : `of type ${JSON.stringify(rootType)}`}`;
+    throw argumentError("parameters", `must describe an object (arguments are passed by name); got ${got}`, where);
   }
   const definitionOnWire: ChatCompletionTool = {
     type: "function",
@@ -110,7 +116,7 @@ export function tool<const Name extends string, Parameters extends StructuredSch
       name,
       ...(description === undefined ? {} : { description }),
       parameters: schema.jsonSchema,
-      strict: strict ?? isStrictShaped(schema.jsonSchema),
+      ...(strict === undefined ? {} : { strict }),
     },
   };
   Object.defineProperty(definitionOnWire, TOOL_INTERNALS, { value: { schema, run } });

@@ -67,6 +67,14 @@ export class BodyReader {
     this.#firstRead.catch(() => {});
   }
 
+  /**
+   * The first read, without taking it (`read()` still hands it out): the request waits on it,
+   * so that a body that stays silent or breaks before its first byte fails the attempt.
+   */
+  first(): Promise<Uint8Array | undefined> | undefined {
+    return this.#firstRead;
+  }
+
   /** The next bytes of the body, or `undefined` once it has ended. */
   read(): Promise<Uint8Array | undefined> {
     const first = this.#firstRead;
@@ -78,9 +86,10 @@ export class BodyReader {
   }
 
   async #pull(): Promise<Uint8Array | undefined> {
-    if (this.#ended) return undefined;
     const { signal } = this.#options.controller;
+    // An abort ends the reader (#onAbort) but is reported, not taken for the end of the body.
     if (signal.aborted) throw this.#stop(abortError(signal));
+    if (this.#ended) return undefined;
     if (!this.#reader) {
       if (this.#body.locked) throw this.#stop(new ModelGateError("The response body is already being read elsewhere (e.g. by asResponse())."));
       this.#reader = this.#body.getReader();
@@ -137,8 +146,9 @@ export class BodyReader {
 
   readonly #onAbort = () => {
     // Some fetch implementations (mocks, polyfills) ignore the signal once the body is
-    // flowing; cancelling the reader ends a pending read() everywhere.
-    (this.#reader ?? this.#body).cancel().catch(() => {});
+    // flowing; cancelling the reader ends a pending read() everywhere. With no read pending
+    // (a stream nobody reads yet), finishing here is what releases the request.
+    this.#finish(true);
   };
 
   #startIdleClock(): void {

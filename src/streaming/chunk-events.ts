@@ -77,7 +77,8 @@ export class ChunkEvents<T> {
     try {
       chunk = JSON.parse(data);
     } catch {
-      const shown = JSON.stringify(excerpt((this.#context.redact ?? String)(data), EXCERPT_LENGTH));
+      // Redacted before the cut, with room past it so a key the cut goes through is caught whole.
+      const shown = JSON.stringify(excerpt((this.#context.redact ?? String)(data.slice(0, 2 * EXCERPT_LENGTH)), EXCERPT_LENGTH));
       this.failure = bodyEnded
         ? new APIConnectionError(`The stream ended in the middle of an event (its data is incomplete: ${shown}).`)
         : new ModelGateError(`The stream sent data that is not valid JSON: ${shown}`);
@@ -93,7 +94,7 @@ export class ChunkEvents<T> {
     // usage chunk; nothing to do for the chunks in between.
     const gateway = this.#gateway;
     if (chunk.usage != null) this.#sawUsage = true;
-    if (gateway.model === null || gateway.generationID === null || chunk.usage != null) learnFrom(gateway, chunk);
+    if (gateway.model === null || gateway.generationID === null || chunk.usage != null) learnFrom(gateway, chunk, this.#context.redact);
     const { choices } = chunk;
     if (Array.isArray(choices)) for (const choice of choices) if (isRecord(choice)) this.#see(choice);
     this.queue.push(chunk as T);
@@ -118,6 +119,8 @@ export class ChunkEvents<T> {
     const index = typeof choice.index === "number" ? choice.index : 0;
     const delta = choice.delta;
     if (isRecord(delta)) {
+      // A lone call object instead of a list is read as a list of one.
+      if (isRecord(delta.tool_calls)) delta.tool_calls = [delta.tool_calls];
       if (Array.isArray(delta.tool_calls)) (this.#toolCalls ??= new ToolCallIndexes()).fill(index, delta.tool_calls);
       aliasReasoning(delta);
       // A spoken reply's format is in the request, not in its fragments: each choice's first
@@ -159,6 +162,9 @@ class ToolCallIndexes {
       else if (id !== undefined) index = calls.indexById.get(id) ?? calls.next;
       else index = calls.last;
       fragment.index = index;
+      // Arguments sent as an object rather than JSON text are taken as that object's JSON.
+      const call = fragment.function;
+      if (isRecord(call) && isRecord(call.arguments)) call.arguments = JSON.stringify(call.arguments);
       if (id !== undefined && !calls.indexById.has(id)) calls.indexById.set(id, index);
       calls.last = index;
       calls.next = Math.max(calls.next, index + 1);

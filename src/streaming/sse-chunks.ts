@@ -53,8 +53,10 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gate
   };
   const fail = (error: Error): never => {
     stop();
-    // What the stream had learned when it failed (a copy: the stream's own keeps no later changes anyway).
-    if (error instanceof APIError) (error as { gateway: GatewayInfo }).gateway = { ...gateway };
+    // What the stream had learned when it failed (a copy: the stream's own keeps no later
+    // changes anyway), and the stream's request id on errors that had no response to read it
+    // from (a cut, a timeout), so every error of the stream can be quoted by it.
+    if (error instanceof APIError) Object.assign(error, { gateway: { ...gateway }, requestID: error.requestID ?? gateway.requestID });
     throw error;
   };
   const take = (): IteratorResult<T> => {

@@ -1,12 +1,14 @@
-import { isRecord, ModelGateError, redactValue, StructuredOutputError, type ResolvedSchema, type SchemaIssue } from "../core.ts";
+import { isRecord, ModelGateError, redactValue, StructuredOutputError, toSchemaIssue, type Redact, type ResolvedSchema, type SchemaIssue } from "../core.ts";
 import type { ChatCompletion, ChatCompletionChoice } from "../types/index.ts";
 import type { ParsedChatCompletion } from "../types/structured.ts";
 import { PartialJSONParser } from "./partial-json.ts";
+import { redactThrown } from "./redact-thrown.ts";
 import type { AnswerPlan, RequestPlan } from "./plan.ts";
 
 /**
- * Adds `parsed` to every choice of a reply, and `parsed_arguments` to the calls of `tool()`
- * tools: the one place a reply is checked, for `parse()` and for a structured stream's end.
+ * Adds `parsed` to every choice of a reply, and `parsed_arguments` to the calls of the tools
+ * that have a way to parse them (see `toolParsers()`): the one place a reply is checked, for
+ * `parse()` and for a structured stream's end.
  * @throws StructuredOutputError when an answer is cut by the token limit, is not JSON, or is
  *   rejected by its schema; a tool call's arguments likewise.
  */
@@ -66,21 +68,35 @@ function parseJSON(text: unknown, what: string, completion: ChatCompletion, plan
   }
 }
 
-/** `value` as `schema` returns it; the `StructuredOutputError` lists the schema's issues. */
+/**
+ * `value` as `schema` returns it; the `StructuredOutputError` lists the schema's issues. An
+ * openai helper's `$parseRaw` gets the value as JSON text (the JSON the model wrote, without a
+ * Markdown fence or the `{ value }` wrapper of "tool" mode).
+ */
 async function check(value: unknown, text: unknown, schema: ResolvedSchema, what: string, completion: ChatCompletion, plan: RequestPlan): Promise<unknown> {
-  if (!schema.validate) return value;
+  const { parseRaw, validate } = schema;
   let result: Awaited<ReturnType<NonNullable<ResolvedSchema["validate"]>>>;
+  let cause: unknown;
   try {
-    result = await schema.validate(value);
+    if (parseRaw) result = { value: await parseRaw(JSON.stringify(value)) };
+    else if (validate) result = await validate(value);
+    else return value;
   } catch (error) {
-    // A schema whose own code throws (a transform, a refinement) rejects this value all the same.
-    const problem = `${what} was rejected by the schema, which threw: ${error instanceof Error ? error.message : String(error)}`;
-    throw fail(`${problem}.`, [{ message: problem }], text, completion, plan, error);
+    // openai's helpers throw the schema's own error for a value it rejects (a ZodError, with `issues`).
+    const thrown = isRecord(error) && Array.isArray(error.issues) ? error.issues.filter((issue) => isRecord(issue) && typeof issue.message === "string") : [];
+    if (thrown.length > 0) {
+      result = { issues: thrown.map(toSchemaIssue) };
+      cause = error;
+    } else {
+      // A schema whose own code throws (a transform, a refinement) rejects this value all the same.
+      const problem = `${what} was rejected by the schema, which threw: ${error instanceof Error ? error.message : String(error)}`;
+      throw fail(`${problem}.`, [{ message: problem }], text, completion, plan, error);
+    }
   }
   if (!result.issues) return result.value;
   const listed = result.issues.slice(0, 3).map(describeIssue).join("; ");
   const more = result.issues.length > 3 ? ` (and ${result.issues.length - 3} more)` : "";
-  throw fail(`${what} does not match the schema: ${listed}${more}.`, result.issues, text, completion, plan);
+  throw fail(`${what} does not match the schema: ${listed}${more}.`, result.issues, text, completion, plan, cause);
 }
 
 function describeIssue(issue: SchemaIssue): string {
@@ -89,20 +105,27 @@ function describeIssue(issue: SchemaIssue): string {
 
 /**
  * The error, with the API key cut out of everything it carries: a model can echo anything
- * (a prompt that held the key, a header it saw), and schema libraries quote the values they reject.
+ * (a prompt that held the key, a header it saw), as a value or as a record key (`issues[].path`),
+ * and schema libraries quote the values they reject, in issues and in what they throw (`cause`).
  */
 function fail(message: string, issues: SchemaIssue[], content: unknown, completion: ChatCompletion, plan: RequestPlan, cause?: unknown): Error {
   const { redact } = plan;
   return new StructuredOutputError(redact(message), {
-    issues: issues.map((issue) => ({ ...issue, message: redact(issue.message) })),
+    issues: issues.map((issue) => redactIssue(issue, redact)),
     content: typeof content === "string" ? redact(content) : null,
-    completion: withGateway(redactValue(completion, redact) as ChatCompletion, completion),
-    cause,
+    completion: withGateway(redactValue(completion, redact) as ChatCompletion, completion, redact),
+    cause: redactThrown(cause, redact),
   });
 }
 
+function redactIssue(issue: SchemaIssue, redact: Redact): SchemaIssue {
+  const message = redact(issue.message);
+  if (!issue.path) return { message };
+  return { message, path: issue.path.map((segment) => (typeof segment === "string" ? redact(segment) : segment)) };
+}
+
 /** The copy keeps what the gateway did (not enumerable, as on the original): the call was made and charged. */
-function withGateway(copy: ChatCompletion, original: ChatCompletion): ChatCompletion {
-  if (original.gateway) Object.defineProperty(copy, "gateway", { value: original.gateway, configurable: true });
+function withGateway(copy: ChatCompletion, original: ChatCompletion, redact: Redact): ChatCompletion {
+  if (original.gateway) Object.defineProperty(copy, "gateway", { value: redactValue(original.gateway, redact), configurable: true });
   return copy;
 }

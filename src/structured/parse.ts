@@ -1,5 +1,5 @@
 // `parse()`'s implementation, loaded on its first call through `loadStructured()`.
-import { isRecord, outcomeOf, type APIPromise, type Completions, type Outcome, type RequestOptions, type Requester, type Stream } from "../core.ts";
+import { isRecord, outcomeOf, sendableTools, type APIPromise, type Completions, type Outcome, type RequestOptions, type Requester, type Stream } from "../core.ts";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParamsBase } from "../types/index.ts";
 import { parseCompletion } from "./parse-completion.ts";
 import { planRequest } from "./plan.ts";
@@ -24,4 +24,13 @@ export async function parseOutcome(client: Requester, completions: Completions, 
   return outcomeOf(call, plan.stream, (data) =>
     plan.stream ? structuredStream(data as Stream<ChatCompletionChunk>, plan) : parseCompletion(data as ChatCompletion, plan),
   );
+}
+
+/**
+ * `create()` given `tool()` tools: the same call, with each of them as it is sent (closed, with
+ * `strict` set: see `sendableTools()`). Loaded here because the tools' schemas are read here.
+ */
+export function createWithTools(completions: Completions, params: ChatCompletionCreateParamsBase, options: unknown): Promise<Outcome<unknown>> {
+  const body = { ...params, tools: sendableTools(params.tools) } as ChatCompletionCreateParamsBase;
+  return outcomeOf(completions.create(body, options as RequestOptions), params.stream === true);
 }

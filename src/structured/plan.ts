@@ -1,4 +1,5 @@
-import { assertChatParams, invalidArgument, isRecord, isStrictShaped, ModelGateError, resolveSchema, toolInternals, type Redact, type ResolvedSchema } from "../core.ts";
+import { argumentError, assertChatParams, closeSchema, invalidArgument, isRecord, resolveSchema, sendableTools, type Redact, type ResolvedSchema } from "../core.ts";
+import { openAIParser, toolParsers } from "./openai-helpers.ts";
 import type { StructuredOutputMode } from "../types/structured.ts";
 
 /** Where the answer is, and how to check it. */
@@ -17,7 +18,7 @@ export interface RequestPlan {
   stream: boolean;
   /** `undefined` when no `response_format` was given (`parsed` is then `null`). */
   answer: AnswerPlan | undefined;
-  /** The `tool()` tools offered, by name: their calls get `parsed_arguments`. */
+  /** How the calls of each offered tool get `parsed_arguments`, by tool name (see `toolParsers()`). */
   tools: Map<string, ResolvedSchema>;
   /** Cuts the API key out of an error's text (a model may echo anything, the key included). */
   redact: Redact;
@@ -40,37 +41,44 @@ export function planRequest(params: unknown, mode: unknown = "json_schema", reda
   assertChatParams(params);
   if (!isRecord(params)) return { body: params, stream: false, answer: undefined, tools: new Map(), redact };
   if (params.tools != null && !Array.isArray(params.tools)) throw invalidArgument("tools", "an array of tools", params.tools);
-  const tools = toolSchemas(params.tools);
+  // Read off the caller's own objects: openai's helpers keep `$parseRaw` where a copy loses it.
+  const tools = toolParsers(params.tools);
   const stream = params.stream === true;
   const format = params.response_format;
-  if (format === undefined || format === null) return { body: params, stream, answer: undefined, tools, redact };
+  // `tool()` tools go out closed, with `strict` set (see `sendableTools()`).
+  const offered = sendableTools(params.tools);
+  const body: Record<string, unknown> = { ...params };
+  if (offered !== params.tools) body.tools = offered;
+  if (format === undefined || format === null) return { body, stream, answer: undefined, tools, redact };
 
   const given = readFormat(format);
-  const body: Record<string, unknown> = { ...params };
   delete body.response_format;
   const name = given.schema.name ?? DEFAULT_NAME;
-  const schema = given.schema.jsonSchema;
+  // A schema object's JSON Schema goes out closed; a `json_schema` form as it was written.
+  const sent = given.sendAsGiven ? { schema: given.schema.jsonSchema, strict: false } : closeSchema(given.schema.jsonSchema);
+  const schema = sent.schema;
   let answer: AnswerPlan = { schema: given.schema, toolName: undefined, wrapped: false };
 
   if (mode === "json_schema") {
-    body.response_format = given.sendAsGiven ? format : { type: "json_schema", json_schema: { name, schema, strict: isStrictShaped(schema) } };
+    body.response_format = given.sendAsGiven ? format : { type: "json_schema", json_schema: { name, schema, strict: sent.strict } };
   } else if (mode === "json_object") {
     body.response_format = { type: "json_object" };
     if (Array.isArray(params.messages)) body.messages = [{ role: "system", content: schemaInstruction(schema) }, ...params.messages];
   } else {
-    const offered = Array.isArray(params.tools) ? params.tools : [];
-    if (offered.some((offer) => isRecord(offer) && isRecord(offer.function) && offer.function.name === name)) {
-      throw new ModelGateError(`structuredOutput "tool" sends the schema as a function named "${name}", and \`tools\` already has one: name the schema otherwise (jsonSchema(schema, { name })).`);
+    const others: unknown[] = Array.isArray(offered) ? offered : [];
+    if (others.some((offer) => isRecord(offer) && isRecord(offer.function) && offer.function.name === name)) {
+      throw argumentError("tools", `already has a function named "${name}", the name structuredOutput "tool" sends the schema under: name the schema otherwise (jsonSchema(schema, { name }))`);
     }
     if (params.tool_choice !== undefined && params.tool_choice !== null) {
-      throw new ModelGateError('structuredOutput "tool" forces the call of the answer function, so `tool_choice` cannot be given as well.');
+      throw argumentError("tool_choice", 'cannot be given with structuredOutput "tool", which forces the call of the answer function');
     }
     // Function arguments are always an object: any other answer travels as `{ value }`.
     const wrapped = schema.type !== "object";
-    const parameters = wrapped ? wrapInObject(schema) : schema;
+    // Closed (again, for a schema object: closing is idempotent), and `strict` judged on what is sent.
+    const parameters = closeSchema(wrapped ? wrapInObject(schema) : schema);
     body.tools = [
-      ...offered,
-      { type: "function", function: { name, description: "Give the answer: call this function with the answer as its arguments.", parameters, strict: isStrictShaped(parameters) } },
+      ...others,
+      { type: "function", function: { name, description: "Give the answer: call this function with the answer as its arguments.", parameters: parameters.schema, strict: parameters.strict } },
     ];
     body.tool_choice = { type: "function", function: { name } };
     answer = { schema: given.schema, toolName: name, wrapped };
@@ -107,17 +115,22 @@ function wrapInObject(schema: Record<string, unknown>): Record<string, unknown> 
   };
 }
 
-/** The schema behind a `response_format`, and whether it is sent as the caller wrote it. */
+/**
+ * The schema behind a `response_format`, and whether it is sent as the caller wrote it. A
+ * `json_schema` form made by openai's helpers is sent as it is too (openai's helper has already
+ * made it strict), and its answer read by its own `$parseRaw`.
+ */
 function readFormat(format: unknown): { schema: ResolvedSchema; sendAsGiven: boolean } {
   if ((typeof format === "object" || typeof format === "function") && format !== null && "~standard" in format) {
     const schema = resolveSchema(format);
-    if (typeof schema === "string") throw new ModelGateError(`\`response_format\` ${schema}.`);
+    if (typeof schema === "string") throw argumentError("response_format", schema);
     return { schema, sendAsGiven: false };
   }
   if (isRecord(format) && format.type === "json_schema" && isRecord(format.json_schema)) {
     const { name, schema } = format.json_schema;
+    const parseRaw = openAIParser(format, "auto-parseable-response-format");
     return {
-      schema: { jsonSchema: isRecord(schema) ? schema : {}, validate: undefined, name: typeof name === "string" ? name : undefined },
+      schema: { jsonSchema: isRecord(schema) ? schema : {}, validate: undefined, parseRaw, name: typeof name === "string" ? name : undefined },
       sendAsGiven: true,
     };
   }
@@ -142,15 +155,4 @@ function addCapability(body: Record<string, unknown>, route: unknown, capability
   if (given != null && !Array.isArray(given)) throw invalidArgument("route.capabilities", 'an array of capability names such as ["vision"]', given);
   const capabilities = given ?? [];
   if (!capabilities.includes(capability)) body.route = { ...route, capabilities: [...capabilities, capability] };
-}
-
-function toolSchemas(tools: unknown): Map<string, ResolvedSchema> {
-  const schemas = new Map<string, ResolvedSchema>();
-  if (!Array.isArray(tools)) return schemas;
-  for (const offer of tools) {
-    const internals = toolInternals(offer);
-    const name = isRecord(offer) && isRecord(offer.function) ? offer.function.name : undefined;
-    if (internals && typeof name === "string") schemas.set(name, internals.schema);
-  }
-  return schemas;
 }

@@ -1,9 +1,10 @@
-import { ChatCompletionAccumulator, isRecord, ModelGateError, Stream } from "../core.ts";
+import { ChatCompletionAccumulator, ModelGateError, Stream } from "../core.ts";
 import type { ChatCompletionChunk } from "../types/index.ts";
 import type { ParsedChatCompletion, StructuredStream } from "../types/structured.ts";
+import { AnswerText } from "./answer-text.ts";
 import { PartialJSONParser } from "./partial-json.ts";
 import { parseCompletion } from "./parse-completion.ts";
-import type { AnswerPlan, RequestPlan } from "./plan.ts";
+import type { RequestPlan } from "./plan.ts";
 
 /**
  * The `Stream` `parse({ stream: true })` resolves to: the chunks of `source`, plus
@@ -18,13 +19,19 @@ export function structuredStream(source: Stream<ChatCompletionChunk>, plan: Requ
 }
 
 /**
- * Below this many characters of answer, every change is shown; past it, a partial is shown once
- * the answer has grown by a thirty-second since the last one. A partial copies the containers
- * still open (so that old partials never change), which for a wide object or array is the
- * cost of its whole width: showing one per chunk would make a long answer quadratic.
+ * How many promise jobs a partial reader gives the next chunk to arrive before it shows the
+ * change it holds. A chunk already received is handed over within a few jobs (measured on Node
+ * 20: 1 for the next event of the same network read, 3 for a read queued in the body, 6 when a
+ * loop over the chunks reads them) and joins the same partial. A chunk the network has yet to
+ * deliver cannot arrive before the event loop polls for I/O, which it does only once every job
+ * has run: waiting these jobs never holds a change back while the SDK waits on the network.
+ *
+ * Why merge at all: a partial copies the open containers on the path to the change (so that
+ * earlier partials never change), which for a wide object or a long array is its whole width.
+ * One partial per chunk would make a burst of chunks quadratic; one per network read keeps it
+ * linear, and while a partial is being copied, what arrives meanwhile joins the next one.
  */
-const EVERY_CHANGE_BELOW = 16_384;
-const GROWTH_BETWEEN_PARTIALS = 1 / 32;
+const JOBS_FOR_A_RECEIVED_CHUNK = 32;
 
 /**
  * Reads the source stream once for every way of consuming it, keeping what each needs: the
@@ -33,7 +40,8 @@ const GROWTH_BETWEEN_PARTIALS = 1 / 32;
  * Who pulls: a chunk iterator (`for await (const chunk of stream)`, `textStream`) owns the
  * chunks, and then `partialObjectStream` and `finalChatCompletion()` only watch what it reads,
  * so it misses none. Without one, whichever of them is waiting pulls, one read at a time, and
- * the others see the same state.
+ * the others see the same state; a partial reader holding a change starts the next read before
+ * it shows the change, to learn whether that read had already arrived.
  */
 class Recorder {
   readonly #stream: Stream<ChatCompletionChunk>;
@@ -45,8 +53,8 @@ class Recorder {
   /** Counts the changes of the partial answer; a reader shows a new partial when it moved. */
   #version = 0;
   #partial: { version: number; value: unknown } = { version: 0, value: undefined };
-  /** Characters of answer text parsed so far. */
-  #parsedLength = 0;
+  /** Reads of the source that completed (a chunk, the end or a failure). */
+  #reads = 0;
   /** Once the answer's text can no longer be JSON, the parser is left alone (the reply is still read to its end). */
   #malformed = false;
   #ended = false;
@@ -90,7 +98,6 @@ class Recorder {
     return {
       [Symbol.asyncIterator]: () => {
         let shown = 0;
-        let shownAtLength = 0;
         let finished = false;
         this.#partialReaders++;
         const finish = () => {
@@ -101,13 +108,13 @@ class Recorder {
           next: async (): Promise<IteratorResult<unknown>> => {
             try {
               while (!finished) {
-                const over = this.#ended || this.#malformed;
-                if (this.#version !== shown && !this.#malformed && (over || this.#worthShowing(shownAtLength))) {
+                if (this.#version !== shown && !this.#malformed) {
+                  // Chunks that already arrived join this partial; the next one the network owes does not.
+                  if (!this.#ended && (await this.#readsOnAtOnce())) continue;
                   shown = this.#version;
-                  shownAtLength = this.#parsedLength;
                   const value = this.#current();
                   if (value !== undefined) return { value, done: false };
-                } else if (over) {
+                } else if (this.#ended || this.#malformed) {
                   finish();
                   // The same verdict as finalChatCompletion(), which reads the reply to its end.
                   await this.final();
@@ -151,9 +158,17 @@ class Recorder {
     return parseCompletion(completion, this.#plan);
   }
 
-  /** Whether the answer has grown enough since the partial shown at `shownAtLength` to show another. */
-  #worthShowing(shownAtLength: number): boolean {
-    return this.#parsedLength < EVERY_CHANGE_BELOW || this.#parsedLength - shownAtLength >= this.#parsedLength * GROWTH_BETWEEN_PARTIALS;
+  /**
+   * Whether another chunk is read within a few promise jobs, that is, whether it had already
+   * arrived. The read it starts (when nobody owns the chunks) goes on if not: the next partial
+   * waits on it.
+   */
+  async #readsOnAtOnce(): Promise<boolean> {
+    const reads = this.#reads;
+    // A failed read is recorded (#failure) and ends the stream: the loop shows the last state, then throws it.
+    if (!this.#owned) this.#pull().catch(() => {});
+    for (let job = 0; job < JOBS_FOR_A_RECEIVED_CHUNK && this.#reads === reads; job++) await null;
+    return this.#reads !== reads;
   }
 
   /** Waits for the next change: reads one chunk, or lets the owner of the chunks read it. */
@@ -162,8 +177,17 @@ class Recorder {
     // finalChatCompletion() or partialObjectStream (in the same tick) then gets the chunks
     // instead of finding them taken.
     if (!this.#started) await null;
-    if (this.#owned) await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    else await this.#pull();
+    if (this.#owned) {
+      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+      return;
+    }
+    try {
+      await this.#pull();
+    } catch (error) {
+      // A read that failed ended the stream: the caller shows the last state first, then
+      // finalChatCompletion() throws this same error.
+      if (this.#failure === undefined) throw error;
+    }
   }
 
   #pull(): Promise<IteratorResult<ChatCompletionChunk>> {
@@ -180,11 +204,17 @@ class Recorder {
     try {
       result = await this.#source.next();
     } catch (error) {
-      this.#failure = { error };
-      this.#end();
+      this.#reads++;
+      if (!this.#ended) {
+        this.#failure = { error };
+        this.#end();
+      }
       this.#notify();
       throw error;
     }
+    this.#reads++;
+    // Stopped while this read was pending (a loop broke out): what it brought is not wanted.
+    if (this.#ended) return { done: true, value: undefined };
     if (result.done) this.#end();
     else this.#take(result.value);
     this.#notify();
@@ -195,7 +225,6 @@ class Recorder {
     this.#accumulator.add(chunk);
     const text = this.#answer?.of(chunk);
     if (!text || this.#malformed) return;
-    this.#parsedLength += text.length;
     try {
       if (this.#parser.push(text)) this.#version++;
     } catch {
@@ -242,36 +271,6 @@ class Recorder {
     const value = this.#partial.value;
     if (!this.#answer?.wrapped) return value;
     return typeof value === "object" && value !== null ? (value as { value?: unknown }).value : undefined;
-  }
-}
-
-/** The answer's text in a chunk: choice 0's content, or its answer-function call's arguments. */
-class AnswerText {
-  readonly #toolName: string | undefined;
-  readonly wrapped: boolean;
-  #callIndex: number | undefined;
-  started = false;
-
-  constructor(answer: AnswerPlan) {
-    this.#toolName = answer.toolName;
-    this.wrapped = answer.wrapped;
-  }
-
-  of(chunk: ChatCompletionChunk): string {
-    const choice = Array.isArray(chunk?.choices) ? chunk.choices.find((candidate) => (candidate?.index ?? 0) === 0) : undefined;
-    const delta = choice?.delta;
-    if (!isRecord(delta)) return "";
-    let text = "";
-    if (this.#toolName === undefined) {
-      if (typeof delta.content === "string") text = delta.content;
-    } else if (Array.isArray(delta.tool_calls)) {
-      for (const call of delta.tool_calls) {
-        if (this.#callIndex === undefined && call?.function?.name === this.#toolName) this.#callIndex = call.index;
-        if (call?.index === this.#callIndex && typeof call.function?.arguments === "string") text += call.function.arguments;
-      }
-    }
-    if (text) this.started = true;
-    return text;
   }
 }
 

@@ -10,7 +10,11 @@ export interface MockGatewayOptions {
   models?: readonly MockModel[];
   /** Seed of the deterministic replies: the same seed and request give the same answer. @default 42 */
   seed?: number;
-  /** A fixed reply text (or a function of the request returning one) instead of the generated one. */
+  /**
+   * A fixed reply text (or a function of the request returning one) instead of the generated
+   * one; cut, like every reply, at the least of the request's limit, the model's
+   * `max_output_tokens` and the context left after the prompt.
+   */
   reply?: MockReply;
   /** Pause between streamed chunks, in milliseconds. @default 0 */
   chunkDelayMs?: number;

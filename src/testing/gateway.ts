@@ -116,8 +116,9 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     const routed = chooseModel(params, catalogue);
     if ("error" in routed) {
       if (routed.code === "model_not_found") throw new RequestRejected(routed.error, "model", 404, routed.code);
-      // 413 as a gateway's body limit answers it; the prompt is what has to change.
-      if (routed.code === "context_length_exceeded") throw new RequestRejected(routed.error, "messages", 413, routed.code);
+      // For "auto", 413 as a gateway's body limit answers it; for a named model, the 400 its
+      // provider answers (OpenAI's `context_length_exceeded`). The prompt is what has to change.
+      if (routed.code === "context_length_exceeded") throw new RequestRejected(routed.error, "messages", params.model === "auto" ? 413 : 400, routed.code);
       throw new RequestRejected(routed.error, hasRouteFilters(params) ? "route" : null, 400, routed.code);
     }
     const { model } = routed;

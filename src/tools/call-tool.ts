@@ -34,10 +34,7 @@ export async function callTool({ call, problem }: PreparedCall, tools: Map<strin
   if (problem !== undefined) {
     outcome = { error: problem };
   } else {
-    const work = runOneCall(call, tools, context);
-    // After an abort the run stops waiting for it; what it ends with later is nobody's concern.
-    work.catch(() => {});
-    outcome = await unlessAborted(work, context.signal);
+    outcome = await runOneCall(call, tools, context);
   }
   const ms = Math.round((performance.now() - started) * 10) / 10;
   if ("result" in outcome) {
@@ -135,8 +132,12 @@ function describe(thrown: unknown): string {
   }
 }
 
-/** Settles with `promise`, or rejects with the abort's error (`APIUserAbortError`) as soon as `signal` aborts. */
-function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+/**
+ * Settles with `promise`, or rejects with the abort's error (`APIUserAbortError`) as soon as
+ * `signal` aborts. The runner races a step's calls together, with one listener on the caller's
+ * signal however many calls the step makes.
+ */
+export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(abortError(signal));
   return untilAborted(promise, signal).catch((error: unknown) => {
     throw signal.aborted ? abortError(signal) : error;

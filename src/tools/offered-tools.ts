@@ -1,5 +1,6 @@
 import { isRecord, ModelGateError, toolInternals, type ToolInternals } from "../core.ts";
 import type { ChatCompletionTool } from "../types/index.ts";
+import { openAIParser } from "../structured/openai-helpers.ts";
 
 /** A function in openai's runnable shape, as the runner calls it: `function(args, runner)`. */
 export interface OpenAIFunction {
@@ -44,12 +45,11 @@ function readTool(offer: unknown): { name: string; tool: RunnerTool; wire: ChatC
   const fn = isRecord(offer) && isRecord(offer.function) ? offer.function : undefined;
   const internals = toolInternals(offer);
   if (internals?.run && typeof fn?.name === "string") return { name: fn.name, tool: internals, wire: offer as ChatCompletionTool };
-  // zodFunction() marks its tools with these, not enumerable (JSON leaves them out).
-  const brand = isRecord(offer) ? (offer as { $brand?: unknown }).$brand : undefined;
-  if (brand === "auto-parseable-tool" && typeof fn?.name === "string") {
-    const { $callback, $parseRaw } = offer as { $callback?: unknown; $parseRaw?: unknown };
+  // zodFunction() marks its tools with `$brand`, `$parseRaw` and `$callback`, not enumerable (JSON leaves them out).
+  const parse = openAIParser(offer, "auto-parseable-tool");
+  if (parse && typeof fn?.name === "string") {
+    const { $callback } = offer as { $callback?: unknown };
     if (typeof $callback !== "function") throw new ModelGateError(NEEDS_A_FUNCTION.replace("%s", `"${fn.name}" (zodFunction() was given no \`function\`)`));
-    const parse = typeof $parseRaw === "function" ? ($parseRaw as (input: string) => unknown) : undefined;
     return { name: fn.name, tool: { openai: { function: $callback as OpenAIFunction["function"], parse } }, wire: offer as ChatCompletionTool };
   }
   if (fn && typeof fn.function === "function") {

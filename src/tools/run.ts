@@ -1,8 +1,8 @@
-import { abortError, APIUserAbortError, assertChatParams, ChatCompletionAccumulator, invalidArgument, isRecord, ModelGateError, type Completions, type Requester, type Stream } from "../core.ts";
+import { abortError, APIUserAbortError, assertChatParams, ChatCompletionAccumulator, invalidArgument, isRecord, ModelGateError, sendableTools, type Completions, type Requester, type Stream } from "../core.ts";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage } from "../types/index.ts";
 import type { ToolRunCall, ToolRunResult, ToolRunStep, ToolRunStopReason } from "../types/tool-runner.ts";
 import { assistantTurn, callIDsIn, type PreparedCall } from "./assistant-turn.ts";
-import { callTool } from "./call-tool.ts";
+import { callTool, unlessAborted } from "./call-tool.ts";
 import { offeredTools, type RunnerTool } from "./offered-tools.ts";
 import { RunnerHelper, type RunnerShell } from "./runner-helper.ts";
 import { RunBudget, type BudgetedStep } from "../budget/index.ts";
@@ -69,12 +69,13 @@ class ToolRun {
     if (!(Number.isInteger(maxSteps) && (maxSteps as number) >= 1)) throw invalidArgument(rest.maxSteps === undefined && maxChatCompletions !== undefined ? "maxChatCompletions" : "maxSteps", "a whole number from 1", maxSteps);
     this.#client = client;
     this.#completions = completions;
-    this.#params = { ...given, tools: wire };
+    // Sent closed, with `strict` set, once for the whole run: what the budget estimates is what goes out.
+    this.#params = { ...given, tools: sendableTools(wire) };
     // Every request and every tool gets the runner's signal: `abort()` and the caller's signal (which aborts it) both reach them.
     this.#signal = helper.controller.signal;
     this.#requestOptions = { ...requestOptions, signal: this.#signal };
     this.#maxSteps = maxSteps as number;
-    this.#budget = maxCost === undefined ? undefined : new RunBudget(client, maxCost, this.#signal, requestOptions.timeout as number | undefined);
+    this.#budget = maxCost === undefined ? undefined : new RunBudget(client, maxCost, given, this.#signal, requestOptions.timeout as number | undefined);
     this.#helper = helper;
     this.#runner = runner;
     const choice = given.tool_choice;
@@ -184,14 +185,18 @@ class ToolRun {
 
   /** Runs every call of a step at once; their messages follow in call order. */
   async #runCalls(calls: PreparedCall[], step: number): Promise<ToolRunCall[]> {
-    const outcomes = await Promise.all(
+    const work = Promise.all(
       calls.map(async (prepared) => {
         this.#helper.log.push({ type: "tool_call", step, call: prepared.call });
         const done = await callTool(prepared, this.#tools, { signal: this.#signal, step, redact: this.#client.redact, runner: this.#runner });
-        this.#helper.log.push({ type: "tool_result", step, ...done.outcome });
+        if (!this.#signal.aborted) this.#helper.log.push({ type: "tool_result", step, ...done.outcome });
         return done;
       }),
     );
+    // After an abort the run stops waiting for the tools (even one that ignores `signal`);
+    // what they end with later is nobody's concern.
+    work.catch(() => {});
+    const outcomes = await unlessAborted(work, this.#signal);
     for (const { outcome, content } of outcomes) this.#helper.conversation.addMessage({ role: "tool", tool_call_id: outcome.call.id, content });
     return outcomes.map(({ outcome }) => outcome);
   }

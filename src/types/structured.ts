@@ -48,12 +48,18 @@ export interface ParseOptions extends ChatRequestOptions {
  */
 export type ParseResponseFormat = StructuredSchema | Extract<ResponseFormat, { type: "json_schema" | "json_object" }>;
 
-/** The type of `parsed` for a `response_format`: the schema's output, `unknown` for raw JSON Schema, `null` without one. */
+/**
+ * The type of `parsed` for a `response_format`: the schema's output, what its `$parseRaw`
+ * returns for an object made by openai's `zodResponseFormat()` (its `__output`, a type-only
+ * field), `unknown` for raw JSON Schema, `null` without one.
+ */
 export type ParsedOutput<Format> = Format extends StructuredSchema
   ? SchemaOutput<Format>
-  : Format extends { type: "json_schema" | "json_object" }
-    ? unknown
-    : null;
+  : Format extends { readonly __output: infer Output }
+    ? Output
+    : Format extends { type: "json_schema" | "json_object" }
+      ? unknown
+      : null;
 
 /** The JSON the model writes for a `response_format` (before validation transforms it): what partial objects grow into. */
 export type ParsedInput<Format> = Format extends { readonly "~standard": { readonly types?: infer Types } }
@@ -67,7 +73,7 @@ export interface ChatCompletionParseParams<Format = ParseResponseFormat | undefi
   extends Omit<ChatCompletionCreateParamsBase, "response_format" | "tools"> {
   /** The shape of the answer: a schema, `jsonSchema(...)`, or OpenAI's `json_schema`/`json_object` form. */
   response_format?: Format | undefined;
-  /** Functions the model may call; calls of `tool()` tools get `parsed_arguments`. */
+  /** Functions the model may call; calls of `tool()` and `zodFunction()` tools, and of strict ones, get `parsed_arguments`. */
   tools?: Tools | undefined;
 }
 
@@ -76,7 +82,11 @@ export interface ParsedFunctionToolCall<Name extends string = string, Args = unk
   function: {
     name: Name;
     arguments: string;
-    /** The arguments, parsed and validated by the tool's schema (`tool()` tools only). */
+    /**
+     * The arguments, parsed: validated by the schema of a `tool()` tool, read by the `$parseRaw`
+     * of a tool made by openai's `zodFunction()`, or `JSON.parse`d for a tool with
+     * `function.strict: true`; absent for other tools.
+     */
     parsed_arguments?: Args;
   };
 }
@@ -86,9 +96,15 @@ export type ParsedToolCallOf<Tools extends readonly unknown[]> = [Tools[number]]
   ? ParsedFunctionToolCall // no tools given: a call may still come (the answer function of the "tool" mode)
   : ToolCallFor<Tools[number]>;
 
-type ToolCallFor<T> = T extends Tool<infer Name, infer Args> ? ParsedToolCall<Name, Args> : ParsedFunctionToolCall;
+// A tool made by openai's `zodFunction()` carries its name and arguments as type-only fields.
+type ToolCallFor<T> =
+  T extends Tool<infer Name, infer Args>
+    ? ParsedToolCall<Name, Args>
+    : T extends { readonly __name: infer Name extends string; readonly __arguments: infer Args }
+      ? ParsedToolCall<Name, Args>
+      : ParsedFunctionToolCall;
 
-/** A call of a `tool()` tool in `parse()`'s result: `parsed_arguments` is always there, typed by the tool's schema. */
+/** A call of a `tool()` (or openai `zodFunction()`) tool in `parse()`'s result: `parsed_arguments` is always there, typed by the tool's schema. */
 export interface ParsedToolCall<Name extends string = string, Args = unknown> extends ParsedFunctionToolCall<Name, Args> {
   function: {
     name: Name;
@@ -132,8 +148,12 @@ export interface StructuredStream<T, Call extends ChatCompletionMessageToolCall 
   /**
    * The answer parsed so far (deep-partial), each time it changes. A string may still grow, but
    * a number, `true`, `false` or `null` appears only once complete, and a key only once its
-   * name is. Ends after the whole answer; throws `StructuredOutputError` when the reply is
-   * malformed, rejected by the schema or cut, as `finalChatCompletion()` does.
+   * name is. A change is yielded before the SDK waits on the network for more (chunks that
+   * arrived together share one partial), and the last state before the stream ends, whole, cut
+   * or failed, is always yielded. What did not change is the same object as in the previous
+   * partial (`===`), and a partial is never mutated once yielded. Ends after the whole answer;
+   * throws `StructuredOutputError` when the reply is malformed, rejected by the schema or cut,
+   * as `finalChatCompletion()` does, and the stream's own error when it breaks off or fails.
    */
   readonly partialObjectStream: AsyncIterable<DeepPartial<Raw>>;
   /** The whole reply with `parsed` validated, whether or not the chunks or partials were read first. */

@@ -26,7 +26,9 @@ import type {
   StructuredStream,
 } from "../../types/structured.ts";
 import type { Requester } from "../requester.ts";
+import { chatStreamRules, decodeChatAnswer } from "./decode.ts";
 import { assertChatParams } from "./validate.ts";
+import { toolInternals } from "../../schemas/tool-internals.ts";
 
 /** `client.chat.completions`: `POST /v1/chat/completions`. */
 export class Completions {
@@ -62,10 +64,15 @@ export class Completions {
         path: "/v1/chat/completions",
         body,
         // `body` may be anything from plain JavaScript; `validate` names the mistake.
-        stream: (body as { stream?: unknown } | null | undefined)?.stream === true,
+        ...((body as { stream?: unknown } | null | undefined)?.stream === true ? { response: "sse", streamRules: chatStreamRules(body as object) } : { decode: decodeChatAnswer }),
         options: callOptions as RequestOptions,
         validate: () => assertChatParams(body),
       });
+    // `tool()` tools are closed and given `strict` by the code that loads with parse(): a chat
+    // app without them never downloads it (parse() and runTools() send them ready).
+    if (Array.isArray(params?.tools) && params.tools.some(toolInternals)) {
+      return createAPIPromise(loadStructured().then(({ createWithTools }) => createWithTools(this, params, options))) as APIPromise<Stream<ChatCompletionChunk> | ChatCompletion>;
+    }
     // A budget is kept by code loaded when a call first asks for one.
     if ((options as ChatRequestOptions | null | undefined)?.maxCost === undefined) return send(params, options);
     return createAPIPromise(loadBudget().then(({ withinBudget }) => withinBudget(this.#client, params, options as Record<string, unknown>, send))) as APIPromise<
@@ -76,10 +83,12 @@ export class Completions {
   /**
    * Creates a chat completion whose answer follows a schema, and parses it:
    * `message.parsed` is the answer, validated and typed by `response_format` (a Zod 4, ArkType
-   * or Valibot schema, `jsonSchema(...)`, or OpenAI's `json_schema` form). Calls of `tool()`
-   * tools get `parsed_arguments`. `options.structuredOutput` says how the schema reaches the
-   * model (default `"json_schema"`; `"tool"` or `"json_object"` for models without native
-   * support). With `stream: true` it resolves to a stream that also has `partialObjectStream`.
+   * or Valibot schema, `jsonSchema(...)`, OpenAI's `json_schema` form, or what openai's
+   * `zodResponseFormat()` returns, read by its own `$parseRaw`). Calls of `tool()` and
+   * `zodFunction()` tools, and of tools with `function.strict: true`, get `parsed_arguments`.
+   * `options.structuredOutput` says how the schema reaches the model (default `"json_schema"`;
+   * `"tool"` or `"json_object"` for models without native support). With `stream: true` it
+   * resolves to a stream that also has `partialObjectStream`.
    *
    * @throws StructuredOutputError when the answer is not JSON, the schema rejects it, or the
    *   token limit cut it (`parsed` is `null` on a refusal instead); ModelGateError before

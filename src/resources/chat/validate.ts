@@ -1,4 +1,5 @@
 import { invalidArgument } from "../../errors/invalid-argument.ts";
+import { isRecord } from "../../internal/values.ts";
 import { CHAT_ROLES } from "../../types/chat-params.ts";
 
 const ROLES: ReadonlySet<string> = new Set(CHAT_ROLES);
@@ -9,10 +10,8 @@ const ROLES: ReadonlySet<string> = new Set(CHAT_ROLES);
  * retry) to get a 400 back. Everything else is left to the gateway, which knows each model.
  */
 export function assertChatParams(params: unknown): void {
-  if (typeof params !== "object" || params === null || Array.isArray(params)) {
-    throw invalidArgument("params", "an object such as { model, messages }", params);
-  }
-  const { model, messages, stream } = params as Record<string, unknown>;
+  if (!isRecord(params)) throw invalidArgument("params", "an object such as { model, messages }", params);
+  const { model, messages, stream } = params;
   if (typeof model !== "string" || model === "") {
     throw invalidArgument("model", 'a non-empty string (a model id, or "auto" to let the gateway choose)', model);
   }

@@ -25,7 +25,7 @@ export function createEmbeddings(client: Requester, params: unknown, options: Ca
     // One vector per input, each input's at its own index, in order.
     data.sort((a, b) => (a?.index as number) - (b?.index as number));
     if (data.some((entry, position) => entry?.index !== position)) {
-      throw new ModelGateError(`The embeddings answer does not give one vector for each of the ${count} input(s): its indexes are ${data.map((entry) => entry?.index).join(", ")}.`);
+      throw new ModelGateError(`The embeddings answer does not give one vector for each of the ${count} input(s): its indexes are ${data.map((entry) => describeIndex(entry?.index)).join(", ")}.`);
     }
     if (asked !== "float") return answer;
     for (const entry of data) {
@@ -55,4 +55,9 @@ export function decodeFloat32(base64: string, position: unknown): number[] {
   const view = new DataView(new ArrayBuffer(binary.length));
   for (let index = 0; index < binary.length; index++) view.setUint8(index, binary.charCodeAt(index));
   return Array.from({ length: binary.length / 4 }, (_, index) => view.getFloat32(index * 4, true));
+}
+
+/** An index as a message shows it: a number as it is, anything else by its type (a server may echo anything there, the key included). */
+function describeIndex(index: unknown): string {
+  return typeof index === "number" ? String(index) : index === null ? "null" : typeof index;
 }

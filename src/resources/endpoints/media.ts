@@ -1,4 +1,4 @@
-import { invalidArgument, isRecord, outcomeOf, type Outcome, type Requester, type Stream } from "../../core.ts";
+import { invalidArgument, isRecord, outcomeOf, type Outcome, type Requester } from "../../core.ts";
 import { assertParams, type CallOptions } from "./checks.ts";
 
 /** `client.images.generate()`: `POST /v1/images/generations`, the parsed JSON. */
@@ -11,14 +11,12 @@ export function generateImages(client: Requester, params: unknown, options: Call
 
 /**
  * `client.audio.speech.create()`: `POST /v1/audio/speech`, resolving to the binary `Response`
- * (read it with `arrayBuffer()`, or stream its `body`). The request is made as a stream is,
- * so the timeout ends with the first byte of audio and the body stays under the call's signal.
+ * (read it with `arrayBuffer()`, or stream its `body`): the timeout ends with the first byte of
+ * audio, and the body stays under the call's signal.
  */
-export async function createSpeech(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
+export function createSpeech(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
   assertParams(params, "{ model, input, voice }", { model: "a model id with the audio_generation capability", input: "the text to speak", voice: "a voice name" });
-  const call = client.request<Stream<unknown>>({ method: "POST", path: "/v1/audio/speech", body: params, stream: true, options: accepting("audio/*", options) });
-  const audio = await call.asResponse();
-  return { data: audio, response: () => audio, asResponse: () => audio };
+  return outcomeOf(client.request({ method: "POST", path: "/v1/audio/speech", body: params, response: "raw", options: accepting("audio/*", options) }), true);
 }
 
 /** The `response_format`s a transcription answers in plain text rather than JSON. */
@@ -30,7 +28,7 @@ const TEXT_FORMATS: unknown[] = ["text", "srt", "vtt"];
  * Resolves to the parsed JSON, or to the text itself for `response_format` `text`, `srt` or
  * `vtt`, which answer in plain text.
  */
-export async function createTranscription(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
+export function createTranscription(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
   assertParams(params, "{ file, model }", { model: "a model id with the audio capability" });
   const form = new FormData();
   const blob = toBlob(params.file);
@@ -44,14 +42,9 @@ export async function createTranscription(client: Requester, params: unknown, op
     else form.append(name, typeof value === "string" ? value : JSON.stringify(value));
   }
   const path = "/v1/audio/transcriptions";
-  if (!TEXT_FORMATS.includes(params.response_format)) return outcomeOf(client.request({ method: "POST", path, body: form, options }), false);
-  // The pipeline reads a successful plain answer as JSON and refuses it; asked as a stream is,
-  // the body is left to be read here (as speech's), errors and retries staying the pipeline's.
-  const call = client.request<Stream<unknown>>({ method: "POST", path, body: form, stream: true, options: accepting("text/plain", options) });
-  const answer = await call.asResponse();
-  const text = await answer.text();
-  const readable = () => new Response(text, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
-  return { data: text, response: readable, asResponse: readable };
+  // A text answer is a whole body like JSON: read within `timeout`, and retried when cut.
+  const spec = TEXT_FORMATS.includes(params.response_format) ? ({ response: "text", options: accepting("text/plain", options) } as const) : { options };
+  return outcomeOf(client.request({ method: "POST", path, body: form, ...spec }), false);
 }
 
 function toBlob(file: unknown): Blob {

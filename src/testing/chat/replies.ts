@@ -6,7 +6,8 @@ import { caption, generatedImage, replyOutput, spokenReply, videoURL, type Plann
 import { hash, mulberry32, pick } from "../random.ts";
 import { planReasoning, type PlannedReasoning } from "./reasoning.ts";
 import { mockPromptTokens } from "./prompt-tokens.ts";
-import { JSON_CHARS_PER_TOKEN, planStructured, structuredTarget, type StructuredScript } from "./structured.ts";
+import { choiceTokens, replyLimit, withinLimit } from "./reply-limit.ts";
+import { planStructured, structuredTarget, type StructuredScript } from "./structured.ts";
 import { autonomousToolCalls, callId, textOf, toolResultsReply } from "./tool-replies.ts";
 
 /** A fixed reply text, or a function of the request that returns one. */
@@ -81,9 +82,12 @@ const SENTENCES = [
  * choice `i` of `n` uses seed + i so the choices differ. Tools (unless `tool_choice` is
  * "none", and unless the conversation already ends with tool results) get tool calls whose
  * arguments follow the tools' JSON schemas (see `autonomousToolCalls`); a conversation
- * ending with tool results gets a text that quotes each one. `max_completion_tokens` /
- * `max_tokens` cut the text (a mock token is a word) with finish reason `length`. A
- * `script` is answered as it is (see `scriptedChoice`).
+ * ending with tool results gets a text that quotes each one. Every choice is cut (finish
+ * reason `length`) at the reply limit a real gateway applies (see `replyLimit`: the request's
+ * `max_completion_tokens` / `max_tokens`, the model's `max_output_tokens`, the context left
+ * after the prompt), whatever it holds: text, JSON, tool calls, a transcript, reasoning (see
+ * `withinLimit`), so `usage.completion_tokens` never passes it. A `script` is answered as it
+ * is (see `scriptedChoice`).
  *
  * Structured requests (see `structuredTarget`) get JSON generated from their schema instead:
  * a forced tool call's arguments, or the content for a `json_schema` or `json_object`
@@ -98,7 +102,8 @@ export function planReply(params: ChatCompletionCreateParamsBase, context: Reply
   const userText = lastUserText(params.messages);
   const resultsReply = toolResultsReply(params.messages);
   const callsTool = (params.tools?.length ?? 0) > 0 && params.tool_choice !== "none" && resultsReply === undefined;
-  const limit = params.max_completion_tokens ?? params.max_tokens ?? Infinity;
+  const promptTokens = mockPromptTokens(params);
+  const limit = replyLimit(params, model, promptTokens);
   const target = context.script ? undefined : structuredTarget(params);
   // A forced call is structured unless the conversation ends with a tool result (answered in
   // text, as before); a JSON response format is, unless a tool is called first or `reply` fixes the text.
@@ -128,10 +133,9 @@ export function planReply(params: ChatCompletionCreateParamsBase, context: Reply
       choice = textChoice(params, context, { index, full, output, limit: left, random });
     }
     if (reasoning) choice.reasoning = reasoning;
-    choices.push(choice);
+    choices.push(withinLimit(choice, limit));
   }
   const completionTokens = choices.reduce((sum, choice) => sum + choiceTokens(choice), 0);
-  const promptTokens = mockPromptTokens(params);
   const reasoningTokens = choices.reduce((sum, choice) => sum + (choice.reasoning?.tokens ?? 0), 0);
   return {
     id: context.id,
@@ -186,18 +190,6 @@ function scriptedChoice(script: ReplyScript, random: () => number, index: number
   );
   const text = script.content ?? (toolCalls.length > 0 ? null : "");
   return { index, text, toolCalls, finishReason: toolCalls.length > 0 ? "tool_calls" : "stop" };
-}
-
-/**
- * A mock token is a word of text (or of a refusal, a transcript, the reasoning), or four
- * characters of a tool call or of generated JSON.
- */
-function choiceTokens(choice: PlannedChoice): number {
-  const text = choice.text ?? "";
-  const words = (value: string) => value.split(/\s+/).filter(Boolean).length;
-  const textTokens = (choice.json ? Math.ceil(text.length / JSON_CHARS_PER_TOKEN) : words(text)) + words(choice.refusal ?? "") + words(choice.audio?.transcript ?? "");
-  const callTokens = choice.toolCalls.reduce((sum, call) => sum + Math.ceil((call.function.name.length + call.function.arguments.length) / 4), 0);
-  return textTokens + callTokens + (choice.reasoning?.tokens ?? 0);
 }
 
 function lastUserText(messages: ChatCompletionMessageParam[]): string {

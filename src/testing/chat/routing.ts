@@ -6,8 +6,8 @@ import { mockPromptTokens } from "./prompt-tokens.ts";
 
 /**
  * The outcome of routing: the model, or why none could serve the request. A prompt larger
- * than every model's context is `context_length_exceeded`, whatever the route says: no
- * filter could have let it through.
+ * than the context of every model the request may reach (every model of the catalogue for
+ * `model: "auto"`, whatever the route says) is `context_length_exceeded`.
  */
 export type RouteResult = { model: MockModel } | { error: string; code: "model_not_found" | "no_route_available" | "context_length_exceeded" };
 
@@ -22,7 +22,8 @@ const MODALITY_CAPABILITIES: Record<string, ModelCapability> = { image: "image_g
 
 /**
  * Picks the model for a request as the gateway does. A named model (or the first known one
- * of `[model, ...models]`) is used as is. For `model: "auto"` the candidates must have every
+ * of `[model, ...models]` whose context holds the prompt) is used as is; a prompt larger than
+ * the context of every one known is `context_length_exceeded`, as a provider refuses it. For `model: "auto"` the candidates must have every
  * capability the request needs — those in `route.capabilities` plus what the messages imply
  * (an image part needs `vision`, audio `audio`, tools `tools`, a JSON response format `json`,
  * a long prompt `long_context`, `modalities` with `image`, `audio` or `video` the matching
@@ -37,9 +38,18 @@ const MODALITY_CAPABILITIES: Record<string, ModelCapability> = { image: "image_g
 export function chooseModel(params: ChatCompletionCreateParamsBase, catalogue: readonly MockModel[]): RouteResult {
   if (params.model !== "auto") {
     const tried = [params.model, ...(params.models ?? [])];
-    for (const id of tried) {
-      const found = catalogue.find((model) => model.id === id);
-      if (found) return { model: found };
+    const known = tried.map((id) => catalogue.find((model) => model.id === id)).filter((model) => model !== undefined);
+    // A prompt the model cannot hold is refused by its provider (never served and billed
+    // whole); the gateway then tries the next fallback, as it does after any failure.
+    const promptTokens = mockPromptTokens(params);
+    const fits = known.find((model) => promptTokens <= model.context_length);
+    if (fits) return { model: fits };
+    if (known.length > 0) {
+      const first = known[0]!;
+      return {
+        error: `This model's maximum context length is ${tokens(first.context_length)} tokens. However, your messages resulted in about ${tokens(promptTokens)} tokens (${first.id}${known.length > 1 ? " and every fallback" : ""}).`,
+        code: "context_length_exceeded",
+      };
     }
     const what = tried.length === 1 ? `The model '${params.model}' does not exist.` : `None of the models ${tried.map((id) => `'${id}'`).join(", ")} exists.`;
     return { error: what, code: "model_not_found" };

@@ -54,7 +54,7 @@ export type MockFault =
       retryAfter?: number | string;
       /** Milliseconds, for the `retry-after-ms` header. */
       retryAfterMs?: number;
-      /** The error message. @default "Injected failure with status <status>." */
+      /** The error message. @default "Injected failure." (the SDK's error states the status) */
       message?: string;
       /** A raw body (sent as text/html unless `headers` say otherwise) instead of the JSON error. */
       body?: string;
@@ -165,7 +165,7 @@ export function statusFaultResponse(fault: Extract<MockFault, { type: "status" }
   if (fault.body !== undefined) {
     return new Response(fault.body, { status: fault.status, headers: { "content-type": "text/html; charset=utf-8", ...headers } });
   }
-  return errorResponse(fault.status, fault.message ?? `Injected failure with status ${fault.status}.`, { headers });
+  return errorResponse(fault.status, fault.message ?? "Injected failure.", { headers });
 }
 
 /** A non-streamed answer with a body fault applied (see `MockFault`). */

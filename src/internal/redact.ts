@@ -1,0 +1,92 @@
+/**
+ * Takes secrets out of text that came from elsewhere before it becomes part of an error or a
+ * log line: some providers echo the key they rejected ("Incorrect API key provided: sk-..."),
+ * in an HTTP answer or inside a stream, and errors get logged and reported.
+ */
+export type Redact = (text: string) => string;
+
+const REDACTED = "[redacted]";
+/** Shorter strings are too likely to occur by chance to be cut out of every message. */
+const MIN_SECRET_LENGTH = 4;
+/**
+ * A run of this many characters of a key shows part of it: servers quote a key's start or end
+ * ("…ending in 4f9a2c81"), and an excerpt may cut through one. Every such run is cut out.
+ */
+const PART = 8;
+/** Keys a key function gave that stay redacted: the most recent ones. */
+const MAX_REMEMBERED = 64;
+
+/** Leaves text as it is: for errors built where no secret is known. */
+export const redactNothing: Redact = (text) => text;
+
+/**
+ * A redactor that knows the secrets it was given and those `remember()`ed later (a key
+ * function may return a new key on any attempt; the last 64 keys it gave stay secret). It cuts
+ * out each secret whole and every run of 8 of its characters, as the secret is written in
+ * text, inside a JSON string and in a query string (`defaultQuery: { key }`). Linear in the
+ * text: one set lookup per position.
+ */
+export function createRedactor(...secrets: string[]): { redact: Redact; remember(secret: string): void } {
+  const known = new Set<string>();
+  let spellings: string[] = [];
+  let parts = new Set<string>();
+  const remember = (secret: string) => {
+    if (secret.length < MIN_SECRET_LENGTH) return;
+    // Most recent last; a function minting a key per call must not grow this without bound,
+    // and a server only echoes a key that was recently sent.
+    known.delete(secret);
+    known.add(secret);
+    if (known.size > MAX_REMEMBERED) known.delete(known.values().next().value as string);
+    // Rebuilt each time: a few thousand short strings at most, once per attempt at most.
+    spellings = [...known].flatMap((known) => [known, JSON.stringify(known).slice(1, -1), new URLSearchParams({ k: known }).toString().slice(2)]);
+    parts = new Set();
+    for (const spelling of spellings) for (let end = PART; end <= spelling.length; end++) parts.add(spelling.slice(end - PART, end));
+  };
+  secrets.forEach(remember);
+  const redact: Redact = (text) => {
+    // A secret shorter than a part is cut out whole.
+    for (const spelling of spellings) if (spelling.length < PART) text = text.replaceAll(spelling, REDACTED);
+    // Then every stretch that parts cover (overlapping or touching) becomes one `[redacted]`.
+    let shown = "";
+    let copied = 0;
+    let start = 0;
+    let end = -1;
+    for (let i = PART; i <= text.length && parts.size > 0; i++) {
+      if (!parts.has(text.slice(i - PART, i))) continue;
+      if (i - PART > end) {
+        if (end >= 0) {
+          shown += text.slice(copied, start) + REDACTED;
+          copied = end;
+        }
+        start = i - PART;
+      }
+      end = i;
+    }
+    return end < 0 ? text : shown + text.slice(copied, start) + REDACTED + text.slice(end);
+  };
+  return { redact, remember };
+}
+
+/** How deep `redactValue` copies; deeper values (no gateway sends them) become a note instead of a stack overflow. */
+const MAX_DEPTH = 100;
+
+/**
+ * A JSON-like value (a parsed body, a reply) with every secret cut out of its strings, keys
+ * included. Walked rather than serialised: in JSON text a secret holding `"` or `\\` is
+ * escaped, so searching the text would miss it. Objects are copied as plain data, their own
+ * enumerable fields only (so nothing else they hold, such as an error's message, can leak); a
+ * `__proto__` key stays an own property, as `JSON.parse` made it.
+ */
+export function redactValue(value: unknown, redact: Redact, path: object[] = []): unknown {
+  if (typeof value !== "object" || value === null) return typeof value === "string" ? redact(value) : value;
+  // A thrown value may hold itself (an HTTP client's error and its request): a cycle is named, not walked.
+  if (path.includes(value)) return "[circular]";
+  if (path.length > MAX_DEPTH) return `[nested deeper than ${MAX_DEPTH} levels]`;
+  const copy: object = Array.isArray(value) ? [] : Object.create(Object.getPrototypeOf(value) === null ? null : Object.prototype);
+  for (const name of Object.keys(value)) {
+    // Defined, not assigned: assigning "__proto__" would replace the prototype instead.
+    const item = redactValue((value as Record<string, unknown>)[name], redact, [...path, value]);
+    Object.defineProperty(copy, redact(name), { value: item, writable: true, enumerable: true, configurable: true });
+  }
+  return copy;
+}

@@ -1,0 +1,38 @@
+// How chat completions read their answers: chat's own rules, kept out of the generic pipeline.
+import { learnFrom, type GatewayInfo } from "../../gateway/info.ts";
+import { isRecord } from "../../internal/values.ts";
+import { aliasReasoning, type EndRules } from "../../streaming/chunk-events.ts";
+
+/**
+ * A non-streamed chat answer as `create()` gives it: a provider's `reasoning_content` read as
+ * `message.reasoning`, and what the gateway did kept in `gateway`. Both are added as
+ * non-enumerable properties, so `JSON.stringify(completion)` is still the wire body.
+ */
+export function decodeChatAnswer(data: unknown, gateway: GatewayInfo): unknown {
+  if (!isRecord(data)) return data;
+  for (const choice of Array.isArray(data.choices) ? data.choices : []) {
+    const message: unknown = isRecord(choice) ? choice.message : undefined;
+    // Some providers spell it `reasoning_content`; `reasoning` wins when both come.
+    if (isRecord(message)) aliasReasoning(message);
+  }
+  if (!("gateway" in data)) {
+    learnFrom(gateway, data);
+    Object.defineProperty(data, "gateway", { value: gateway, configurable: true });
+  }
+  return data;
+}
+
+/**
+ * What a streamed chat answer must have shown before a close without `[DONE]` counts as its
+ * end, read from the request (an object whose `stream` is `true`): the usage chunk when
+ * `stream_options.include_usage` asked for it; and the `audio.format` given to each choice's
+ * first audio fragment; and with `n`, choices 0 to n − 1 all finished.
+ */
+export function chatStreamRules(body: { stream_options?: unknown; audio?: unknown; n?: unknown }): EndRules {
+  const format = (body.audio as { format?: unknown } | null | undefined)?.format;
+  return {
+    requireUsage: (body.stream_options as { include_usage?: unknown } | null | undefined)?.include_usage === true,
+    audioFormat: typeof format === "string" ? format : undefined,
+    choiceCount: typeof body.n === "number" ? body.n : undefined,
+  };
+}
