@@ -15,8 +15,24 @@ if (!match) throw new Error("dist/index.d.cts: no final `export { … }` to rewr
 // Names the class already carries: its statics (the error classes) and the members of the
 // type namespace declared beside it in src/client/client.ts.
 const statics = new Set([...source.matchAll(/^\s+static (\w+):/gm)].map(([, name]) => name));
-const namespaceBlock = source.match(/declare namespace ModelGate \{\s*export \{([^}]*)\}/)?.[1] ?? "";
-const inNamespace = new Set(namespaceBlock.split(",").map((entry) => entry.trim().replace(/^type /, "").split(" as ").at(-1)));
+// The namespace holds nested ones (`ModelGate.Chat.Completions`), so every `export { … }` list
+// inside it counts, up to the brace that closes it.
+const namespaceStart = source.indexOf("declare namespace ModelGate {");
+let namespaceEnd = namespaceStart;
+for (let depth = 0, i = source.indexOf("{", namespaceStart); i < source.length; i++) {
+  if (source[i] === "{") depth++;
+  else if (source[i] === "}" && --depth === 0) {
+    namespaceEnd = i;
+    break;
+  }
+}
+const namespaceBlock = namespaceStart < 0 ? "" : source.slice(namespaceStart, namespaceEnd);
+const inNamespace = new Set([
+  ...[...namespaceBlock.matchAll(/export \{([^}]*)\}/g)].flatMap(([, list]) => list.split(",").map((entry) => entry.trim().replace(/^type /, "").split(" as ").at(-1))),
+  // `ModelGate.Chat` is the namespace of chat types, as openai's docs use it; the resource class
+  // `Chat` stays a named export (and a property at run time) without a type of its own here.
+  ...[...namespaceBlock.matchAll(/export namespace (\w+)/g)].map(([, name]) => name),
+]);
 
 // A type only re-exported from a shared chunk (no other declaration here uses it) comes as its
 // own `export { X as Name } from "./chunk"` line, which cannot stand beside `export =`: it
