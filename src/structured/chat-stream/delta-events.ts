@@ -1,12 +1,17 @@
 import type { ChatCompletionChunk, ChatCompletionChunkChoice, ChatCompletionTokenLogprob } from "../../types/index.ts";
 import type { ChatCompletionSnapshot, ChatCompletionSnapshotChoice } from "../../types/helper-events.ts";
-import { PartialJSONParser } from "../partial-json.ts";
+import type { PartialJSONParser } from "../partial-json.ts";
 import type { HelperEmitter } from "./emitter.ts";
 
 type SnapshotCall = NonNullable<ChatCompletionSnapshotChoice["message"]["tool_calls"]>[number];
 
 /** How a stream's answer and calls are parsed as they arrive, when the request gave schemas. */
 export interface DeltaParsing {
+  /**
+   * A new incremental JSON parser, for the content or calls parsed as they arrive. Handed in,
+   * not imported: the runner's streamed steps parse nothing and do not load the parser.
+   */
+  parser(): PartialJSONParser;
   /** Choices' content is the answer: `content.delta` carries it parsed so far. */
   readonly content: boolean;
   /** Calls of these functions carry their arguments parsed so far. */
@@ -32,6 +37,9 @@ interface ChoiceState {
 }
 
 const NO_PARSING: DeltaParsing = {
+  parser: () => {
+    throw new TypeError("nothing is parsed");
+  },
   content: false,
   functions: new Set(),
   contentDone: async () => null,
@@ -165,7 +173,7 @@ export class DeltaEvents {
         logprobsRefusalDone: false,
         doneCalls: new Set(),
         currentCall: null,
-        content: this.#parsing.content ? new PartialJSONParser() : undefined,
+        content: this.#parsing.content ? this.#parsing.parser() : undefined,
         calls: new Map(),
       };
       this.#states.set(index, state);
@@ -219,7 +227,7 @@ export class DeltaEvents {
         if (typeof text !== "string" || !text) continue;
         call.function.arguments += text;
         if (!this.#parsing.functions.has(call.function.name)) continue;
-        if (!state.calls.has(at)) state.calls.set(at, new PartialJSONParser());
+        if (!state.calls.has(at)) state.calls.set(at, this.#parsing.parser());
         const parser = state.calls.get(at);
         if (parser) {
           const grown = this.#grow(parser, text, () => state.calls.set(at, undefined), "tool_calls.function.arguments.delta");

@@ -3,6 +3,7 @@ import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam } 
 import type { ChatCompletionSnapshot, ChatCompletionSnapshotChoice } from "../../types/helper-events.ts";
 import type { StructuredStream } from "../../types/structured.ts";
 import { parseCompletion } from "../parse-completion.ts";
+import { PartialJSONParser } from "../partial-json.ts";
 import { planRequest, type RequestPlan } from "../plan.ts";
 import { ChatHelper } from "./chat-helper.ts";
 import { DeltaEvents, type DeltaParsing } from "./delta-events.ts";
@@ -75,6 +76,7 @@ function deltaParsing(plan: RequestPlan): DeltaParsing {
   const contentIsAnswer = plan.answer !== undefined && plan.answer.toolName === undefined;
   const withoutAnswer: RequestPlan = { ...plan, answer: undefined };
   return {
+    parser: () => new PartialJSONParser(),
     content: contentIsAnswer,
     functions: new Set(plan.tools.keys()),
     async contentDone(choice, snapshot) {
