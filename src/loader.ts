@@ -22,12 +22,7 @@ function onDemand<Module>(load: () => Promise<Module>): () => Promise<Module> {
     }));
 }
 
-/**
- * `parse()`: schemas, the incremental JSON parser, the structured stream; and
- * `chat.completions.stream()`, openai's `ChatCompletionStream` helper, which is built on
- * `parse({ stream: true })` and so needs this code anyway (an entry of its own would only add
- * to the first load: 41 B gzip under Vite).
- */
+/** `parse()`: schemas, the incremental JSON parser, the structured stream. */
 export const loadStructured = onDemand(() => import("./structured/parse.ts"));
 
 /** `runTools()`: the tool runner. */
@@ -44,3 +39,10 @@ export const loadKeyFunction = onDemand(() => import("./key-function/index.ts"))
 
 /** The wording of the debug lines `logLevel: "debug"` writes. */
 export const loadDebugLines = onDemand(() => import("./debug-lines/index.ts"));
+
+/**
+ * `chat.completions.stream()`: openai's `ChatCompletionStream` helper, its events and final
+ * values (built on `parse()`, whose code it loads in turn). An entry of its own, so that an app
+ * calling `parse()` alone does not download it.
+ */
+export const loadChatStream = onDemand(() => import("./chat-stream/index.ts"));

@@ -17,6 +17,9 @@ vi.mock("../src/budget/index.ts", () => {
 vi.mock("../src/resources/endpoints/index.ts", () => {
   throw new TypeError("Failed to fetch dynamically imported module");
 });
+vi.mock("../src/chat-stream/index.ts", () => {
+  throw new TypeError("Failed to fetch dynamically imported module");
+});
 
 const client = (fetch: ClientOptions["fetch"] = createMockGateway()) => new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://gateway.test", maxRetries: 0, fetch });
 const messages = [{ role: "user" as const, content: "Hello" }];

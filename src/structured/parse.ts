@@ -5,9 +5,6 @@ import { parseCompletion } from "./parse-completion.ts";
 import { planRequest } from "./plan.ts";
 import { structuredStream } from "./structured-stream.ts";
 
-// `chat.completions.stream()`: openai's `ChatCompletionStream` helper, built on parse({ stream: true }).
-export { readBody, startStream } from "./chat-stream/stream-helper.ts";
-
 
 /**
  * `client.chat.completions.parse()`: sends the request the way `structuredOutput` says, through

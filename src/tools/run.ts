@@ -6,7 +6,7 @@ import { callTool, unlessAborted } from "./call-tool.ts";
 import { offeredTools, type RunnerTool } from "./offered-tools.ts";
 import { RunnerHelper, type RunnerShell } from "./runner-helper.ts";
 import { RunBudget, type BudgetedStep } from "../budget/index.ts";
-import { DeltaEvents } from "../structured/chat-stream/delta-events.ts";
+import { DeltaEvents } from "../chat-stream/delta-events.ts";
 
 const DEFAULT_MAX_STEPS = 10;
 /** The same call (tool and arguments) in this many consecutive steps stops the run. */

@@ -1,6 +1,6 @@
 import type { ChatCompletion } from "../types/index.ts";
 import type { ToolRunEvent, ToolRunResult } from "../types/tool-runner.ts";
-import { ChatHelper } from "../structured/chat-stream/chat-helper.ts";
+import { ChatHelper } from "../chat-stream/chat-helper.ts";
 import { EventLog } from "./event-log.ts";
 
 /** What the shell `runTools()` returns needs from its helper (see resources/chat/run-tools.ts). */

@@ -1,4 +1,4 @@
-import { loadStructured } from "../../loader.ts";
+import { loadChatStream } from "../../loader.ts";
 import { bridgeSource } from "../../streaming/bridge.ts";
 import type { GatewayInfo } from "../../gateway/info.ts";
 import type { ChatCompletionChunk, ChatCompletionMessageToolCall } from "../../types/chat-completion.ts";
@@ -6,7 +6,7 @@ import type { ChatCompletionStreamEvents, HelperEventEmitter, HelperFinalValues 
 import type { DeepPartial, ParsedChatCompletion, ParsedChatCompletionMessage, ParsedFunctionToolCall } from "../../types/structured.ts";
 import { HelperShell } from "./helper-shell.ts";
 
-type Helpers = Awaited<ReturnType<typeof loadStructured>>;
+type Helpers = Awaited<ReturnType<typeof loadChatStream>>;
 
 /**
  * What `client.chat.completions.stream()` returns, as openai's helper of the same name: an
@@ -43,7 +43,7 @@ export class ChatCompletionStream<ParsedT = null, Call extends ChatCompletionMes
    * a body cut before the bridge's end frame is an `APIConnectionError`.
    */
   static fromReadableStream(readable: ReadableStream<Uint8Array>): ChatCompletionStream {
-    return new ChatCompletionStream(loadStructured, (helpers, stream) => helpers.readBody(stream, readable));
+    return new ChatCompletionStream(loadChatStream, (helpers, stream) => helpers.readBody(stream, readable));
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { RequestOptions } from "../../pipeline/options.ts";
 import { createAPIPromise, type APIPromise } from "../../pipeline/api-promise.ts";
-import { loadBudget, loadStructured, loadToolRunner } from "../../loader.ts";
+import { loadBudget, loadChatStream, loadStructured, loadToolRunner } from "../../loader.ts";
 import { ToolRunner } from "./run-tools.ts";
 import { ChatCompletionStream } from "./chat-completion-stream.ts";
 import type { ToolRun, ToolRunOptions, ToolRunParams } from "../../types/tool-runner.ts";
@@ -128,7 +128,7 @@ export class Completions {
     params: ChatCompletionParseParams<Format, Tools> & { stream?: true | null | undefined },
     options?: ParseOptions,
   ): ChatCompletionStream<ParsedOutput<Format>, ParsedToolCallOf<Tools>, DeepPartial<ParsedInput<Format>>> {
-    return new ChatCompletionStream(loadStructured, (chatStream, stream) => chatStream.startStream(stream, this.#client, this, params, options));
+    return new ChatCompletionStream(loadChatStream, (chatStream, stream) => chatStream.startStream(stream, this.#client, this, params, options));
   }
 
   /**

@@ -1,4 +1,4 @@
-import { APIUserAbortError, invalidArgument, ModelGateError } from "../../core.ts";
+import { APIUserAbortError, invalidArgument, ModelGateError } from "../core.ts";
 
 type Listener = (...args: never[]) => unknown;
 

@@ -1,5 +1,5 @@
-import { isRecord, ModelGateError } from "../../core.ts";
-import type { ChatCompletion, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage } from "../../types/index.ts";
+import { isRecord, ModelGateError } from "../core.ts";
+import type { ChatCompletion, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage } from "../types/index.ts";
 import type { HelperEmitter } from "./emitter.ts";
 
 /**

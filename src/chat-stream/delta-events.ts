@@ -1,6 +1,6 @@
-import type { ChatCompletionChunk, ChatCompletionChunkChoice, ChatCompletionTokenLogprob } from "../../types/index.ts";
-import type { ChatCompletionSnapshot, ChatCompletionSnapshotChoice } from "../../types/helper-events.ts";
-import type { PartialJSONParser } from "../partial-json.ts";
+import type { ChatCompletionChunk, ChatCompletionChunkChoice, ChatCompletionTokenLogprob } from "../types/index.ts";
+import type { ChatCompletionSnapshot, ChatCompletionSnapshotChoice } from "../types/helper-events.ts";
+import type { PartialJSONParser } from "../structured/partial-json.ts";
 import type { HelperEmitter } from "./emitter.ts";
 
 type SnapshotCall = NonNullable<ChatCompletionSnapshotChoice["message"]["tool_calls"]>[number];

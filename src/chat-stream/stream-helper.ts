@@ -1,10 +1,10 @@
-import { ChatCompletionAccumulator, isRecord, Stream, type ChatCompletionStream, type Completions, type Requester } from "../../core.ts";
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam } from "../../types/index.ts";
-import type { ChatCompletionSnapshot, ChatCompletionSnapshotChoice } from "../../types/helper-events.ts";
-import type { StructuredStream } from "../../types/structured.ts";
-import { parseCompletion } from "../parse-completion.ts";
-import { PartialJSONParser } from "../partial-json.ts";
-import { planRequest, type RequestPlan } from "../plan.ts";
+import { ChatCompletionAccumulator, isRecord, Stream, type ChatCompletionStream, type Completions, type Requester } from "../core.ts";
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam } from "../types/index.ts";
+import type { ChatCompletionSnapshot, ChatCompletionSnapshotChoice } from "../types/helper-events.ts";
+import type { StructuredStream } from "../types/structured.ts";
+import { parseCompletion } from "../structured/parse-completion.ts";
+import { PartialJSONParser } from "../structured/partial-json.ts";
+import { planRequest, type RequestPlan } from "../structured/plan.ts";
 import { ChatHelper } from "./chat-helper.ts";
 import { DeltaEvents, type DeltaParsing } from "./delta-events.ts";
 import { listen } from "./listen.ts";
