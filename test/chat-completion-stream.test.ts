@@ -242,6 +242,17 @@ describe("chat.completions.stream(): final values and iteration", () => {
     expect((await copy.finalMessage()).parsed).toBeNull();
   });
 
+  it("reads a body openai's toReadableStream() wrote: its chunks as events, then the APIConnectionError of a body without an end frame", async () => {
+    const theirs = openaiTwin().chat.completions.stream({ model, messages });
+    const copy = ChatCompletionStream.fromReadableStream(theirs.toReadableStream());
+    const heard = await hearAll(copy).ended;
+    expect(names(heard)).toContain("content.delta");
+    expect(names(heard).slice(-2)).toEqual(["error", "end"]);
+    const error = heard.at(-2)!.args[0] as Error;
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error.message).toMatch(/without its end frame/);
+  });
+
   it("hands a body to openai's ChatCompletionStream.fromReadableStream(), which reads the same text", async () => {
     const { ChatCompletionStream: OpenAIChatCompletionStream } = await import("openai/lib/ChatCompletionStream");
     const source = client.chat.completions.stream({ model, messages });
