@@ -1,6 +1,6 @@
 import { http, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
-import { ModelGateError, type ChatCompletionCreateParams } from "../src/index.ts";
+import { APIConnectionError, APIConnectionTimeoutError, ModelGate, ModelGateError, type ChatCompletionCreateParams } from "../src/index.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { completionBody, contentEvent, DONE } from "./fixtures/chunks.ts";
 import { BASE, USER_HELLO, testClient, useMockServer } from "./fixtures/server.ts";
@@ -95,5 +95,26 @@ describe("models", () => {
     const list = await testClient().models.list();
     expect(list.object).toBe("list");
     expect(list.data.map((model) => model.id)).toEqual(["a/b"]);
+  });
+});
+
+describe("a 200 that holds no chat completion", () => {
+  it.each([
+    ["an empty body", () => new Response(null, { status: 200 })],
+    ["null", () => Response.json(null)],
+    ["an object without choices", () => Response.json({ id: "x" })],
+  ])("rejects %s with APIConnectionError instead of resolving to it", async (_name, answer) => {
+    const client = new ModelGate({ apiKey: "sk-test", baseURL: "https://g.test", maxRetries: 0, fetch: async () => answer() });
+    await expect(client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "hi" }] })).rejects.toThrow(APIConnectionError);
+  });
+
+  it("ends a stream whose 200 has no body at once, as an empty one, not at the timeout", async () => {
+    const client = new ModelGate({ apiKey: "sk-test", baseURL: "https://g.test", maxRetries: 0, fetch: async () => new Response(null, { headers: { "content-type": "text/event-stream" } }) });
+    const error = await client.chat.completions
+      .create({ model: "m", messages: [{ role: "user", content: "hi" }], stream: true })
+      .then((stream) => stream.text())
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error).not.toBeInstanceOf(APIConnectionTimeoutError);
   });
 });

@@ -575,3 +575,11 @@ describe("what a custom fetch throws", () => {
     expect((error as Error).cause).toBe(thrown);
   });
 });
+
+describe("a key written into baseURL's path", () => {
+  it("is cut out of the client's JSON and inspection", () => {
+    const key = "sk-live-ABCDEFGH12345678abcdefgh";
+    const client = new ModelGate({ apiKey: key, baseURL: `https://gw.test/t/${key}` });
+    for (const shown of [JSON.stringify(client), inspect(client), String(client)]) expect(shown).not.toContain(key.slice(8, 16));
+  });
+});

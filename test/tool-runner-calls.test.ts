@@ -208,6 +208,14 @@ describe("runTools(): malformed calls become that call's tool message", () => {
     expect(most).toBeLessThanOrEqual(3);
   });
 
+  it("keeps the SDK's own JSON error as `cause` with the key cut out of it", async () => {
+    const { client } = replying(assistant([{ id: "j", type: "function", function: { name: "get_weather", arguments: `{"q": ${KEY}}` } }]), answer);
+    const result = await client.chat.completions.runTools({ model: "m", messages, tools: [getWeather] });
+    const record = result.steps[0]!.toolCalls[0]!;
+    expect(record.cause).toBeInstanceOf(SyntaxError);
+    for (const shown of [String((record.cause as Error).message), record.error ?? ""]) expect(shown).not.toContain(KEY.slice(0, 8));
+  });
+
   it("keeps a refusal in messages as the model sent it", async () => {
     const { client } = replying({ role: "assistant", content: null, refusal: "I can't help with that." });
     const result = await client.chat.completions.runTools({ model: "m", messages, tools: [getWeather] });

@@ -291,7 +291,8 @@ export class ModelGate {
   /** The key is left out, so logging or serialising a client cannot leak it. */
   toJSON(): Record<string, unknown> {
     return {
-      baseURL: this.baseURL,
+      // A key written into the URL's path (some gateways take it there) is cut out too.
+      baseURL: this.#config.redact(this.baseURL),
       timeout: this.timeout,
       streamIdleTimeout: this.streamIdleTimeout,
       maxRetries: this.maxRetries,

@@ -36,7 +36,8 @@ export function logDebug(log: Logger, line: DebugLine, redact: Redact = (text) =
 export function headersForLog(headers: Headers, redact: Redact = (text) => text): Record<string, string> {
   const shown: Record<string, string> = {};
   headers.forEach((value, name) => {
-    shown[name] = SECRET_HEADERS.has(name) ? (name === "authorization" ? "Bearer [redacted]" : "[redacted]") : redact(value);
+    // A header's name can carry the key too (a gateway that names a header after it).
+    shown[redact(name)] = SECRET_HEADERS.has(name) ? (name === "authorization" ? "Bearer [redacted]" : "[redacted]") : redact(value);
   });
   return shown;
 }

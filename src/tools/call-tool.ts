@@ -61,7 +61,10 @@ async function runOneCall(call: PreparedCall["call"], tools: Map<string, RunnerT
   try {
     args = text.trim() === "" ? {} : JSON.parse(text);
   } catch (error) {
-    return { error: `The arguments are not valid JSON (${describe(error)}). Call the tool again with a JSON object as its arguments.`, thrown: { value: error } };
+    // JSON.parse's own error quotes the model's text, which may echo the key: unlike a tool's
+    // throw, it is the SDK's, so it is kept with its message redacted.
+    const parseError = new SyntaxError(context.redact(describe(error)));
+    return { error: `The arguments are not valid JSON (${parseError.message}). Call the tool again with a JSON object as its arguments.`, thrown: { value: parseError } };
   }
   // Arguments are named: a function is always called with an object.
   if (!isRecord(args)) return { error: "The arguments must be a JSON object of named arguments. Call the tool again with one." };

@@ -1,5 +1,6 @@
 // How chat completions read their answers: chat's own rules, kept out of the generic pipeline.
 import { learnFrom, type GatewayInfo } from "../../gateway/info.ts";
+import { APIConnectionError } from "../../errors/connection-errors.ts";
 import { isRecord } from "../../internal/values.ts";
 import { aliasReasoning, type EndRules } from "../../streaming/chunk-events.ts";
 
@@ -9,8 +10,9 @@ import { aliasReasoning, type EndRules } from "../../streaming/chunk-events.ts";
  * non-enumerable properties, so `JSON.stringify(completion)` is still the wire body.
  */
 export function decodeChatAnswer(data: unknown, gateway: GatewayInfo): unknown {
-  if (!isRecord(data)) return data;
-  for (const choice of Array.isArray(data.choices) ? data.choices : []) {
+  // An empty body, `null` or an object without choices passes for no answer, never for one.
+  if (!isRecord(data) || !Array.isArray(data.choices)) throw new APIConnectionError("The answer has no `choices`: it was cut, or is no chat completion.");
+  for (const choice of data.choices) {
     const message: unknown = isRecord(choice) ? choice.message : undefined;
     // Some providers spell it `reasoning_content`; `reasoning` wins when both come.
     if (isRecord(message)) aliasReasoning(message);
