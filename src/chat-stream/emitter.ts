@@ -115,19 +115,19 @@ export class HelperEmitter {
   }
 
   /**
-   * Runs the helper's work after a timer turn (so that the listeners added right after the
-   * helper was made are in place), then its final events and `end`; a failure anywhere is
-   * `error` (or `abort`), then `end`.
+   * Runs the helper's work, then its final events and `end`; a failure anywhere is `error` (or
+   * `abort`), then `end`. The work starts a promise job later, once the shell has handed over
+   * the listeners added before the code loaded (openai's helpers wait a timer turn instead;
+   * reacting within promise jobs keeps an abort's effect immediate).
    */
   run(work: () => Promise<void>, emitFinal: () => void): void {
-    setTimeout(() => {
-      work()
-        .then(emitFinal)
-        .then(
-          () => this.#finish(),
-          (error: unknown) => this.fail(error),
-        );
-    }, 0);
+    Promise.resolve()
+      .then(work)
+      .then(emitFinal)
+      .then(
+        () => this.#finish(),
+        (error: unknown) => this.fail(error),
+      );
   }
 
   /** Ends the helper with `error` (or `abort`, for an abort), then `end`. */

@@ -27,7 +27,7 @@ export class RunnerHelper extends ChatHelper {
   }
 
   /**
-   * Starts the run (after a timer turn, as openai's runner does), then its final events and
+   * Starts the run (a promise job later, see `HelperEmitter.run`), then its final events and
    * `end`. The result settles with `done()`: with the run's outcome, or its error.
    */
   start(run: () => Promise<ToolRunResult>): void {

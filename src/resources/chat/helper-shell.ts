@@ -42,7 +42,7 @@ export class HelperShell<Module, Item> implements AsyncIterable<Item> {
 
   /**
    * Low-level: `chat.completions.stream()` and `runTools()` make these. `start` makes the
-   * helper from the loaded module; the helper must not emit anything before a timer turn,
+   * helper from the loaded module; the helper must not emit anything from within `start`,
    * since the queued calls are replayed right after `start` returns.
    */
   constructor(load: () => Promise<Module>, start: (module: Module, shell: never) => object) {
