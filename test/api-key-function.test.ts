@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { APIConnectionTimeoutError, APIUserAbortError, AuthenticationError, InternalServerError, ModelGate, ModelGateError } from "../src/index.ts";
 import { createRedactor } from "../src/internal/redact.ts";
@@ -151,5 +152,25 @@ describe("redaction of the keys a function gives", () => {
     for (let index = 0; index < 1000; index++) redactor.remember(minted(index));
     expect(redactor.redact(`echo ${minted(999)}`)).toBe("echo [redacted]");
     expect(redactor.redact(`echo ${minted(1)}`)).toBe(`echo ${minted(1)}`);
+  });
+});
+
+describe("what a key function throws", () => {
+  it("is kept as cause with every key the function gave cut out of it", async () => {
+    const first = "sk-first-ABCDEFGH12345678";
+    let calls = 0;
+    const client = new ModelGate({
+      baseURL: "https://g.test",
+      maxRetries: 0,
+      apiKey: () => {
+        if (calls++ === 0) return first;
+        throw new Error(`refresh failed: token ${first} expired`);
+      },
+      fetch: async () => new Response(JSON.stringify({ error: { message: "expired" } }), { status: 401 }),
+    });
+    const error = (await client.models.list().catch((caught: unknown) => caught)) as Error;
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect((error.cause as Error).message).toBe("refresh failed: token [redacted] expired");
+    expect(inspect(error, { depth: 5 })).not.toContain(first.slice(4, 12));
   });
 });

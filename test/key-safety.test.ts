@@ -583,3 +583,18 @@ describe("a key written into baseURL's path", () => {
     for (const shown of [JSON.stringify(client), inspect(client), String(client)]) expect(shown).not.toContain(key.slice(8, 16));
   });
 });
+
+describe("a response header whose name shows part of the key", () => {
+  it("is left out of the error's headers", async () => {
+    const key = "sk-live-ABCDEFGH12345678abcdefgh";
+    const client = new ModelGate({
+      apiKey: key,
+      baseURL: "https://g.test",
+      maxRetries: 0,
+      fetch: async () => new Response(JSON.stringify({ error: { message: "no" } }), { status: 401, headers: { "x-abcdefgh12345678abcdefgh": "1", "x-request-id": "r1" } }),
+    });
+    const error = (await client.models.list().catch((caught: unknown) => caught)) as APIError;
+    expect(error.headers?.get("x-request-id")).toBe("r1");
+    expect(inspect(error, { depth: 5 })).not.toContain("12345678");
+  });
+});

@@ -94,7 +94,9 @@ function redactHeaders(headers: Headers, redact: Redact): Headers {
   let copy: Headers | undefined;
   headers.forEach((value, name) => {
     const redacted = redact(value);
-    if (redacted !== value) (copy ??= new Headers(headers)).set(name, redacted);
+    // A name that shows a key goes (a header name cannot hold "[redacted]"); a value is cut.
+    if (redact(name) !== name) (copy ??= new Headers(headers)).delete(name);
+    else if (redacted !== value) (copy ??= new Headers(headers)).set(name, redacted);
   });
   return copy ?? headers;
 }

@@ -122,7 +122,7 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
   const url = buildURL(config.root, spec.path, config.search, config.defaultQuery, options.query);
   const keySource = config.apiKey;
   /** Asks the key function; only called when `apiKey` is one. */
-  const askForKey = async () => (await loadKeyFunction()).keyFrom(keySource as APIKeyFunction, config.rememberSecret, options.signal, timeoutMs);
+  const askForKey = async () => (await loadKeyFunction()).keyFrom(keySource as APIKeyFunction, config.rememberSecret, config.redact, options.signal, timeoutMs);
   const state: CallState = {
     retries: 0,
     maxRetries: options.maxRetries ?? config.maxRetries,

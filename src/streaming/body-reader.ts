@@ -22,8 +22,8 @@ export interface BodyReaderOptions {
 
 /**
  * The one reader of streamed bodies, for Server-Sent Events and the newline-delimited bridge
- * alike. It owns the lifecycle that every stream needs, so the formats on top of it are small
- * pure steps:
+ * alike. It owns the lifecycle that every stream needs, so the formats on top of it only
+ * decode bytes:
  *
  * - the idle budget: a clock that runs only while a read is pending, so a slow consumer never
  *   times out a fast server, and that only `progress()` (a real event) refills, so a server

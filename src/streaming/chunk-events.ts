@@ -26,8 +26,9 @@ export function aliasReasoning(holder: Record<string, unknown>): void {
 const EXCERPT_LENGTH = 120;
 
 /**
- * The pure step between decoded events and chunks: each event becomes a chunk, an error, the
- * end (`[DONE]`), or nothing (keep-alives, pings). It also keeps what decides whether a body
+ * The step between decoded events and chunks: each event becomes a chunk, an error, the end
+ * (`[DONE]`), or nothing (keep-alives, pings); a chunk is filled in, in place, where a provider
+ * left something out (a tool call's index, `reasoning`). It also keeps what decides whether a body
  * that closes without `[DONE]` ended or was cut: every choice index seen (and with the request's
  * `n`, every index below it) must have carried a `finish_reason`, and the usage chunk must have
  * arrived when it was asked for.

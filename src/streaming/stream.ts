@@ -14,7 +14,7 @@ import { iterateSSEChunks, type SSEChunkOptions } from "./sse-chunks.ts";
  */
 type ChatChunksOnly<T, Value> = [T] extends [ChatCompletionChunk]
   ? Value
-  : { "textStream is only available on streams of ChatCompletionChunk": never };
+  : { "textStream and reasoningStream are only available on streams of ChatCompletionChunk": never };
 
 /**
  * A streamed reply: iterate it with `for await (const chunk of stream)`.
