@@ -3,6 +3,7 @@ import { z } from "zod";
 import { BadRequestError, ModelGate, tool, type ChatCompletion, type Model } from "../src/index.ts";
 import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
 import { promptTokensAtMost } from "../src/budget/prompt-tokens.ts";
+import { recordingClient } from "./fixtures/client.ts";
 
 // `maxCost` in runTools(): the same budget rules as create()'s (one budget module), kept over
 // the steps: a step the gateway reports no cost for counts at its worst case, and under
@@ -28,18 +29,13 @@ function toolCall(step: number, extra: { served?: string; cost?: number; tokens?
 }
 
 function scripted(models: Model[], reply: (step: number) => Reply) {
-  const bodies: Record<string, unknown>[] = [];
-  const client = new ModelGate({
-    apiKey: "sk-test-key-1234",
-    baseURL: "https://gateway.test",
-    maxRetries: 0,
-    fetch: async (url, init) => {
-      if (String(url).endsWith("/v1/models")) return Response.json({ object: "list", data: models });
-      bodies.push(JSON.parse(String(init?.body)) as Record<string, unknown>);
+  const { client, sent: bodies } = recordingClient(
+    () => {
       const answer = reply(bodies.length);
       return "status" in answer ? Response.json({ error: answer.error }, { status: answer.status }) : Response.json(answer);
     },
-  });
+    { apiKey: "sk-test-key-1234", models },
+  );
   return { client, bodies };
 }
 

@@ -3,6 +3,7 @@ import { BadRequestError, BudgetExceededError, ModelGate, type Model } from "../
 import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
 import { FILE_TOKENS, IMAGE_TOKENS, MESSAGE_TOKENS, promptTokensAtMost } from "../src/budget/prompt-tokens.ts";
 import { completionBody } from "./fixtures/chunks.ts";
+import { recordingClient } from "./fixtures/client.ts";
 
 // `maxCost` keeps an upper bound, for every request the gateway may serve: the reply limit
 // the gateway applies, the model's whole reply room, every image and file, every choice and
@@ -13,18 +14,7 @@ const model = (id: string, pricing: Model["pricing"], extra: Partial<Model> = {}
 
 /** A gateway with `models` in its catalogue that records each chat body and answers "ok". */
 function gateway(models: Model[]) {
-  const sent: Record<string, unknown>[] = [];
-  const client = new ModelGate({
-    apiKey: "sk-test-key-1234",
-    baseURL: "https://gateway.test",
-    maxRetries: 0,
-    fetch: async (url, init) => {
-      if (String(url).endsWith("/v1/models")) return Response.json({ object: "list", data: models });
-      sent.push(JSON.parse(String(init?.body)) as Record<string, unknown>);
-      return Response.json(completionBody("ok"));
-    },
-  });
-  return { client, sent };
+  return recordingClient(() => Response.json(completionBody("ok")), { apiKey: "sk-test-key-1234", models });
 }
 
 /** What a body may cost on `pricing`, n choices of the prompt bound plus the limit the gateway applies. */

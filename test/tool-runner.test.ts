@@ -1,10 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { APIUserAbortError, BadRequestError, jsonSchema, ModelGate, ModelGateError, tool, type ChatCompletion, type ToolRunEvent } from "../src/index.ts";
+import { APIUserAbortError, BadRequestError, jsonSchema, ModelGateError, tool, type ChatCompletion, type ToolRunEvent } from "../src/index.ts";
 import { EventLog } from "../src/tools/event-log.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { chunk, DONE, sseData, toolFragment, usageChunk } from "./fixtures/chunks.ts";
 import { echoTool, SCRIPTED_KEY, scriptedReplies } from "./fixtures/scripted-run.ts";
+import { recordingClient } from "./fixtures/client.ts";
 
 // runTools() against scripted replies: the step rules, the stop conditions, the events.
 
@@ -25,18 +26,7 @@ function completion(reply: { calls?: Call[]; content?: string; cost?: number; mo
 
 /** A client whose gateway answers each chat request with the next scripted reply (the last one repeats). */
 function scripted(replies: ((body: Record<string, unknown>) => Response)[], models: unknown[] = []) {
-  const bodies: Record<string, unknown>[] = [];
-  const client = new ModelGate({
-    apiKey: "sk-test-key-1234",
-    baseURL: "https://gateway.test",
-    maxRetries: 0,
-    fetch: async (url, init) => {
-      if (String(url).endsWith("/v1/models")) return Response.json({ object: "list", data: models });
-      const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
-      bodies.push(body);
-      return replies[Math.min(bodies.length - 1, replies.length - 1)]!(body);
-    },
-  });
+  const { client, sent: bodies } = recordingClient((body) => replies[Math.min(bodies.length - 1, replies.length - 1)]!(body), { apiKey: "sk-test-key-1234", models });
   return { client, bodies };
 }
 const reply = (value: Parameters<typeof completion>[0]) => () => Response.json(completion(value));
