@@ -2,6 +2,13 @@ import type { ChatCompletion, ChatCompletionMessage, ChatCompletionMessageParam,
 import { Conversation } from "./conversation.ts";
 import { HelperEmitter } from "./emitter.ts";
 
+/** What the object a helper stands behind (resources/chat/helper-shell.ts) has of its own, synchronously. */
+export interface Shell {
+  readonly controller: AbortController;
+  messages: ChatCompletionMessageParam[];
+  allChatCompletions(): ChatCompletion[];
+}
+
 /**
  * The part openai's stream helper and its runners share (its `AbstractChatCompletionRunner`):
  * events, the conversation, and the final values, each resolved once the helper has ended
@@ -10,9 +17,12 @@ import { HelperEmitter } from "./emitter.ts";
 export class ChatHelper extends HelperEmitter {
   readonly conversation: Conversation;
 
-  constructor(controller: AbortController, messages: ChatCompletionMessageParam[]) {
-    super(controller);
+  /** `messages`: the list to keep (see `Conversation`). The shell's own members answer from here on. */
+  constructor(shell: Shell, messages: ChatCompletionMessageParam[]) {
+    super(shell.controller);
     this.conversation = new Conversation(this, messages);
+    shell.messages = messages;
+    shell.allChatCompletions = () => [...this.conversation.completions];
   }
 
   async finalChatCompletion(): Promise<ChatCompletion> {

@@ -5,14 +5,14 @@ import type { StructuredStream } from "../types/structured.ts";
 import { parseCompletion } from "../structured/parse-completion.ts";
 import { PartialJSONParser } from "../structured/partial-json.ts";
 import { planRequest, type RequestPlan } from "../structured/plan.ts";
-import { ChatHelper } from "./chat-helper.ts";
+import { ChatHelper, type Shell } from "./chat-helper.ts";
 import { DeltaEvents, type DeltaParsing } from "./delta-events.ts";
 import { listen } from "./listen.ts";
 
 /** What a `ChatCompletionStream` (see resources/chat/chat-completion-stream.ts) hands its calls to. */
 export class StreamHelper extends ChatHelper {
-  constructor(shell: ChatCompletionStream<unknown>, messages: ChatCompletionMessageParam[]) {
-    super(shell.controller, messages);
+  constructor(shell: Shell, messages: ChatCompletionMessageParam[]) {
+    super(shell, messages);
   }
 
   /** Reads the reply from `open()` (which resolves once the response headers arrived), then its final events. */

@@ -4,7 +4,8 @@ import type { ToolRunCall, ToolRunResult, ToolRunStep, ToolRunStopReason } from 
 import { assistantTurn, callIDsIn, type PreparedCall } from "./assistant-turn.ts";
 import { callTool, unlessAborted } from "./call-tool.ts";
 import { offeredTools, type RunnerTool } from "./offered-tools.ts";
-import { RunnerHelper, type RunnerShell } from "./runner-helper.ts";
+import { RunnerHelper } from "./runner-helper.ts";
+import type { Shell } from "../chat-stream/chat-helper.ts";
 import { RunBudget, type BudgetedStep } from "../budget/index.ts";
 import { DeltaEvents } from "../chat-stream/delta-events.ts";
 
@@ -17,7 +18,7 @@ const REPEATS_TO_STOP = 3;
  * checks what it was given, then runs step after step, telling openai's runner events as it
  * goes. The caller's `signal` aborts the run as `runner.abort()` does.
  */
-export function startRun(runner: RunnerShell, client: Requester, completions: Completions, params: unknown, options: unknown): RunnerHelper {
+export function startRun(runner: Shell, client: Requester, completions: Completions, params: unknown, options: unknown): RunnerHelper {
   const helper = new RunnerHelper(runner);
   helper.start(async () => {
     helper.follow(isRecord(options) ? options.signal : undefined);

@@ -1,14 +1,6 @@
-import type { ChatCompletion } from "../types/index.ts";
 import type { ToolRunEvent, ToolRunResult } from "../types/tool-runner.ts";
-import { ChatHelper } from "../chat-stream/chat-helper.ts";
+import { ChatHelper, type Shell } from "../chat-stream/chat-helper.ts";
 import { EventLog } from "./event-log.ts";
-
-/** What the shell `runTools()` returns needs from its helper (see resources/chat/run-tools.ts). */
-export interface RunnerShell {
-  readonly controller: AbortController;
-  messages: unknown[];
-  allChatCompletions(): ChatCompletion[];
-}
 
 /**
  * What the object `runTools()` returns hands its calls to: openai's runner surface (events,
@@ -19,11 +11,8 @@ export class RunnerHelper extends ChatHelper {
   readonly log = new EventLog<ToolRunEvent>();
   #result: Promise<ToolRunResult> | undefined;
 
-  constructor(shell: RunnerShell) {
-    super(shell.controller, []);
-    // The shell's sync members answer from here on.
-    shell.messages = this.conversation.messages;
-    shell.allChatCompletions = () => [...this.conversation.completions];
+  constructor(shell: Shell) {
+    super(shell, []);
   }
 
   /**

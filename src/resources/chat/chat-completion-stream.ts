@@ -1,5 +1,4 @@
 import { loadChatStream } from "../../loader.ts";
-import { bridgeSource } from "../../streaming/bridge.ts";
 import type { GatewayInfo } from "../../gateway/info.ts";
 import type { ChatCompletionChunk, ChatCompletionMessageToolCall } from "../../types/chat-completion.ts";
 import type { ChatCompletionStreamEvents, HelperEventEmitter, HelperFinalValues } from "../../types/helper-events.ts";
@@ -24,7 +23,13 @@ type Helpers = Awaited<ReturnType<typeof loadChatStream>>;
  * to is not an unhandled rejection (unlike openai's, which crashes Node): it waits in `done()`.
  *
  * Iterating gives the chunks from when the loop starts (each loop is a listener, so several
- * may run); breaking out of one aborts the request, as openai's does.
+ * may run); breaking out of one aborts the request, as openai's does. `toReadableStream()`
+ * writes them as the bridge's body.
+ *
+ * The objects themselves are `HelperShell`s (the part every chat app loads: see
+ * helper-shell.ts), so that this class, with `fromReadableStream()`, weighs only on the apps
+ * that import it; `instanceof ChatCompletionStream` holds for what `stream()` and
+ * `fromReadableStream()` return. Not meant to be constructed.
  */
 export class ChatCompletionStream<ParsedT = null, Call extends ChatCompletionMessageToolCall = ParsedFunctionToolCall, PartialT = DeepPartial<ParsedT>>
   extends HelperShell<Helpers, ChatCompletionChunk>
@@ -43,16 +48,12 @@ export class ChatCompletionStream<ParsedT = null, Call extends ChatCompletionMes
    * a body cut before the bridge's end frame is an `APIConnectionError`.
    */
   static fromReadableStream(readable: ReadableStream<Uint8Array>): ChatCompletionStream {
-    return new ChatCompletionStream(loadChatStream, (helpers, stream) => helpers.readBody(stream, readable));
+    return new HelperShell(loadChatStream, (helpers, stream) => helpers.readBody(stream, readable)) as ChatCompletionStream;
   }
 
-  /**
-   * The chunks as the bridge's body (newline-delimited JSON, as `Stream.toReadableStream()`
-   * writes it), for `ChatCompletionStream.fromReadableStream()` or `Stream.fromReadableStream()`
-   * (and openai's readers) to read on the far side.
-   */
-  toReadableStream(): ReadableStream<Uint8Array> {
-    return new ReadableStream(bridgeSource(this[Symbol.asyncIterator]()));
+  /** Whether `value` is a stream of `stream()` or `fromReadableStream()` (not a `runTools()` run, which extends the shell). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return value != null && Object.getPrototypeOf(value) === HelperShell.prototype;
   }
 }
 

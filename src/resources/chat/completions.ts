@@ -2,7 +2,8 @@ import type { RequestOptions } from "../../pipeline/options.ts";
 import { createAPIPromise, type APIPromise } from "../../pipeline/api-promise.ts";
 import { loadBudget, loadChatStream, loadStructured, loadToolRunner } from "../../loader.ts";
 import { ToolRunner } from "./run-tools.ts";
-import { ChatCompletionStream } from "./chat-completion-stream.ts";
+import { HelperShell } from "./helper-shell.ts";
+import type { ChatCompletionStream } from "./chat-completion-stream.ts";
 import type { ToolRun, ToolRunOptions, ToolRunParams } from "../../types/tool-runner.ts";
 import type { Stream } from "../../streaming/stream.ts";
 import type {
@@ -128,7 +129,8 @@ export class Completions {
     params: ChatCompletionParseParams<Format, Tools> & { stream?: true | null | undefined },
     options?: ParseOptions,
   ): ChatCompletionStream<ParsedOutput<Format>, ParsedToolCallOf<Tools>, DeepPartial<ParsedInput<Format>>> {
-    return new ChatCompletionStream(loadChatStream, (chatStream, stream) => chatStream.startStream(stream, this.#client, this, params, options));
+    // A bare shell, not the named export class: that one (with fromReadableStream()) stays out of apps that do not import it.
+    return new HelperShell(loadChatStream, (chatStream, stream) => chatStream.startStream(stream, this.#client, this, params, options)) as never;
   }
 
   /**

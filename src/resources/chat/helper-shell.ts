@@ -1,49 +1,44 @@
+import { bridgeSource } from "../../streaming/bridge.ts";
+import type { ChatCompletion } from "../../types/chat-completion.ts";
+import type { ChatCompletionMessageParam } from "../../types/chat-params.ts";
+
 /** The code a shell hands its calls to once it has loaded: its methods, by name. */
 type Helper = Record<string, (...args: never[]) => unknown>;
 
-/** Calls that add or remove a listener, or abort: they return the shell itself, so calls chain. */
-const CHAINED = ["on", "once", "off", "abort"];
-/** Calls whose answer comes later anyway: before the code has loaded, they wait for it. */
-const LATER = [
-  "emitted",
-  "done",
-  "finalChatCompletion",
-  "finalContent",
-  "finalMessage",
-  "finalFunctionToolCall",
-  "finalFunctionToolCallResult",
-  "totalUsage",
-  "iterator",
-  "result",
-  "catch",
-  "finally",
-];
+// The calls that add or remove a listener, or abort: they return the shell itself, so calls chain.
+const CHAINED = "on once off abort";
+// The calls whose answer comes later anyway: before the code has loaded, they wait for it.
+const LATER = "emitted done finalChatCompletion finalContent finalMessage finalFunctionToolCall finalFunctionToolCallResult totalUsage iterator result catch finally";
 
 /**
- * The part of openai's helper objects (`chat.completions.stream()`'s `ChatCompletionStream`,
- * `runTools()`'s runner) that exists the moment the object is returned; the rest of the helper
- * loads on first use (see src/loader.ts), so a chat app that never calls one carries only this.
+ * What `chat.completions.stream()` returns (typed as `ChatCompletionStream`) and the base of
+ * what `runTools()` returns: the part of openai's helper objects that must exist the moment
+ * the object is returned. Everything else (the events, the conversation, the final values)
+ * is the helper loaded on first use (src/chat-stream/, tools/runner-helper.ts), so a chat app
+ * that never calls one carries only this.
  *
- * Every call goes to the helper's code: once loaded, at once (so a listener added in a
- * listener hears the very next event); before, `on()`, `once()`, `off()` and `abort()` are
- * queued and replayed in order before the helper starts (so no listener misses an event), and
- * the calls that return a promise wait for the load. A failed load rejects those promises.
+ * Every call goes to the helper: once loaded, at once (so a listener added in a listener
+ * hears the very next event); before, `on()`, `once()`, `off()` and `abort()` are queued and
+ * replayed in order before the helper starts (so no listener misses an event), and the calls
+ * that return a promise wait for the load. A failed load rejects those promises.
  *
- * The methods are made from the two lists above rather than written out: this class is in
- * every chat app's first load, where one written method per name cost ~300 B gzip more (the
- * 16,000 B ceiling, bench/size-budget.json). Their types are declared on the subclasses.
+ * The methods are made from the two lists above rather than written out, and this one class
+ * serves both helpers: it is in every chat app's first load, under the 16,000 B ceiling
+ * (bench/size-budget.json). Their types are declared on `ChatCompletionStream` and `ToolRun`.
  */
 export class HelperShell<Module, Item> implements AsyncIterable<Item> {
   /** Aborting it stops the helper: `abort()` does it. */
   readonly controller = new AbortController();
+  /** The conversation so far: the helper puts its own (live) list here when it starts. */
+  messages: ChatCompletionMessageParam[] = [];
   #loaded: Helper | undefined;
   readonly #queued: [method: string, args: unknown[]][] = [];
   readonly #helper: Promise<Helper>;
 
   /**
-   * Low-level: `chat.completions.stream()` and `runTools()` make these. `start` makes the
-   * helper from the loaded module; the helper must not emit anything from within `start`,
-   * since the queued calls are replayed right after `start` returns.
+   * Low-level: `chat.completions.stream()`, `ChatCompletionStream.fromReadableStream()` and
+   * `runTools()` make these. `start` makes the helper from the loaded module; the helper must
+   * not emit anything from within `start`, since the queued calls are replayed right after.
    */
   constructor(load: () => Promise<Module>, start: (module: Module, shell: never) => object) {
     this.#helper = load().then((module) => {
@@ -57,22 +52,36 @@ export class HelperShell<Module, Item> implements AsyncIterable<Item> {
 
   static {
     const methods = this.prototype as unknown as Record<string, (this: HelperShell<unknown, unknown>, ...args: never[]) => unknown>;
-    for (const name of CHAINED) {
+    for (const name of CHAINED.split(" ")) {
       methods[name] = function (...args) {
         if (this.#loaded) this.#loaded[name]!(...args);
         else this.#queued.push([name, args]);
         return this;
       };
     }
-    for (const name of LATER) {
+    for (const name of LATER.split(" ")) {
       methods[name] = function (...args) {
         return this.#loaded ? this.#loaded[name]!(...args) : this.#helper.then((helper) => helper[name]!(...args));
       };
     }
   }
 
+  /** Every completion so far; the helper answers this itself once it has started. */
+  allChatCompletions(): ChatCompletion[] {
+    return [];
+  }
+
   /** The items (a stream's chunks, a run's events) from now on; breaking out of the loop stops reading. */
   async *[Symbol.asyncIterator](): AsyncIterator<Item> {
     yield* await (this as unknown as { iterator(): Promise<AsyncIterable<Item>> }).iterator();
+  }
+
+  /**
+   * The items as the bridge's body (newline-delimited JSON, as `Stream.toReadableStream()`
+   * writes it), for `ChatCompletionStream.fromReadableStream()` or `Stream.fromReadableStream()`
+   * (and openai's readers) to read on the far side.
+   */
+  toReadableStream(): ReadableStream<Uint8Array> {
+    return new ReadableStream(bridgeSource(this[Symbol.asyncIterator]()));
   }
 }

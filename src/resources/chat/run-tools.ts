@@ -1,6 +1,4 @@
 import type { loadToolRunner } from "../../loader.ts";
-import type { ChatCompletion } from "../../types/chat-completion.ts";
-import type { ChatCompletionMessageParam } from "../../types/chat-params.ts";
 import type { ToolRunEvent, ToolRunResult } from "../../types/tool-runner.ts";
 import { HelperShell } from "./helper-shell.ts";
 
@@ -14,19 +12,11 @@ type Runner = Awaited<ReturnType<typeof loadToolRunner>>;
  * `HelperShell`.
  */
 export class ToolRunner extends HelperShell<Runner, ToolRunEvent> {
-  /** The conversation so far; the run puts its own (live) list here when it starts. */
-  messages: ChatCompletionMessageParam[] = [];
-
   /** Settles with the run's result. */
   then<Result = ToolRunResult, Failure = never>(
     onFulfilled?: ((result: ToolRunResult) => Result | PromiseLike<Result>) | null,
     onRejected?: ((reason: unknown) => Failure | PromiseLike<Failure>) | null,
   ): Promise<Result | Failure> {
     return (this as unknown as { result(): Promise<ToolRunResult> }).result().then(onFulfilled, onRejected);
-  }
-
-  /** Every completion so far; the run answers this itself once it has started. */
-  allChatCompletions(): ChatCompletion[] {
-    return [];
   }
 }
