@@ -1,17 +1,17 @@
-import { ChatCompletionAccumulator, isRecord, Stream, type ChatCompletionStream, type Completions, type Requester } from "../core.ts";
+import { ChatCompletionAccumulator, isRecord, Stream, type Completions, type Requester } from "../core.ts";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam } from "../types/index.ts";
 import type { ChatCompletionSnapshot, ChatCompletionSnapshotChoice } from "../types/helper-events.ts";
 import type { StructuredStream } from "../types/structured.ts";
 import { parseCompletion } from "../structured/parse-completion.ts";
 import { PartialJSONParser } from "../structured/partial-json.ts";
 import { planRequest, type RequestPlan } from "../structured/plan.ts";
-import { ChatHelper, type Shell } from "./chat-helper.ts";
+import { ChatHelper, type ShellHandle } from "./chat-helper.ts";
 import { DeltaEvents, type DeltaParsing } from "./delta-events.ts";
 import { listen } from "./listen.ts";
 
 /** What a `ChatCompletionStream` (see resources/chat/chat-completion-stream.ts) hands its calls to. */
 export class StreamHelper extends ChatHelper {
-  constructor(shell: Shell, messages: ChatCompletionMessageParam[]) {
+  constructor(shell: ShellHandle, messages: ChatCompletionMessageParam[]) {
     super(shell, messages);
   }
 
@@ -43,10 +43,10 @@ export class StreamHelper extends ChatHelper {
  * retries, timeouts, budgets, cut detection and `gateway` are the pipeline's), and is read
  * as openai's helper reads it. The caller's `signal` aborts it as `abort()` does.
  */
-export function startStream(shell: ChatCompletionStream<unknown>, client: Requester, completions: Completions, params: unknown, options: unknown): StreamHelper {
+export function startStream(shell: ShellHandle, client: Requester, completions: Completions, params: unknown, options: unknown): StreamHelper {
   const messages = isRecord(params) && Array.isArray(params.messages) ? [...(params.messages as ChatCompletionMessageParam[])] : [];
   const helper = new StreamHelper(shell, messages);
-  const { controller } = shell;
+  const { controller } = helper;
   helper.start(
     async () => {
       helper.follow(isRecord(options) ? options.signal : undefined);
@@ -56,16 +56,16 @@ export function startStream(shell: ChatCompletionStream<unknown>, client: Reques
       const stream = (await completions.parse({ ...(params as object), stream: true } as never, callOptions as never)) as unknown as StructuredStream<unknown>;
       return { stream, parsing: deltaParsing(plan), final: () => stream.finalChatCompletion() as Promise<ChatCompletion> };
     },
-    (stream) => Object.assign(shell, { response: stream.response, requestID: stream.requestID, gateway: stream.gateway }),
+    (stream) => Object.assign(shell[0], { response: stream.response, requestID: stream.requestID, gateway: stream.gateway }),
   );
   return helper;
 }
 
 /** `ChatCompletionStream.fromReadableStream()`: a bridge body read back, with the same events (it is connected from the start). */
-export function readBody(shell: ChatCompletionStream<unknown>, readable: ReadableStream<Uint8Array>): StreamHelper {
+export function readBody(shell: ShellHandle, readable: ReadableStream<Uint8Array>): StreamHelper {
   const helper = new StreamHelper(shell, []);
   helper.start(
-    async () => ({ stream: Stream.fromReadableStream<ChatCompletionChunk>(readable, shell.controller) }),
+    async () => ({ stream: Stream.fromReadableStream<ChatCompletionChunk>(readable, helper.controller) }),
     () => {},
   );
   return helper;

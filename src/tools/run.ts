@@ -5,7 +5,7 @@ import { assistantTurn, callIDsIn, type PreparedCall } from "./assistant-turn.ts
 import { callTool, unlessAborted } from "./call-tool.ts";
 import { offeredTools, type RunnerTool } from "./offered-tools.ts";
 import { RunnerHelper } from "./runner-helper.ts";
-import type { Shell } from "../chat-stream/chat-helper.ts";
+import type { ShellHandle } from "../chat-stream/chat-helper.ts";
 import { RunBudget, type BudgetedStep } from "../budget/index.ts";
 import { DeltaEvents } from "../chat-stream/delta-events.ts";
 
@@ -18,11 +18,11 @@ const REPEATS_TO_STOP = 3;
  * checks what it was given, then runs step after step, telling openai's runner events as it
  * goes. The caller's `signal` aborts the run as `runner.abort()` does.
  */
-export function startRun(runner: Shell, client: Requester, completions: Completions, params: unknown, options: unknown): RunnerHelper {
-  const helper = new RunnerHelper(runner);
+export function startRun(shell: ShellHandle, client: Requester, completions: Completions, params: unknown, options: unknown): RunnerHelper {
+  const helper = new RunnerHelper(shell);
   helper.start(async () => {
     helper.follow(isRecord(options) ? options.signal : undefined);
-    return new ToolRun(client, completions, params, options, helper, runner).run();
+    return new ToolRun(client, completions, params, options, helper, shell[0]).run();
   });
   return helper;
 }

@@ -1,5 +1,5 @@
 import type { ToolRunEvent, ToolRunResult } from "../types/tool-runner.ts";
-import { ChatHelper, type Shell } from "../chat-stream/chat-helper.ts";
+import { ChatHelper, type ShellHandle } from "../chat-stream/chat-helper.ts";
 import { EventLog } from "./event-log.ts";
 
 /**
@@ -11,7 +11,7 @@ export class RunnerHelper extends ChatHelper {
   readonly log = new EventLog<ToolRunEvent>();
   #result: Promise<ToolRunResult> | undefined;
 
-  constructor(shell: Shell) {
+  constructor(shell: ShellHandle) {
     super(shell, []);
   }
 
