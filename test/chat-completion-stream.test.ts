@@ -55,6 +55,38 @@ describe("chat.completions.stream(): what it returns", () => {
     stream.abort();
   });
 
+  it("queues on, once and off made before its code has loaded and makes them in order, so no listener misses an event", async () => {
+    const stream = client.chat.completions.stream({ model, messages });
+    const heard: string[] = [];
+    const removed = () => heard.push("removed listener");
+    stream.on("content", removed).on("connect", () => heard.push("connect")).once("chunk", () => heard.push("first chunk")).off("content", removed);
+    await stream.done();
+    expect(heard).toEqual(["connect", "first chunk"]);
+  });
+
+  it("is a ChatCompletionStream as what fromReadableStream() returns is; a runTools() run is not", async () => {
+    const stream = client.chat.completions.stream({ model, messages });
+    const copy = ChatCompletionStream.fromReadableStream(stream.toReadableStream());
+    expect(copy).toBeInstanceOf(ChatCompletionStream);
+    const run = client.chat.completions.runTools({ model, messages, tools: [] });
+    expect(run).not.toBeInstanceOf(ChatCompletionStream);
+    expect((null as unknown) instanceof ChatCompletionStream).toBe(false);
+    await expect(run).rejects.toThrow(/tools/);
+    await copy.done();
+  });
+
+  it("has messages and allChatCompletions() at once, empty, then the request's messages, the reply and its completion, as openai's", async () => {
+    const stream = client.chat.completions.stream({ model, messages });
+    const theirs = openaiTwin().chat.completions.stream({ model, messages });
+    expect([stream.messages, stream.allChatCompletions()]).toEqual([[], []]);
+    expect([theirs.messages, theirs.allChatCompletions()]).toEqual([[], []]);
+    const completion = await stream.finalChatCompletion();
+    await theirs.done();
+    expect(stream.allChatCompletions()).toEqual([completion]);
+    expect(stream.messages).toEqual([...messages, completion.choices[0]?.message]);
+    expect(stream.messages.map((message) => [message.role, message.content])).toEqual(theirs.messages.map((message) => [message.role, message.content]));
+  });
+
   it("has no response, requestID or gateway until connect, then those of the stream", async () => {
     const stream = client.chat.completions.stream({ model, messages });
     expect([stream.response, stream.requestID, stream.gateway]).toEqual([undefined, undefined, undefined]);
@@ -293,7 +325,7 @@ describe("chat.completions.stream(): failures become the error or abort event", 
     }
   });
 
-  it("emits abort, then end, for abort() before and after connect, and for the caller's signal", async () => {
+  it("emits abort, then end, for abort() before and after connect, for controller.abort(), and for the caller's signal", async () => {
     const early = client.chat.completions.stream({ model, messages });
     early.abort();
     expect(names(await hearAll(early).ended)).toEqual(["abort", "end"]);
@@ -305,6 +337,10 @@ describe("chat.completions.stream(): failures become the error or abort event", 
     expect(names(heard).slice(-2)).toEqual(["abort", "end"]);
     expect(names(heard)).not.toContain("finalChatCompletion");
     expect(connected.controller.signal.aborted).toBe(true);
+
+    const byController = client.chat.completions.stream({ model, messages });
+    byController.once("connect", () => byController.controller.abort());
+    expect(names(await hearAll(byController).ended).slice(-2)).toEqual(["abort", "end"]);
 
     const caller = new AbortController();
     const bySignal = client.chat.completions.stream({ model, messages }, { signal: caller.signal });
