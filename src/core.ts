@@ -23,6 +23,7 @@ export { assertAPIKey } from "./pipeline/auth.ts";
 export { assertChatParams } from "./resources/chat/validate.ts";
 export type { Requester } from "./resources/requester.ts";
 export { ChatCompletionAccumulator } from "./streaming/accumulate.ts";
+export { CHAINED_CALLS, LATER_CALLS, type ShellCall } from "./resources/chat/helper-shell.ts";
 export type { ToolInternals } from "./schemas/tool.ts";
 export { JSON_SCHEMA_VENDOR, NAME_PATTERN, resolveSchema, toSchemaIssue, type ResolvedSchema } from "./schemas/schema-source.ts";
 // Reached only from here, so it loads with the code that uses it (parse(), runTools()), not with the first load.

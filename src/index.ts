@@ -16,6 +16,7 @@ export type { HTTPMethod } from "./pipeline/request.ts";
 export { Stream } from "./streaming/stream.ts";
 export { Chat } from "./resources/chat/chat.ts";
 export { Completions } from "./resources/chat/completions.ts";
+export { ChatCompletionStream } from "./resources/chat/chat-completion-stream.ts";
 export { Models, type ModelListPromise } from "./resources/models.ts";
 export type { Audio, Embeddings, Images } from "./resources/endpoint-resources.ts";
 export type { APIErrorInit } from "./errors/index.ts";

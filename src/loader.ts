@@ -39,3 +39,10 @@ export const loadKeyFunction = onDemand(() => import("./key-function/index.ts"))
 
 /** The wording of the debug lines `logLevel: "debug"` writes, and of the plain-http warning. */
 export const loadDebugLines = onDemand(() => import("./debug-lines/index.ts"));
+
+/**
+ * `chat.completions.stream()`: openai's `ChatCompletionStream` helper, its events and final
+ * values (built on `parse()`, whose code it loads in turn). An entry of its own, so that an app
+ * calling `parse()` alone does not download it.
+ */
+export const loadChatStream = onDemand(() => import("./chat-stream/index.ts"));

@@ -17,6 +17,9 @@ vi.mock("../src/budget/index.ts", () => {
 vi.mock("../src/resources/endpoints/index.ts", () => {
   throw new TypeError("Failed to fetch dynamically imported module");
 });
+vi.mock("../src/chat-stream/index.ts", () => {
+  throw new TypeError("Failed to fetch dynamically imported module");
+});
 
 const client = (fetch: ClientOptions["fetch"] = createMockGateway()) => new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://gateway.test", maxRetries: 0, fetch });
 const messages = [{ role: "user" as const, content: "Hello" }];
@@ -52,5 +55,10 @@ describe("the one loader, with every on-demand module unreachable", () => {
     await expect(gateway.embeddings.create({ model: "mock-embed", input: "x" })).rejects.toThrow(APIConnectionError);
     await expect(gateway.chat.completions.create({ model: "mock-fast", messages }, { maxCost: 0.01 })).rejects.toThrow(APIConnectionError);
     await expect(gateway.chat.completions.runTools({ model: "auto", messages, tools: [] })).rejects.toThrow(APIConnectionError);
+    // openai's helpers: returned at once, their promises reject with the same error.
+    const stream = gateway.chat.completions.stream({ model: "auto", messages });
+    await expect(stream.done()).rejects.toThrow(APIConnectionError);
+    await expect(stream.finalContent()).rejects.toThrow(APIConnectionError);
+    await expect(gateway.chat.completions.runTools({ model: "auto", messages, tools: [] }).done()).rejects.toThrow(APIConnectionError);
   });
 });

@@ -28,9 +28,6 @@ const KNOWN_DIFFERENCES: Record<string, string> = {
   structured:
     "openai wraps a Zod schema with its zodResponseFormat() helper (and a name); modelgate's parse() " +
     "takes any Standard Schema as it is",
-  tools:
-    "openai assembles a streamed reply with its `.stream()` event-emitter helper; modelgate's plain " +
-    "`create({ stream: true })` stream has `finalChatCompletion()` itself",
 };
 
 /** One line of a diff that is not shared by both files. */
@@ -145,6 +142,16 @@ describe("openai migration: the modelgate programs run against the mock gateway"
     return stdout.trimEnd().split("\n");
   }
 
+  /** The openai original, run with the `openai` package against the same gateway (its base URL ends in `/v1`). */
+  async function runOpenAIOriginal(program: string): Promise<string[]> {
+    gateway.reset();
+    const { stdout } = await run(bin("tsx"), ["--tsconfig", join(folder, "tsconfig.openai.json"), join(folder, `${program}.openai.ts`)], {
+      cwd: root,
+      env: { ...process.env, OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: MOCK_API_KEY },
+    });
+    return stdout.trimEnd().split("\n");
+  }
+
   it("chat: prints the reply and the model that answered", async () => {
     const [content, modelAndTokens] = await runProgram("chat");
     expect(content!.length).toBeGreaterThan(10);
@@ -170,6 +177,27 @@ describe("openai migration: the modelgate programs run against the mock gateway"
     expect(gateway.requests).toHaveLength(2);
     const second = gateway.requests[1]!.body as { messages: { role: string }[] };
     expect(second.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool"]);
+  });
+
+  it("stream-helper: stream() with on('content.delta') and finalChatCompletion() prints what it prints under openai", async () => {
+    const lines = await runProgram("stream-helper");
+    expect(lines.slice(0, 3)).toEqual(["deltas: true", "assembled: true", "finish: stop"]);
+    expect(lines[3]!.length).toBeGreaterThan(10);
+    expect(await runOpenAIOriginal("stream-helper")).toEqual(lines);
+  });
+
+  it("run-tools: runTools() with an openai-shaped tool, on('functionToolCall') and finalContent() prints what it prints under openai", async () => {
+    const lines = await runProgram("run-tools");
+    expect(lines[0]).toMatch(/^call: getWeather \{"city":".+"\}$/);
+    expect(lines[1]).toMatch(/^result: \{"city":".+","celsius":21\}$/);
+    expect(lines.at(-1)).toBe("messages: user assistant tool assistant");
+    expect(gateway.requests).toHaveLength(2);
+    expect(await runOpenAIOriginal("run-tools")).toEqual(lines);
+  });
+
+  it("tools (under openai too): the stream() helper's finalChatCompletion() gives the same tool call and answer", async () => {
+    const lines = await runProgram("tools");
+    expect(await runOpenAIOriginal("tools")).toEqual(lines);
   });
 
   it("structured: parse() with a Zod schema gives the typed, validated object", async () => {

@@ -162,3 +162,97 @@ expectTypeOf<ModelGate.Chat.ChatCompletionCreateParams>().toEqualTypeOf<ModelGat
 expectTypeOf<ModelGate.Chat.Completions.ChatCompletionMessageParam>().toEqualTypeOf<ModelGate.ChatCompletionMessageParam>();
 expectTypeOf<ModelGate.Chat.Completions.ChatCompletionTool>().toEqualTypeOf<ModelGate.ChatCompletionTool>();
 expectTypeOf<ModelGate.Chat.Completions.ChatCompletionChunk>().toEqualTypeOf<ModelGate.ChatCompletionChunk>();
+
+// ---- openai's helpers: chat.completions.stream() and the runner surface of runTools(). ----
+
+import type {
+  APIUserAbortError,
+  ChatCompletionMessageParam,
+  ChatCompletionSnapshot,
+  ChatCompletionStream,
+  ChatCompletionTokenLogprob,
+  CompletionUsage,
+  ModelGateError,
+  ParsedChatCompletionMessage,
+  ToolRun,
+} from "../src/index.ts";
+
+// stream() returns the stream itself (no promise), typed by the schema; on/off/once chain.
+const plainStream = client.chat.completions.stream({ model: "auto", messages: userMessage });
+expectTypeOf(plainStream).toEqualTypeOf<ChatCompletionStream<null>>();
+const weatherStream = client.chat.completions.stream({ model: "auto", messages: userMessage, response_format: WeatherSchema });
+expectTypeOf(weatherStream).toMatchTypeOf<ChatCompletionStream<Weather>>();
+expectTypeOf(weatherStream.on("content", () => {})).toEqualTypeOf(weatherStream);
+expectTypeOf(plainStream.off("end", () => {}).once("connect", () => {})).toEqualTypeOf<ChatCompletionStream<null>>();
+// Each event's listener gets what openai's gives.
+weatherStream
+  .on("content", (delta, snapshot) => expectTypeOf<[string, string]>([delta, snapshot]))
+  .on("chunk", (chunk, snapshot) => {
+    expectTypeOf(chunk).toEqualTypeOf<ChatCompletionChunk>();
+    expectTypeOf(snapshot).toEqualTypeOf<ChatCompletionSnapshot>();
+  })
+  .on("content.delta", (event) => {
+    expectTypeOf(event.delta).toEqualTypeOf<string>();
+    expectTypeOf(event.parsed).toEqualTypeOf<DeepPartial<Weather> | null | undefined>();
+  })
+  .on("content.done", (event) => expectTypeOf(event.parsed).toEqualTypeOf<Weather | null>())
+  .on("refusal.done", (event) => expectTypeOf(event.refusal).toEqualTypeOf<string>())
+  .on("tool_calls.function.arguments.delta", (event) => expectTypeOf(event.arguments_delta).toEqualTypeOf<string>())
+  .on("tool_calls.function.arguments.done", (event) => expectTypeOf(event.parsed_arguments).toEqualTypeOf<unknown>())
+  .on("logprobs.content.delta", (event) => expectTypeOf(event.snapshot).toEqualTypeOf<ChatCompletionTokenLogprob[]>())
+  .on("logprobs.refusal.done", (event) => expectTypeOf(event.refusal).toEqualTypeOf<ChatCompletionTokenLogprob[]>())
+  .on("message", (message) => expectTypeOf(message).toEqualTypeOf<ChatCompletionMessageParam>())
+  .on("chatCompletion", (completion) => expectTypeOf(completion.choices[0]!.message.parsed).toEqualTypeOf<Weather | null>())
+  .on("finalMessage", (message) => expectTypeOf(message).toMatchTypeOf<ParsedChatCompletionMessage<Weather>>())
+  .on("totalUsage", (usage) => expectTypeOf(usage).toEqualTypeOf<CompletionUsage>())
+  .on("error", (error) => expectTypeOf(error).toEqualTypeOf<ModelGateError>())
+  .on("abort", (error) => expectTypeOf(error).toEqualTypeOf<APIUserAbortError>());
+// @ts-expect-error not one of openai's events
+plainStream.on("contents", () => {});
+// @ts-expect-error content.delta's listener gets an event object, not a number
+plainStream.on("content.delta", (event: number) => event);
+// emitted() resolves with the event's first argument.
+expectTypeOf(plainStream.emitted("content")).toEqualTypeOf<Promise<string>>();
+expectTypeOf(plainStream.emitted("end")).toEqualTypeOf<Promise<void>>();
+expectTypeOf(plainStream.emitted("error")).toEqualTypeOf<Promise<ModelGateError>>();
+// The final values, parsed as parse() does; the chunks for `for await`; the bridge body.
+expectTypeOf((await weatherStream.finalChatCompletion()).choices[0].message.parsed).toEqualTypeOf<Weather | null>();
+expectTypeOf(weatherStream.finalContent()).toEqualTypeOf<Promise<string | null>>();
+expectTypeOf(weatherStream.totalUsage()).toEqualTypeOf<Promise<CompletionUsage>>();
+expectTypeOf(weatherStream.done()).toEqualTypeOf<Promise<void>>();
+expectTypeOf(weatherStream.response).toEqualTypeOf<Response | undefined>();
+expectTypeOf(weatherStream.controller).toEqualTypeOf<AbortController>();
+expectTypeOf(weatherStream.toReadableStream()).toEqualTypeOf<ReadableStream<Uint8Array>>();
+for await (const chunk of weatherStream) expectTypeOf(chunk).toEqualTypeOf<ChatCompletionChunk>();
+expectTypeOf<typeof import("../src/index.ts").ChatCompletionStream.fromReadableStream>().returns.toEqualTypeOf<ChatCompletionStream<null>>();
+// tool() tools type the calls of the final completion.
+const toolStream = client.chat.completions.stream({ model: "auto", messages: userMessage, tools: [getWeather] });
+expectTypeOf((await toolStream.finalChatCompletion()).choices[0].message.tool_calls![0]!.function.parsed_arguments).toEqualTypeOf<{ city: string }>();
+
+// runTools(): openai's runner surface beside the result and our events.
+const runner = client.chat.completions.runTools({ model: "auto", messages: userMessage, tools: [getWeather] }, { maxChatCompletions: 3 });
+expectTypeOf(runner).toEqualTypeOf<ToolRun>();
+expectTypeOf(runner.on("functionToolCall", (fn) => expectTypeOf(fn).toEqualTypeOf<{ name: string; arguments: string }>())).toEqualTypeOf<ToolRun>();
+runner
+  .on("functionToolCallResult", (content) => expectTypeOf(content).toEqualTypeOf<string>())
+  .on("content", (content) => expectTypeOf(content).toEqualTypeOf<string>())
+  .on("chatCompletion", (completion) => expectTypeOf(completion).toEqualTypeOf<ChatCompletion>())
+  .on("finalContent", (content) => expectTypeOf(content).toEqualTypeOf<string>());
+expectTypeOf(runner.messages).toEqualTypeOf<ChatCompletionMessageParam[]>();
+expectTypeOf(runner.allChatCompletions()).toEqualTypeOf<ChatCompletion[]>();
+expectTypeOf(runner.finalContent()).toEqualTypeOf<Promise<string | null>>();
+expectTypeOf(runner.finalFunctionToolCall()).toEqualTypeOf<Promise<{ name: string; arguments: string } | undefined>>();
+expectTypeOf(runner.finalFunctionToolCallResult()).toEqualTypeOf<Promise<string | undefined>>();
+expectTypeOf((await runner).stopReason).toEqualTypeOf<"done" | "max_steps" | "max_cost" | "repeated_call">();
+// Tools in openai's runnable shapes run too: a function with parse, one without, and zodFunction()'s.
+void client.chat.completions.runTools({
+  model: "auto",
+  messages: userMessage,
+  tools: [
+    { type: "function", function: { function: (args: { city: string }, run: ToolRun) => [args.city, run.messages.length], parse: JSON.parse, parameters: {}, description: "d" } },
+    { type: "function", function: { function: (args: string) => args.length, parameters: {} } },
+    zodFunction({ name: "get_time", parameters: z.object({ zone: z.string() }), function: (args) => args.zone }),
+  ],
+});
+// @ts-expect-error openai's runnable shape needs its parameters
+void client.chat.completions.runTools({ model: "auto", messages: userMessage, tools: [{ type: "function", function: { function: () => 1 } }] });

@@ -1,6 +1,7 @@
-import { abortError, isRecord, untilAborted, type Redact, type ToolInternals } from "../core.ts";
+import { abortError, isRecord, untilAborted, type Redact } from "../core.ts";
 import type { ToolRunCall } from "../types/tool-runner.ts";
 import type { PreparedCall } from "./assistant-turn.ts";
+import type { OpenAIFunction, RunnerTool } from "./offered-tools.ts";
 
 /** How many issues a failed check quotes to the model. */
 const MAX_ISSUES = 5;
@@ -11,6 +12,8 @@ export interface CallContext {
   step: number;
   /** Cuts the API key out of the error texts the SDK writes. */
   redact: Redact;
+  /** What an openai-shaped function gets as its second argument: the object `runTools()` returned. */
+  runner: unknown;
 }
 
 /** What came of a call before it is written down: a result, or an error text and (when something was thrown) the thrown value. */
@@ -25,7 +28,7 @@ type Outcome = { result: unknown } | { error: string; thrown?: { value: unknown 
  * is kept as the record's `cause`. Only the caller's abort rejects, at once, even if the tool
  * ignores `signal`; and no tool starts after it.
  */
-export async function callTool({ call, problem }: PreparedCall, tools: Map<string, ToolInternals>, context: CallContext): Promise<{ outcome: ToolRunCall; content: string }> {
+export async function callTool({ call, problem }: PreparedCall, tools: Map<string, RunnerTool>, context: CallContext): Promise<{ outcome: ToolRunCall; content: string }> {
   const started = performance.now();
   let outcome: Outcome;
   if (problem !== undefined) {
@@ -49,9 +52,10 @@ export async function callTool({ call, problem }: PreparedCall, tools: Map<strin
   return { outcome: record, content: `Error: ${error}` };
 }
 
-async function runOneCall(call: PreparedCall["call"], tools: Map<string, ToolInternals>, context: CallContext): Promise<Outcome> {
+async function runOneCall(call: PreparedCall["call"], tools: Map<string, RunnerTool>, context: CallContext): Promise<Outcome> {
   const { name, arguments: text } = call.function;
   const tool = tools.get(name);
+  if (tool && "openai" in tool) return runOpenAIFunction(tool.openai, text, context);
   if (!tool?.run) return { error: `There is no tool named ${JSON.stringify(name)}. The tools are: ${[...tools.keys()].join(", ")}.` };
   let args: unknown;
   try {
@@ -81,6 +85,29 @@ async function runOneCall(call: PreparedCall["call"], tools: Map<string, ToolInt
   if (context.signal.aborted) throw abortError(context.signal);
   try {
     return { result: await tool.run(args, { signal: context.signal, step: context.step, call }) };
+  } catch (error) {
+    if (context.signal.aborted) throw error;
+    return { error: `The tool failed: ${describe(error)}`, thrown: { value: error } };
+  }
+}
+
+/**
+ * A function in openai's runnable shape, called as openai's runner calls it: `function(args,
+ * runner)`, `args` being what `parse` made of the arguments' text, else that text. A `parse`
+ * that throws is told to the model, as a tool that throws is.
+ */
+async function runOpenAIFunction(fn: OpenAIFunction, text: string, context: CallContext): Promise<Outcome> {
+  let args: unknown = text;
+  if (fn.parse) {
+    try {
+      args = await fn.parse(text);
+    } catch (error) {
+      return { error: `The arguments were rejected: ${describe(error)}`, thrown: { value: error } };
+    }
+  }
+  if (context.signal.aborted) throw abortError(context.signal);
+  try {
+    return { result: await fn.function(args, context.runner) };
   } catch (error) {
     if (context.signal.aborted) throw error;
     return { error: `The tool failed: ${describe(error)}`, thrown: { value: error } };

@@ -1,37 +1,30 @@
-import { abortError, APIUserAbortError, assertChatParams, ChatCompletionAccumulator, invalidArgument, isRecord, ModelGateError, sendableTools, toolInternals, type Completions, type Requester, type Stream, type ToolInternals } from "../core.ts";
+import { abortError, APIUserAbortError, assertChatParams, ChatCompletionAccumulator, invalidArgument, isRecord, ModelGateError, sendableTools, type Completions, type Requester, type Stream } from "../core.ts";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage } from "../types/index.ts";
-import type { ToolRunCall, ToolRunEvent, ToolRunResult, ToolRunStep, ToolRunStopReason } from "../types/tool-runner.ts";
+import type { ToolRunCall, ToolRunResult, ToolRunStep, ToolRunStopReason } from "../types/tool-runner.ts";
 import { assistantTurn, callIDsIn, type PreparedCall } from "./assistant-turn.ts";
 import { callTool, unlessAborted } from "./call-tool.ts";
-import { EventLog } from "./event-log.ts";
+import { offeredTools, type RunnerTool } from "./offered-tools.ts";
+import { RunnerHelper } from "./runner-helper.ts";
+import type { ShellHandle } from "../chat-stream/chat-helper.ts";
 import { RunBudget, type BudgetedStep } from "../budget/index.ts";
+import { DeltaEvents } from "../chat-stream/delta-events.ts";
 
 const DEFAULT_MAX_STEPS = 10;
 /** The same call (tool and arguments) in this many consecutive steps stops the run. */
 const REPEATS_TO_STOP = 3;
 
-/** A run in progress: its result, and its events for any number of readers. */
-export interface RunHandle {
-  result: Promise<ToolRunResult>;
-  events(): AsyncIterator<ToolRunEvent>;
-}
-
-/** Starts `runTools()`: checks what it was given, then runs step after step. */
-export function startRun(client: Requester, completions: Completions, params: unknown, options: unknown): RunHandle {
-  const log = new EventLog<ToolRunEvent>();
-  const result = Promise.resolve()
-    .then(() => new ToolRun(client, completions, params, options, log).run())
-    .then(
-      (outcome) => {
-        log.end();
-        return outcome;
-      },
-      (error: unknown) => {
-        log.fail(error);
-        throw error;
-      },
-    );
-  return { result, events: () => log.reader() };
+/**
+ * Starts `runTools()` for the object it returned (`runner`, see resources/chat/run-tools.ts):
+ * checks what it was given, then runs step after step, telling openai's runner events as it
+ * goes. The caller's `signal` aborts the run as `runner.abort()` does.
+ */
+export function startRun(shell: ShellHandle, client: Requester, completions: Completions, params: unknown, options: unknown): RunnerHelper {
+  const helper = new RunnerHelper(shell);
+  helper.start(async () => {
+    helper.follow(isRecord(options) ? options.signal : undefined);
+    return new ToolRun(client, completions, params, options, helper, shell[0]).run();
+  });
+  return helper;
 }
 
 class ToolRun {
@@ -43,8 +36,13 @@ class ToolRun {
   readonly #maxSteps: number;
   /** `maxCost`, kept by the budget code's rules; `undefined` without one. */
   readonly #budget: RunBudget | undefined;
-  readonly #tools = new Map<string, ToolInternals>();
-  readonly #log: EventLog<ToolRunEvent>;
+  readonly #tools: Map<string, RunnerTool>;
+  /** openai's runner events, the conversation (`runner.messages`), and the run's own events. */
+  readonly #helper: RunnerHelper;
+  /** What openai-shaped tools get as their second argument: the object `runTools()` returned. */
+  readonly #runner: unknown;
+  /** A function `tool_choice` forces: when openai-shaped, the run ends once it has run, as openai's does. */
+  readonly #forced: string | undefined;
   readonly #messages: ChatCompletionMessageParam[];
   /** Every tool call id in the conversation: a new call's id must not repeat one (some providers reject it). */
   readonly #callIDs: Set<string>;
@@ -55,38 +53,37 @@ class ToolRun {
   /** The calls of the last steps, as `name + canonical arguments`. */
   readonly #recentCalls: Set<string>[] = [];
 
-  constructor(client: Requester, completions: Completions, params: unknown, options: unknown, log: EventLog<ToolRunEvent>) {
+  constructor(client: Requester, completions: Completions, params: unknown, options: unknown, helper: RunnerHelper, runner: unknown) {
     assertChatParams(params);
     const given = params as Record<string, unknown>;
     if (!Array.isArray(given.tools) || given.tools.length === 0) throw invalidArgument("tools", "a non-empty array of tool() tools", given.tools);
-    for (const offer of given.tools) {
-      const internals = toolInternals(offer);
-      const name = isRecord(offer) && isRecord(offer.function) ? offer.function.name : undefined;
-      if (!internals?.run || typeof name !== "string") {
-        throw new ModelGateError(`runTools() runs the tools itself, so each needs a \`run\` function: define ${typeof name === "string" ? `"${name}"` : "every tool"} with tool({ name, parameters, run }).`);
-      }
-      if (this.#tools.has(name)) throw new ModelGateError(`runTools(): two tools are named "${name}"; the model could not tell them apart.`);
-      this.#tools.set(name, internals);
-    }
+    const { byName, wire } = offeredTools(given.tools);
+    this.#tools = byName;
     if (options !== undefined && !isRecord(options)) throw invalidArgument("options", "an object such as { maxSteps, maxCost, signal }", options);
     if (given.route != null && !isRecord(given.route)) throw invalidArgument("route", "an object of routing filters", given.route);
     const format = given.response_format;
     if ((typeof format === "object" || typeof format === "function") && format !== null && "~standard" in format) {
       throw new ModelGateError('runTools() sends `response_format` as given: use OpenAI\'s { type: "json_schema", json_schema } form here (a schema object is for parse()).');
     }
-    const { maxSteps = DEFAULT_MAX_STEPS, maxCost, ...requestOptions } = options ?? {};
-    if (!(Number.isInteger(maxSteps) && (maxSteps as number) >= 1)) throw invalidArgument("maxSteps", "a whole number from 1", maxSteps);
+    const { maxChatCompletions, maxCost, ...rest } = options ?? {};
+    const { maxSteps = maxChatCompletions ?? DEFAULT_MAX_STEPS, ...requestOptions } = rest;
+    if (!(Number.isInteger(maxSteps) && (maxSteps as number) >= 1)) throw invalidArgument(rest.maxSteps === undefined && maxChatCompletions !== undefined ? "maxChatCompletions" : "maxSteps", "a whole number from 1", maxSteps);
     this.#client = client;
     this.#completions = completions;
     // Sent closed, with `strict` set, once for the whole run: what the budget estimates is what goes out.
-    this.#params = { ...given, tools: sendableTools(given.tools) };
-    this.#requestOptions = requestOptions;
-    // Tools get a signal even when the caller gave none, so `run` can always pass it on.
-    this.#signal = (requestOptions.signal as AbortSignal | undefined) ?? new AbortController().signal;
+    this.#params = { ...given, tools: sendableTools(wire) };
+    // Every request and every tool gets the runner's signal: `abort()` and the caller's signal (which aborts it) both reach them.
+    this.#signal = helper.controller.signal;
+    this.#requestOptions = { ...requestOptions, signal: this.#signal };
     this.#maxSteps = maxSteps as number;
     this.#budget = maxCost === undefined ? undefined : new RunBudget(client, maxCost, given, this.#signal, requestOptions.timeout as number | undefined);
-    this.#log = log;
-    this.#messages = [...(given.messages as ChatCompletionMessageParam[])];
+    this.#helper = helper;
+    this.#runner = runner;
+    const choice = given.tool_choice;
+    this.#forced = isRecord(choice) && isRecord(choice.function) && typeof choice.function.name === "string" ? choice.function.name : undefined;
+    // The runner's own list, so `runner.messages` is the conversation as it grows.
+    this.#messages = helper.conversation.messages;
+    this.#messages.push(...(given.messages as ChatCompletionMessageParam[]));
     this.#callIDs = callIDsIn(this.#messages);
   }
 
@@ -101,7 +98,7 @@ class ToolRun {
         stopReason = "max_cost";
         break;
       }
-      this.#log.push({ type: "step.start", step });
+      this.#helper.log.push({ type: "step.start", step });
       const answer = await named(step, this.#complete(budgeted ? budgeted.body : body, step)).catch((error: unknown) => {
         // With model "auto", the gateway saying no model fits what is left is a stop condition.
         if (budgeted && this.#budget?.endsRun(budgeted, error)) return undefined;
@@ -120,9 +117,11 @@ class ToolRun {
       const { turn, calls } = assistantTurn(message, step, this.#callIDs);
       const record: ToolRunStep = { completion, model: completion.model, cost, gateway, toolCalls: [] };
       this.#steps.push(record);
-      this.#messages.push(turn);
+      this.#helper.conversation.addCompletion(completion, turn);
+      // As openai's runner without streaming tells a reply's text (a streamed one told it chunk by chunk).
+      if (body.stream !== true && typeof turn.content === "string" && turn.content) this.#helper.emit("content", turn.content, turn.content);
       if (calls.length === 0) {
-        this.#log.push({ type: "step.end", step, completion, cost });
+        this.#helper.log.push({ type: "step.end", step, completion, cost });
         stopReason = "done";
         break;
       }
@@ -133,15 +132,19 @@ class ToolRun {
           const error = repeated.has(call)
             ? "Not run: this call was made with the same arguments in three steps in a row, so the run stopped."
             : "Not run: another call of this step repeated itself three steps in a row, so the run stopped.";
-          this.#messages.push({ role: "tool", tool_call_id: call.id, content: `Error: ${error}` });
+          this.#helper.conversation.addMessage({ role: "tool", tool_call_id: call.id, content: `Error: ${error}` });
           return { call, error, ms: 0 };
         });
-        this.#log.push({ type: "step.end", step, completion, cost });
+        this.#helper.log.push({ type: "step.end", step, completion, cost });
         stopReason = "repeated_call";
         break;
       }
       record.toolCalls = await this.#runCalls(calls, step);
-      this.#log.push({ type: "step.end", step, completion, cost });
+      this.#helper.log.push({ type: "step.end", step, completion, cost });
+      if (this.#ranForcedFunction(record.toolCalls)) {
+        stopReason = "done";
+        break;
+      }
       if (this.#budget?.exhausted) {
         stopReason = "max_cost";
         break;
@@ -162,16 +165,21 @@ class ToolRun {
     const options = typeof key === "string" ? { ...this.#requestOptions, idempotencyKey: `${key}-step-${step}` } : this.#requestOptions;
     if (body.stream !== true) {
       const completion = (await this.#completions.create(body as never, options as never)) as ChatCompletion;
+      this.#helper.emit("connect");
       return { completion, gateway: completion.gateway };
     }
     // Usage (and with it the cost) comes in the usage chunk only when asked for.
     const streamed = { ...body, stream_options: { ...(isRecord(body.stream_options) ? body.stream_options : {}), include_usage: true } };
     const stream = (await this.#completions.create(streamed as never, options as never)) as unknown as Stream<ChatCompletionChunk>;
+    this.#helper.emit("connect");
     const accumulator = new ChatCompletionAccumulator();
+    // openai's chunk events (`chunk`, `content`, `content.delta`, …) for this step's reply.
+    const deltas = new DeltaEvents(this.#helper);
     for await (const chunk of stream) {
       accumulator.add(chunk);
       // Kept only for iterators reading now: a long answer must not be held twice (see EventLog).
-      this.#log.pushLive({ type: "chunk", step, chunk });
+      this.#helper.log.pushLive({ type: "chunk", step, chunk });
+      await deltas.add(chunk);
     }
     return { completion: accumulator.result(), gateway: stream.gateway };
   }
@@ -180,9 +188,9 @@ class ToolRun {
   async #runCalls(calls: PreparedCall[], step: number): Promise<ToolRunCall[]> {
     const work = Promise.all(
       calls.map(async (prepared) => {
-        this.#log.push({ type: "tool_call", step, call: prepared.call });
-        const done = await callTool(prepared, this.#tools, { signal: this.#signal, step, redact: this.#client.redact });
-        if (!this.#signal.aborted) this.#log.push({ type: "tool_result", step, ...done.outcome });
+        this.#helper.log.push({ type: "tool_call", step, call: prepared.call });
+        const done = await callTool(prepared, this.#tools, { signal: this.#signal, step, redact: this.#client.redact, runner: this.#runner });
+        if (!this.#signal.aborted) this.#helper.log.push({ type: "tool_result", step, ...done.outcome });
         return done;
       }),
     );
@@ -190,7 +198,7 @@ class ToolRun {
     // what they end with later is nobody's concern.
     work.catch(() => {});
     const outcomes = await unlessAborted(work, this.#signal);
-    for (const { outcome, content } of outcomes) this.#messages.push({ role: "tool", tool_call_id: outcome.call.id, content });
+    for (const { outcome, content } of outcomes) this.#helper.conversation.addMessage({ role: "tool", tool_call_id: outcome.call.id, content });
     return outcomes.map(({ outcome }) => outcome);
   }
 
@@ -207,6 +215,13 @@ class ToolRun {
     }
     if (cost !== null) this.#reportedCost = (this.#reportedCost ?? 0) + cost;
     if (budgeted) this.#budget?.count(budgeted, cost, usage, model);
+  }
+
+  /** Whether the function `tool_choice` forces is openai-shaped and ran without error this step: openai's runner ends then. */
+  #ranForcedFunction(calls: ToolRunCall[]): boolean {
+    const forced = this.#forced;
+    const tool = forced === undefined ? undefined : this.#tools.get(forced);
+    return tool !== undefined && "openai" in tool && calls.some(({ call, error }) => call.function.name === forced && error === undefined);
   }
 
   /** The calls that repeat one made with the same arguments in each of the two steps before. */

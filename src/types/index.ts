@@ -74,7 +74,44 @@ export type {
   StructuredStream,
 } from "./structured.ts";
 
-export type { ToolRun, ToolRunCall, ToolRunEvent, ToolRunOptions, ToolRunParams, ToolRunResult, ToolRunStep, ToolRunStopReason } from "./tool-runner.ts";
+export type {
+  OpenAIParseableTool,
+  RunnableFunction,
+  RunnableToolFunction,
+  ToolRun,
+  ToolRunCall,
+  ToolRunEvent,
+  ToolRunOptions,
+  ToolRunParams,
+  ToolRunResult,
+  ToolRunStep,
+  ToolRunStopReason,
+  ToolRunTool,
+} from "./tool-runner.ts";
+
+export type {
+  ChatCompletionDeltaEvents,
+  ChatCompletionRunnerEvents,
+  ChatCompletionSnapshot,
+  ChatCompletionSnapshotChoice,
+  ChatCompletionStreamEvents,
+  ContentDeltaEvent,
+  ContentDoneEvent,
+  EmittedValue,
+  EventParameters,
+  FunctionToolCall,
+  FunctionToolCallArgumentsDeltaEvent,
+  FunctionToolCallArgumentsDoneEvent,
+  HelperEventEmitter,
+  HelperFinalValues,
+  LogProbsContentDeltaEvent,
+  LogProbsContentDoneEvent,
+  LogProbsRefusalDeltaEvent,
+  LogProbsRefusalDoneEvent,
+  RefusalDeltaEvent,
+  RefusalDoneEvent,
+  ToolRunnerEvents,
+} from "./helper-events.ts";
 
 export type {
   CreateEmbeddingResponse,

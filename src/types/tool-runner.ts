@@ -2,20 +2,61 @@ import type { GatewayInfo } from "../gateway/info.ts";
 import type { RequestOptions } from "../pipeline/options.ts";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageToolCall, CompletionUsage } from "./chat-completion.ts";
 import type { RunnableTool } from "../schemas/tool.ts";
-import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from "./chat-params.ts";
+import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam, ChatCompletionTool } from "./chat-params.ts";
+import type { HelperEventEmitter, HelperFinalValues, ToolRunnerEvents } from "./helper-events.ts";
 
 /** Why a tool run ended: `"done"` when the model answered without calling a tool. */
 export type ToolRunStopReason = "done" | "max_steps" | "max_cost" | "repeated_call";
 
-/** Params of `runTools()`: those of `create()`, with `tool()` tools that have `run` (the runner calls it). */
+/**
+ * A function in openai's runnable shape, as openai's `runTools()` takes it: the runner calls
+ * `function(args, runner)`, where `args` is what `parse` returned for the call's arguments
+ * (JSON text), else that text itself, and `runner` is the object `runTools()` returned.
+ */
+export interface RunnableFunction {
+  // Methods, so that a function of any arguments fits (methods are compared bivariantly).
+  function(args: never, runner: ToolRun): unknown;
+  /** Turns the arguments' JSON text into `function`'s `args` (`JSON.parse`, a schema's parse); a throw is told to the model. */
+  parse?(input: string): unknown;
+  /** The arguments, as a JSON Schema object. */
+  parameters: Record<string, unknown>;
+  /** What the function does; the model reads it. */
+  description?: string | undefined;
+  /** The name the model calls it by. @default `function.name` */
+  name?: string | undefined;
+  strict?: boolean | null | undefined;
+}
+
+/** A tool in openai's runnable shape: `{ type: "function", function: { function, parse?, parameters, … } }`. */
+export interface RunnableToolFunction {
+  type: "function";
+  function: RunnableFunction;
+}
+
+/**
+ * A tool made by openai's `zodFunction({ name, parameters, function })`: run like a
+ * `RunnableToolFunction` whose `parse` is the schema's and whose `function` is the one given.
+ */
+export interface OpenAIParseableTool extends ChatCompletionTool {
+  readonly $brand: "auto-parseable-tool";
+  $callback: ((args: never) => unknown) | undefined;
+  $parseRaw(args: string): unknown;
+}
+
+/** A tool `runTools()` can run: a `tool()` tool with `run`, or one in openai's runnable shapes. */
+export type ToolRunTool = RunnableTool | RunnableToolFunction | OpenAIParseableTool;
+
+/** Params of `runTools()`: those of `create()`, with tools the runner can call. */
 export interface ToolRunParams extends Omit<ChatCompletionCreateParamsBase, "tools"> {
-  tools: readonly RunnableTool[];
+  tools: readonly ToolRunTool[];
 }
 
 /** Options of `runTools()`: those of every call (`signal` reaches the running tools too), and the stop conditions. */
 export interface ToolRunOptions extends RequestOptions {
   /** The most chat completions the run makes. @default 10 */
   maxSteps?: number | undefined;
+  /** openai's name for `maxSteps` (which wins when both are given). */
+  maxChatCompletions?: number | undefined;
   /**
    * The most the run may cost, in USD. The run stops (`"max_cost"`) before a step whose worst
    * case (as for `create()`'s `maxCost`: the prompt, bounded from above, plus the reply limit
@@ -90,5 +131,15 @@ export type ToolRunEvent =
  * `"chunk"` events from when it is made on. Chunks nobody iterates are not kept, and a chunk
  * is let go once every iterator there has read it, so a long streamed answer is held once
  * (in the result), not again as its chunks.
+ *
+ * It also has openai's runner surface: `on()`/`off()`/`once()` with openai's runner events
+ * (`message`, `functionToolCall`, `finalContent`, …; with `stream: true` also the chunk
+ * events of `chat.completions.stream()`), `done()`, `abort()`, the final values and
+ * `messages`. It is a thenable (`then`, `catch`, `finally`), not a `Promise` instance.
  */
-export interface ToolRun extends Promise<ToolRunResult>, AsyncIterable<ToolRunEvent> {}
+export interface ToolRun extends Promise<ToolRunResult>, AsyncIterable<ToolRunEvent>, HelperEventEmitter<ToolRunnerEvents>, HelperFinalValues {
+  /** The conversation so far (the request's messages, then each reply and tool result): the run's own list, live. */
+  readonly messages: ChatCompletionMessageParam[];
+  /** Every completion of the run so far. */
+  allChatCompletions(): ChatCompletion[];
+}

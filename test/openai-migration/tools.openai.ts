@@ -1,6 +1,5 @@
-// Tool calls: stream the reply, take the assembled completion, answer the calls, ask again.
-// openai assembles a stream with its `.stream()` helper; modelgate with `create({ stream: true })`
-// and the same `finalChatCompletion()` (the lines marked below differ, see the test).
+// Tool calls: stream the reply with the `.stream()` helper, take the assembled completion,
+// answer the calls, ask again.
 import OpenAI from 'openai';
 
 const client = new OpenAI({
@@ -19,7 +18,7 @@ const tools: OpenAI.ChatCompletionTool[] = [
 ];
 const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is the weather in Paris?' }];
 
-const stream = client.chat.completions.stream({ // differs: openai's stream helper
+const stream = client.chat.completions.stream({
   model: 'gpt-4.1-mini',
   messages,
   tools,

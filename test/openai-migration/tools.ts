@@ -1,6 +1,5 @@
-// Tool calls: stream the reply, take the assembled completion, answer the calls, ask again.
-// openai assembles a stream with its `.stream()` helper; modelgate with `create({ stream: true })`
-// and the same `finalChatCompletion()` (the lines marked below differ, see the test).
+// Tool calls: stream the reply with the `.stream()` helper, take the assembled completion,
+// answer the calls, ask again.
 import ModelGate from 'modelgate';
 
 const client = new ModelGate({
@@ -20,11 +19,10 @@ const tools: ModelGate.ChatCompletionTool[] = [
 ];
 const messages: ModelGate.ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is the weather in Paris?' }];
 
-const stream = await client.chat.completions.create({ // differs: a plain stream has the helper
+const stream = client.chat.completions.stream({
   model: 'gpt-4.1-mini',
   messages,
   tools,
-  stream: true, // differs
 });
 const completion = await stream.finalChatCompletion();
 const message = completion.choices[0]!.message;

@@ -1,7 +1,9 @@
 import type { RequestOptions } from "../../pipeline/options.ts";
 import { createAPIPromise, type APIPromise } from "../../pipeline/api-promise.ts";
-import { loadBudget, loadStructured } from "../../loader.ts";
-import { toolRun } from "./run-tools.ts";
+import { loadBudget, loadChatStream, loadStructured, loadToolRunner } from "../../loader.ts";
+import { ToolRunner } from "./run-tools.ts";
+import { HelperShell } from "./helper-shell.ts";
+import type { ChatCompletionStream } from "./chat-completion-stream.ts";
 import type { ToolRun, ToolRunOptions, ToolRunParams } from "../../types/tool-runner.ts";
 import type { Stream } from "../../streaming/stream.ts";
 import type {
@@ -16,6 +18,7 @@ import type {
   ChatRequestOptions,
   ChatCompletionParseParams,
   ParsedChatCompletion,
+  DeepPartial,
   ParsedInput,
   ParsedOutput,
   ParsedToolCallOf,
@@ -113,6 +116,24 @@ export class Completions {
   }
 
   /**
+   * openai's streaming helper: streams a chat completion and returns at once (not a promise,
+   * so `.stream({ ... }).on("content.delta", …)` chains) a `ChatCompletionStream`, iterable for
+   * the chunks and emitting openai's events (`content.delta`, `chunk`, `message`, …) with the
+   * final values (`finalChatCompletion()`, `finalContent()`, …). Takes `parse()`'s params and
+   * options: with a schema `response_format` or `tool()` tools it parses as `parse()` does.
+   *
+   * Nothing is thrown here: a mistake in the arguments, like any failure, is the stream's
+   * `error` event and rejects `done()` and the final values.
+   */
+  stream<Format extends ParseResponseFormat | undefined = undefined, const Tools extends readonly ChatCompletionTool[] = []>(
+    params: ChatCompletionParseParams<Format, Tools> & { stream?: true | null | undefined },
+    options?: ParseOptions,
+  ): ChatCompletionStream<ParsedOutput<Format>, ParsedToolCallOf<Tools>, DeepPartial<ParsedInput<Format>>> {
+    // A bare shell, not the named export class: that one (with fromReadableStream()) stays out of apps that do not import it.
+    return new HelperShell(loadChatStream, (chatStream, stream) => chatStream.startStream(stream, this.#client, this, params, options)) as never;
+  }
+
+  /**
    * Runs a tool loop: asks the model, runs every tool it calls (at the same time), sends the
    * results back, and repeats until it answers without calling a tool (`"done"`), or a stop
    * condition ends the run with a result: `maxSteps` (default 10), `maxCost` (USD, checked
@@ -126,12 +147,20 @@ export class Completions {
    * Await the returned object for the result, or iterate it for the events (`step.start`,
    * `chunk` with `stream: true`, `tool_call`, `tool_result`, `step.end`): an iterator gets
    * every other event from the first, whenever it starts, and the chunks from when it starts.
+   * It also has openai's runner surface: `on("functionToolCall", …)` and openai's other runner
+   * events, `done()`, `abort()`, `finalContent()` and the other final values, `messages`.
+   *
+   * Tools: `tool()` tools with `run`, or openai's runnable shape (`{ type: "function", function:
+   * { function, parse?, parameters } }`, `zodFunction({ ..., function })`), called as openai
+   * calls them: `function(args, runner)`, `args` being what `parse` returned, else the raw JSON
+   * text; a `tool_choice` that forces such a function ends the run once it has run.
+   * `maxChatCompletions` is openai's name for `maxSteps`.
    *
    * @throws APIUserAbortError when `signal` aborts (it also reaches every running tool);
    *   an `APIError` of a step, its message naming the step; ModelGateError for bad params.
    */
   runTools(params: ToolRunParams, options?: ToolRunOptions): ToolRun {
     // Delegates to code loaded on first use: an app that never runs tools never downloads it.
-    return toolRun(({ startRun }) => startRun(this.#client, this, params, options));
+    return new ToolRunner(loadToolRunner, ({ startRun }, runner) => startRun(runner, this.#client, this, params, options)) as unknown as ToolRun;
   }
 }

@@ -1,30 +1,22 @@
-import { loadToolRunner } from "../../loader.ts";
-import type { ToolRun } from "../../types/tool-runner.ts";
-import type { RunHandle } from "../../tools/run.ts";
+import type { loadToolRunner } from "../../loader.ts";
+import type { ToolRunEvent, ToolRunResult } from "../../types/tool-runner.ts";
+import { HelperShell } from "./helper-shell.ts";
 
 type Runner = Awaited<ReturnType<typeof loadToolRunner>>;
 
 /**
- * What `runTools()` returns: the run's result as a promise, iterable for its events. The run
- * starts at once (as any call does), its code loaded on the first call (see src/loader.ts). An
- * iterator gets every event but the chunks from the first, whenever it is made, and the
- * chunks from when it was made: chunks nobody iterates are not kept (see tools/event-log.ts).
+ * What `runTools()` returns (typed as `ToolRun`): the run's result when awaited (a thenable
+ * with `then`, `catch` and `finally`), its events when iterated, and openai's runner surface
+ * (`on()`, `done()`, `finalContent()`, `messages`, …). The run starts at once, its code
+ * loaded on the first call (see src/loader.ts); the methods of the surface are made by
+ * `HelperShell`.
  */
-export function toolRun(start: (runner: Runner) => RunHandle): ToolRun {
-  let started: RunHandle | undefined;
-  const handle = loadToolRunner().then((runner) => (started = start(runner)));
-  const result = handle.then((run) => run.result);
-  // A caller who only iterates never awaits `result`: its rejection must not go unhandled.
-  result.catch(() => {});
-  return Object.assign(result, {
-    [Symbol.asyncIterator]() {
-      // Once the run has started, the iterator reads from the moment it is made, not a tick
-      // later (a chunk in between would be missed); before, it reads from the run's start.
-      const events = started ? Promise.resolve(started.events()) : handle.then((run) => run.events());
-      return {
-        next: async () => (await events).next(),
-        return: async () => (await events).return?.() ?? { value: undefined, done: true as const },
-      };
-    },
-  }) as ToolRun;
+export class ToolRunner extends HelperShell<Runner, ToolRunEvent> {
+  /** Settles with the run's result. */
+  then<Result = ToolRunResult, Failure = never>(
+    onFulfilled?: ((result: ToolRunResult) => Result | PromiseLike<Result>) | null,
+    onRejected?: ((reason: unknown) => Failure | PromiseLike<Failure>) | null,
+  ): Promise<Result | Failure> {
+    return (this as unknown as { result(): Promise<ToolRunResult> }).result().then(onFulfilled, onRejected);
+  }
 }

@@ -1,0 +1,70 @@
+import type { HelperEmitter } from "./emitter.ts";
+
+/**
+ * The values of `event` from now on, as an async iterable (a stream's chunks): it ends at
+ * `end`, throws the helper's error or abort, and, when the loop is left early, calls `stop`
+ * (a `ChatCompletionStream` aborts then, as openai's does). Values the loop has not read yet
+ * wait in a queue. Made after the helper ended, it ends at once, or throws the helper's error.
+ */
+export function listen<T>(events: HelperEmitter, event: string, stop: () => void): AsyncIterable<T> {
+  const queue: T[] = [];
+  let head = 0;
+  let ended = false;
+  let failure: { error: unknown } | undefined;
+  let wake: (() => void) | undefined;
+  const wakeUp = () => {
+    wake?.();
+    wake = undefined;
+  };
+  const take = (value: T) => {
+    queue.push(value);
+    wakeUp();
+  };
+  const fail = (error: unknown) => {
+    failure = { error };
+    wakeUp();
+  };
+  const end = () => {
+    ended = true;
+    wakeUp();
+  };
+  const unlisten = () => void events.off(event, take).off("end", end).off("error", fail).off("abort", fail);
+  // A helper already over tells its outcome through done().
+  let late = events.ended ? events.done().then(() => undefined, (error: unknown) => ({ error })) : undefined;
+  if (!late) events.on(event, take).on("end", end).on("error", fail).on("abort", fail);
+  return {
+    [Symbol.asyncIterator]: () => ({
+      async next(): Promise<IteratorResult<T>> {
+        if (late) {
+          failure = await late;
+          late = undefined;
+          ended = true;
+        }
+        while (head === queue.length && !failure && !ended) await new Promise<void>((resolve) => (wake = resolve));
+        if (head < queue.length) {
+          const value = queue[head] as T;
+          queue[head++] = undefined as T;
+          if (head === queue.length) queue.length = head = 0;
+          return { value, done: false };
+        }
+        ended = true;
+        unlisten();
+        if (failure) {
+          const { error } = failure;
+          failure = undefined;
+          throw error;
+        }
+        return { value: undefined, done: true };
+      },
+      async return(): Promise<IteratorResult<T>> {
+        const early = !ended;
+        ended = true;
+        queue.length = head = 0;
+        failure = undefined;
+        unlisten();
+        if (early) stop();
+        return { value: undefined, done: true };
+      },
+    }),
+  };
+}

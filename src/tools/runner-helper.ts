@@ -1,0 +1,58 @@
+import type { ToolRunEvent, ToolRunResult } from "../types/tool-runner.ts";
+import { ChatHelper, type ShellHandle } from "../chat-stream/chat-helper.ts";
+import { EventLog } from "./event-log.ts";
+
+/**
+ * What the object `runTools()` returns hands its calls to: openai's runner surface (events,
+ * the conversation and its final values: `ChatHelper`), the run's own events for iteration
+ * (`EventLog`), and its result for `await`.
+ */
+export class RunnerHelper extends ChatHelper {
+  readonly log = new EventLog<ToolRunEvent>();
+  #result: Promise<ToolRunResult> | undefined;
+
+  constructor(shell: ShellHandle) {
+    super(shell, []);
+  }
+
+  /**
+   * Starts the run (a promise job later, see `HelperEmitter.run`), then its final events and
+   * `end`. The result settles with `done()`: with the run's outcome, or its error.
+   */
+  start(run: () => Promise<ToolRunResult>): void {
+    let outcome: ToolRunResult;
+    this.run(
+      async () => {
+        outcome = await run();
+      },
+      () => this.conversation.emitFinal(),
+    );
+    const ended = this.done().then(
+      () => this.log.end(),
+      (error: unknown) => {
+        this.log.fail(error);
+        throw error;
+      },
+    );
+    this.#result = ended.then(() => outcome);
+    // A caller who only iterates or listens never awaits it.
+    this.#result.catch(() => {});
+  }
+
+  result(): Promise<ToolRunResult> {
+    return this.#result!;
+  }
+
+  catch(onRejected: (reason: unknown) => unknown): Promise<unknown> {
+    return this.result().catch(onRejected);
+  }
+
+  finally(onFinally: () => void): Promise<ToolRunResult> {
+    return this.result().finally(onFinally);
+  }
+
+  /** The run's own events (`step.start`, `tool_call`, …), for `for await`. */
+  iterator(): AsyncIterable<ToolRunEvent> {
+    return { [Symbol.asyncIterator]: () => this.log.reader() };
+  }
+}
