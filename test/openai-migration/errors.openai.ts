@@ -12,7 +12,7 @@ await client.chat.completions
     if (err instanceof OpenAI.APIError) {
       const status: number | undefined = err.status;
       console.log(status); // 404
-      console.log(err.name); // NotFoundError
+      console.log(err.constructor.name); // NotFoundError
       console.log(err instanceof OpenAI.NotFoundError);
       console.log(typeof err.headers?.get('content-type'));
     } else {

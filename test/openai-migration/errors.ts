@@ -13,7 +13,7 @@ await client.chat.completions
     if (err instanceof ModelGate.APIError) {
       const status: number | undefined = err.status;
       console.log(status); // 404
-      console.log(err.name); // NotFoundError
+      console.log(err.constructor.name); // NotFoundError
       console.log(err instanceof ModelGate.NotFoundError);
       console.log(typeof err.headers?.get('content-type'));
     } else {

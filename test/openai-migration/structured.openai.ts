@@ -1,8 +1,8 @@
-// Structured output with a Zod schema, as the openai README writes it.
-// openai wraps the schema with its zodResponseFormat() helper; modelgate takes any Standard
-// Schema as it is (the lines marked below differ, see the test).
+// Structured output with a Zod schema, as the openai README writes it: the schema wrapped by
+// openai's zodResponseFormat() helper. modelgate's parse() reads that helper's object as it
+// is (and takes any Standard Schema without a helper too).
 import OpenAI from 'openai';
-import { zodResponseFormat } from 'openai/helpers/zod'; // differs: no helper needed
+import { zodResponseFormat } from 'openai/helpers/zod';
 import { z } from 'zod';
 
 const client = new OpenAI({
@@ -21,7 +21,7 @@ const completion = await client.chat.completions.parse({
     { role: 'system', content: 'Extract the event information.' },
     { role: 'user', content: 'Alice and Bob are going to a science fair on Friday.' },
   ],
-  response_format: zodResponseFormat(CalendarEvent, 'event'), // differs: the schema itself
+  response_format: zodResponseFormat(CalendarEvent, 'event'),
 });
 
 const message = completion.choices[0]!.message;
