@@ -16,12 +16,11 @@ import type {
   ChatRequestOptions,
   ChatCompletionParseParams,
   ParsedChatCompletion,
-  ParsedInput,
   ParsedOutput,
   ParsedToolCallOf,
   ParseOptions,
   ParseResponseFormat,
-  StructuredStream,
+  StructuredStreamFor,
 } from "../../types/structured.ts";
 import type { Requester } from "../requester.ts";
 import { chatStreamRules, decodeChatAnswer } from "./decode.ts";
@@ -99,13 +98,13 @@ export class Completions {
   parse<Format extends ParseResponseFormat | undefined = undefined, const Tools extends readonly ChatCompletionTool[] = []>(
     params: ChatCompletionParseParams<Format, Tools> & { stream: true },
     options?: ParseOptions,
-  ): APIPromise<StructuredStream<ParsedOutput<Format>, ParsedToolCallOf<Tools>, ParsedInput<Format>>>;
+  ): APIPromise<StructuredStreamFor<Format, Tools>>;
   parse<Format extends ParseResponseFormat | undefined = undefined, const Tools extends readonly ChatCompletionTool[] = []>(
     params: ChatCompletionParseParams<Format, Tools>,
     options?: ParseOptions,
   ): APIPromise<
     | ParsedChatCompletion<ParsedOutput<Format>, ParsedToolCallOf<Tools>>
-    | StructuredStream<ParsedOutput<Format>, ParsedToolCallOf<Tools>, ParsedInput<Format>>
+    | StructuredStreamFor<Format, Tools>
   >;
   parse(params: ChatCompletionParseParams, options?: ParseOptions): APIPromise<unknown> {
     // Delegates to code loaded on first use: an app that never parses never downloads it.
