@@ -38,7 +38,6 @@ export {
 } from "./errors/index.ts";
 export { StructuredOutputError } from "./errors/structured-output-error.ts";
 export { BudgetExceededError } from "./errors/budget-exceeded-error.ts";
-export type { GatewayInfo } from "./gateway/info.ts";
 export { jsonSchema, type JSONSchemaFormat, type JSONSchemaOptions } from "./schemas/json-schema.ts";
 export type { SchemaIssue } from "./schemas/schema-source.ts";
 export type { StandardSchemaV1, StandardSchemaIssue, StandardSchemaResult, StandardJSONSchemaConverter, StructuredSchema, SchemaOutput } from "./schemas/standard-schema.ts";

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { http } from "msw";
@@ -52,7 +53,9 @@ describe("the built package", () => {
 describe("the type namespace on the client class", () => {
   // `ModelGate.X` for every public type, in both formats (openai-node users write
   // `ModelGate.ChatCompletionMessageParam`): read from the built declarations with the compiler.
-  async function declarations(file: "index.d.ts" | "index.d.cts") {
+  const read = new Map<string, ReturnType<typeof readDeclarations>>();
+  const declarations = (file: "index.d.ts" | "index.d.cts") => read.get(file) ?? read.set(file, readDeclarations(file)).get(file)!;
+  async function readDeclarations(file: "index.d.ts" | "index.d.cts") {
     const ts = (await import("typescript")).default;
     const path = new URL(`../dist/${file}`, import.meta.url).pathname;
     const program = ts.createProgram([path], { strict: true, noEmit: true, skipLibCheck: true });
@@ -65,7 +68,13 @@ describe("the type namespace on the client class", () => {
     const client = file === "index.d.cts" ? resolve((checker as unknown as { resolveExternalModuleSymbol(symbol: import("typescript").Symbol): import("typescript").Symbol }).resolveExternalModuleSymbol(module)) : resolve(checker.getExportsOfModule(module).find((symbol) => symbol.name === "ModelGate") as import("typescript").Symbol);
     const namespaceTypes = [...(client.exports?.values() ?? [])].filter(isType).map((symbol) => symbol.name).sort();
     const exportedTypes = checker.getExportsOfModule(module).filter(isType).map((symbol) => symbol.name).sort();
-    return { namespaceTypes, exportedTypes };
+    // openai's nested paths: each name under ModelGate.Chat and ModelGate.Chat.Completions, with
+    // whether it is the very declaration ModelGate.<name> is.
+    const chat = client.exports?.get("Chat" as import("typescript").__String);
+    const completions = chat?.exports?.get("Completions" as import("typescript").__String);
+    const sameAsFlat = (namespace: import("typescript").Symbol | undefined) =>
+      [...(namespace?.exports?.values() ?? [])].filter(isType).map((symbol) => [symbol.name, resolve(symbol) === resolve(client.exports?.get(symbol.escapedName) as import("typescript").Symbol)] as const);
+    return { namespaceTypes, exportedTypes, chatTypes: sameAsFlat(chat), completionsTypes: sameAsFlat(completions) };
   }
 
   it("names every type the ESM entry exports", async () => {
@@ -77,5 +86,21 @@ describe("the type namespace on the client class", () => {
   it("holds the same types in CommonJS as in ESM", async () => {
     const [esm, cjs] = await Promise.all([declarations("index.d.ts"), declarations("index.d.cts")]);
     expect(cjs.namespaceTypes).toEqual(esm.namespaceTypes);
+    expect(cjs.chatTypes).toEqual(esm.chatTypes);
+  });
+
+  it.each(["index.d.ts", "index.d.cts"] as const)("resolves openai's nested paths ModelGate.Chat.X and ModelGate.Chat.Completions.X to ModelGate.X (%s)", async (file) => {
+    const { chatTypes, completionsTypes } = await declarations(file);
+    expect(chatTypes.map(([name]) => name)).toEqual(expect.arrayContaining(["ChatCompletionCreateParams", "ChatCompletionMessageParam", "ChatCompletionTool", "ChatCompletionChunk", "ParsedChatCompletion"]));
+    expect(completionsTypes).toEqual(chatTypes);
+    expect(chatTypes.filter(([, same]) => !same)).toEqual([]);
+  });
+
+  it("is written from what src/index.ts exports", () => {
+    // `npm run build` and `npm run typecheck` write it; a namespace edited by hand, or a type
+    // added without either, fails here.
+    const check = spawnSync(process.execPath, ["scripts/write-namespace.mjs", "--check"], { cwd: new URL("..", import.meta.url), encoding: "utf8" });
+    expect(check.stderr).toBe("");
+    expect(check.status).toBe(0);
   });
 });

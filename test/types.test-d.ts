@@ -82,6 +82,12 @@ expectTypeOf(structuredStream).toMatchTypeOf<StructuredStream<Weather>>();
 expectTypeOf(structuredStream.partialObjectStream).toEqualTypeOf<AsyncIterable<DeepPartial<Weather>>>();
 expectTypeOf((await structuredStream.finalChatCompletion()).choices[0].message.parsed).toEqualTypeOf<Weather | null>();
 expectTypeOf(structuredStream).toMatchTypeOf<Stream<ChatCompletionChunk>>();
+// A schema without a transform gives the two-parameter StructuredStream an editor shows, exactly.
+expectTypeOf(structuredStream).toEqualTypeOf<StructuredStream<Weather, import("../src/index.ts").ParsedFunctionToolCall>>();
+// With a transform, the partials are of what the model writes (the schema's input), the answer of its output.
+const transformed = await client.chat.completions.parse({ model: "auto", messages: userMessage, response_format: z.object({ size: z.string().transform((text) => text.length) }), stream: true });
+expectTypeOf(transformed.partialObjectStream).toEqualTypeOf<AsyncIterable<{ size?: string }>>();
+expectTypeOf((await transformed.finalChatCompletion()).choices[0].message.parsed).toEqualTypeOf<{ size: number } | null>();
 expectTypeOf(parsedFromZod).toMatchTypeOf<ChatCompletion>();
 expectTypeOf(parsedFromZod).toMatchTypeOf<ParsedChatCompletion<Weather>>();
 
@@ -124,7 +130,7 @@ expectTypeOf(toolMode.choices[0].message.tool_calls).toEqualTypeOf<import("../sr
 expectTypeOf<DeepPartial<[string, number]>>().toEqualTypeOf<[string?, number?]>();
 expectTypeOf<DeepPartial<{ list: { a: number }[] }>>().toEqualTypeOf<{ list?: { a?: number }[] }>();
 const either = await client.chat.completions.parse({ model: "auto", messages: userMessage, response_format: WeatherSchema, stream: maybeStream });
-expectTypeOf(either).toEqualTypeOf<ParsedChatCompletion<Weather> | StructuredStream<Weather, import("../src/index.ts").ParsedFunctionToolCall, Weather>>();
+expectTypeOf(either).toEqualTypeOf<ParsedChatCompletion<Weather> | StructuredStream<Weather, import("../src/index.ts").ParsedFunctionToolCall>>();
 expectTypeOf(ModelGate.StructuredOutputError).toEqualTypeOf<typeof import("../src/index.ts").StructuredOutputError>();
 expectTypeOf(ModelGate.BudgetExceededError).toEqualTypeOf<typeof import("../src/index.ts").BudgetExceededError>();
 

@@ -11,7 +11,7 @@ import type {
   ChatCompletionMessageToolCall,
   CompletionUsage,
   FinishReason,
-} from "../types/index.ts";
+} from "../types/chat-completion.ts";
 import { isRecord } from "../internal/values.ts";
 import { ModelGateError } from "../errors/modelgate-error.ts";
 

@@ -1,4 +1,4 @@
-import type { ChatCompletionChunk } from "../types/index.ts";
+import type { ChatCompletionChunk } from "../types/chat-completion.ts";
 import { isRecord } from "../internal/values.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { ModelGateError } from "../errors/index.ts";
-import type { ChatCompletion, ChatCompletionChunk } from "../types/index.ts";
+import type { ChatCompletion, ChatCompletionChunk } from "../types/chat-completion.ts";
 import type { GatewayInfo } from "../gateway/info.ts";
 import { BodyReader } from "./body-reader.ts";
 import { ChatCompletionAccumulator } from "./accumulate.ts";

@@ -1,4 +1,3 @@
-import type { GatewayInfo } from "../gateway/info.ts";
 /**
  * Why generation stopped: `stop` (natural end or a stop sequence), `length` (token limit),
  * `tool_calls`, `content_filter`, `function_call` (deprecated form of `tool_calls`), `error`
@@ -220,4 +219,32 @@ export interface ChatCompletionChunk {
   system_fingerprint?: string | null;
   service_tier?: string | null;
   error?: ChatCompletionChunkError;
+}
+
+/**
+ * What the gateway did for one call: on a completion (`completion.gateway`, not enumerable, so
+ * `JSON.stringify(completion)` is unchanged), on a stream (`stream.gateway`, filled in as
+ * chunks arrive) and on every `APIError` the SDK throws (`error.gateway`, what was known when
+ * the call failed).
+ */
+export interface GatewayInfo {
+  /** The model the call asked for, e.g. `"auto"`. */
+  requestedModel: string | null;
+  /** The model that answered (for a stream, from its first chunk). */
+  model: string | null;
+  /** The provider that served it, e.g. `"openai"`. */
+  provider: string | null;
+  /** The generation's id: an `x-generation-id` header, else the completion's `id`. */
+  generationID: string | null;
+  /** The `x-request-id` response header. */
+  requestID: string | null;
+  /** HTTP attempts made: retries of every kind included. */
+  attempts: number;
+  /**
+   * What the call cost in USD (`usage.cost`, or an `x-modelgate-cost` header), when it is a
+   * finite number from 0; `null` when the gateway said nothing (or nothing that is a cost).
+   */
+  cost: number | null;
+  /** Token counts, when the gateway reported them (for a stream, from its usage chunk). */
+  usage: CompletionUsage | null;
 }

@@ -52,6 +52,7 @@ export type {
   ChatCompletionTokenLogprob,
   CompletionUsage,
   FinishReason,
+  GatewayInfo,
 } from "./chat-completion.ts";
 
 export type { Model, ModelCapability, ModelList } from "./models.ts";

@@ -144,7 +144,15 @@ export type DeepPartial<T> = T extends readonly unknown[]
  * What `parse({ ..., stream: true })` resolves to: the chunks, as from `create()`, plus the
  * answer as it grows and, at the end, validated.
  */
-export interface StructuredStream<T, Call extends ChatCompletionMessageToolCall = ParsedFunctionToolCall, Raw = T> extends Stream<ChatCompletionChunk> {
+export interface StructuredStream<T, Call extends ChatCompletionMessageToolCall = ParsedFunctionToolCall> extends StructuredStreamOf<T, Call, T> {}
+
+/**
+ * A `StructuredStream` whose partials have a type of their own: the JSON the model writes
+ * (`Input`, the schema's input) before the schema transforms it into `T`. Not exported: a user
+ * names `StructuredStream<T, Call>`, and sees this only for a schema whose input and output
+ * differ (a Zod `.transform()`, say), where the partials must not claim the output's type.
+ */
+interface StructuredStreamOf<T, Call extends ChatCompletionMessageToolCall, Input> extends Stream<ChatCompletionChunk> {
   /**
    * The answer parsed so far (deep-partial), each time it changes. A string may still grow, but
    * a number, `true`, `false` or `null` appears only once complete, and a key only once its
@@ -155,7 +163,20 @@ export interface StructuredStream<T, Call extends ChatCompletionMessageToolCall 
    * throws `StructuredOutputError` when the reply is malformed, rejected by the schema or cut,
    * as `finalChatCompletion()` does, and the stream's own error when it breaks off or fails.
    */
-  readonly partialObjectStream: AsyncIterable<DeepPartial<Raw>>;
+  readonly partialObjectStream: AsyncIterable<DeepPartial<Input>>;
   /** The whole reply with `parsed` validated, whether or not the chunks or partials were read first. */
   finalChatCompletion(): Promise<ParsedChatCompletion<T, Call>>;
 }
+
+/**
+ * What `parse({ ..., stream: true })` resolves to for a `response_format` and tools: a
+ * `StructuredStream<Answer, Call>` (the hover a user reads) whenever partials of the schema's
+ * input and of its output are the same type, which is every schema without a transform.
+ */
+export type StructuredStreamFor<Format, Tools extends readonly unknown[]> =
+  SameType<DeepPartial<ParsedInput<Format>>, DeepPartial<ParsedOutput<Format>>> extends true
+    ? StructuredStream<ParsedOutput<Format>, ParsedToolCallOf<Tools>>
+    : StructuredStreamOf<ParsedOutput<Format>, ParsedToolCallOf<Tools>, ParsedInput<Format>>;
+
+// Each assignable to the other (tuples, so a union is not split into its members).
+type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

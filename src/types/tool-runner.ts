@@ -1,6 +1,5 @@
-import type { GatewayInfo } from "../gateway/info.ts";
 import type { RequestOptions } from "../pipeline/options.ts";
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageToolCall, CompletionUsage } from "./chat-completion.ts";
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageToolCall, CompletionUsage, GatewayInfo } from "./chat-completion.ts";
 import type { RunnableTool } from "../schemas/tool.ts";
 import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam, ChatCompletionTool } from "./chat-params.ts";
 import type { HelperEventEmitter, HelperFinalValues, ToolRunnerEvents } from "./helper-events.ts";

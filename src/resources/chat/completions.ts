@@ -24,7 +24,7 @@ import type {
   ParsedToolCallOf,
   ParseOptions,
   ParseResponseFormat,
-  StructuredStream,
+  StructuredStreamFor,
 } from "../../types/structured.ts";
 import type { Requester } from "../requester.ts";
 import { chatStreamRules, decodeChatAnswer } from "./decode.ts";
@@ -102,13 +102,13 @@ export class Completions {
   parse<Format extends ParseResponseFormat | undefined = undefined, const Tools extends readonly ChatCompletionTool[] = []>(
     params: ChatCompletionParseParams<Format, Tools> & { stream: true },
     options?: ParseOptions,
-  ): APIPromise<StructuredStream<ParsedOutput<Format>, ParsedToolCallOf<Tools>, ParsedInput<Format>>>;
+  ): APIPromise<StructuredStreamFor<Format, Tools>>;
   parse<Format extends ParseResponseFormat | undefined = undefined, const Tools extends readonly ChatCompletionTool[] = []>(
     params: ChatCompletionParseParams<Format, Tools>,
     options?: ParseOptions,
   ): APIPromise<
     | ParsedChatCompletion<ParsedOutput<Format>, ParsedToolCallOf<Tools>>
-    | StructuredStream<ParsedOutput<Format>, ParsedToolCallOf<Tools>, ParsedInput<Format>>
+    | StructuredStreamFor<Format, Tools>
   >;
   parse(params: ChatCompletionParseParams, options?: ParseOptions): APIPromise<unknown> {
     // Delegates to code loaded on first use: an app that never parses never downloads it.
