@@ -19,7 +19,7 @@ import { BudgetExceededError } from "../errors/budget-exceeded-error.ts";
 import { StructuredOutputError } from "../errors/structured-output-error.ts";
 import type { APIPromise, WithResponse } from "../pipeline/api-promise.ts";
 import type { APIErrorInit } from "../errors/index.ts";
-import { request, type PipelineConfig, type RequestSpec } from "../pipeline/request.ts";
+import { assertCallOptions, request, type PipelineConfig, type RequestSpec } from "../pipeline/request.ts";
 import { assertAPIKey } from "../pipeline/auth.ts";
 import { serviceRoot } from "../pipeline/url.ts";
 import { Chat } from "../resources/chat/chat.ts";
@@ -86,7 +86,7 @@ import type {
   DeepPartial,
 } from "../types/index.ts";
 import type { GatewayInfo } from "../gateway/info.ts";
-import type { HeadersInput, QueryInput } from "../client/options.ts";
+import type { HeadersInput, Middleware, MiddlewareContext, MiddlewareNext, QueryInput } from "../client/options.ts";
 import type { LogLevel } from "../internal/logger.ts";
 import type { DecodedDataURL } from "../media/data-url.ts";
 import type { APIKeyFunction } from "../pipeline/auth.ts";
@@ -101,6 +101,8 @@ import { VERSION } from "../version.ts";
 import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
 import { readEnv } from "../internal/env.ts";
 import { isLogLevel, levelledLogger, type Logger } from "../internal/logger.ts";
+import { headerEntries } from "../pipeline/headers.ts";
+import type { Requester } from "../resources/requester.ts";
 import { detectRuntime, isBrowserLike } from "../internal/runtime.ts";
 import { DEFAULT_MAX_LINE_LENGTH } from "../streaming/sse-decoder.ts";
 import type { ClientOptions, Fetch, RequestOptions } from "./options.ts";
@@ -169,6 +171,7 @@ export class ModelGate {
 
   readonly #options: ClientOptions;
   readonly #config: PipelineConfig;
+  readonly #requester: Requester;
 
   constructor(options: ClientOptions = {}) {
     if (isBrowserLike() && !options.dangerouslyAllowBrowser) {
@@ -187,6 +190,7 @@ export class ModelGate {
     this.streamIdleTimeout = nonNegative("streamIdleTimeout", options.streamIdleTimeout, DEFAULT_STREAM_IDLE_TIMEOUT_MS);
     this.maxRetries = nonNegative("maxRetries", options.maxRetries, DEFAULT_MAX_RETRIES);
     if (!Number.isInteger(this.maxRetries)) throw invalidArgument("maxRetries", "a whole number", this.maxRetries);
+    assertCallOptions({ middleware: options.middleware });
 
     const logLevelFromEnv = readEnv("MODELGATE_LOG");
     const logLevel = options.logLevel ?? (isLogLevel(logLevelFromEnv) ? logLevelFromEnv : "warn");
@@ -200,6 +204,7 @@ export class ModelGate {
       root,
       search,
       fetch: resolveFetch(options.fetch),
+      middleware: options.middleware ?? [],
       timeout: this.timeout,
       streamIdleTimeout: this.streamIdleTimeout,
       maxRetries: this.maxRetries,
@@ -214,15 +219,38 @@ export class ModelGate {
       debug: logLevel === "debug",
     };
     // Resources get the pipeline and the redactor, not the client.
-    const requester = { request: <T>(spec: RequestSpec) => request<T>(this.#config, spec), redact: redactor.redact, timeout: this.timeout };
+    const requester = (this.#requester = { request: <T>(spec: RequestSpec) => request<T>(this.#config, spec), redact: redactor.redact, timeout: this.timeout, cache: {} });
     this.chat = new Chat(requester);
     this.models = new Models(requester);
     ({ embeddings: this.embeddings, images: this.images, audio: this.audio } = endpointResources(requester));
   }
 
-  /** A new client with some options changed; the rest (API key included) carried over. */
+  /**
+   * A new client with some options changed, e.g. one per tenant:
+   * `client.withOptions({ defaultHeaders: { "x-tenant": id } })`. `defaultHeaders` and
+   * `defaultQuery` merge by name over this client's (`null` removes one); every other option
+   * given replaces this client's, and one not given (or `undefined`) is this client's, `fetch`
+   * and `apiKey` included. While `baseURL`, `apiKey`, `defaultHeaders` and `defaultQuery` stay
+   * as they are, both share the model catalogue `maxCost` fetches. This client is unchanged.
+   *
+   * @throws ModelGateError for a bad override, as `new ModelGate()` does
+   */
   withOptions(overrides: ClientOptions): ModelGate {
-    return new ModelGate({ ...this.#options, ...overrides });
+    const original = this.#options;
+    const given = definedOnly<ClientOptions>(overrides);
+    const client = new ModelGate({
+      ...original,
+      ...given,
+      // As pairs, nulls kept: the later pair wins, and a null still removes what came before.
+      defaultHeaders: [...headerEntries(original.defaultHeaders), ...headerEntries(given.defaultHeaders)] as HeadersInput,
+      defaultQuery: { ...original.defaultQuery, ...definedOnly(given.defaultQuery) },
+    });
+    const [mine, theirs] = [this.#config, client.#config];
+    // Same gateway, key, headers and query: the same catalogue (its cache is kept by `cache`).
+    if (mine.root === theirs.root && mine.search === theirs.search && mine.apiKey === theirs.apiKey && !given.defaultHeaders && !given.defaultQuery) {
+      client.#requester.cache = this.#requester.cache;
+    }
+    return client;
   }
 
   /** `GET {baseURL}{path}` through the same auth, retries, timeouts and errors as every method. */
@@ -426,6 +454,9 @@ export declare namespace ModelGate {
     type ClientOptions,
     type RequestOptions,
     type Fetch,
+    type Middleware,
+    type MiddlewareContext,
+    type MiddlewareNext,
     type BodyRequestOptions,
     type APIPromise,
     type WithResponse,
@@ -589,6 +620,11 @@ function requiredSetting(option: string, value: string | undefined, envName: str
     );
   }
   return resolved;
+}
+
+/** The fields whose value is not `undefined`: an `undefined` override leaves the original's. */
+function definedOnly<T extends object>(record: T | undefined): Partial<T> {
+  return Object.fromEntries(Object.entries(record ?? {}).filter((entry) => entry[1] !== undefined)) as Partial<T>;
 }
 
 function trueOrFalse(name: string, value: unknown): boolean {
