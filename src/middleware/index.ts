@@ -10,6 +10,7 @@ import {
   type Middleware,
   type MiddlewareContext,
   type MiddlewareNext,
+  type Redact,
   type RequestOptions,
 } from "../core.ts";
 import type { PipelineConfig, RequestSpec } from "../pipeline/request.ts";
@@ -62,7 +63,7 @@ export function throughMiddleware(list: Middleware[], config: PipelineConfig, sp
       response = await chain(request);
     } catch (error) {
       if (failures.has(error) || error instanceof APIError) throw error;
-      const cause = redactThrown(error, config.redact);
+      const cause = redacted(error, config.redact);
       const what = cause instanceof Error ? `${cause.name}: ${cause.message}` : describeValue(cause);
       throw new ModelGateError(`A middleware threw (${what}), so the request failed; see \`cause\`.`, { cause });
     }
@@ -72,6 +73,21 @@ export function throughMiddleware(list: Middleware[], config: PipelineConfig, sp
     }
     return response as Response;
   };
+}
+
+/**
+ * What a middleware threw, as the `cause` of the error it becomes: the value itself, unless
+ * some text of it (message, stack, a field, a cause) shows a secret; then a redacted copy
+ * (see `redactThrown`).
+ */
+function redacted(thrown: unknown, redact: Redact): unknown {
+  let shows = false;
+  const copy = redactThrown(thrown, (text) => {
+    const cut = redact(text);
+    shows ||= cut !== text;
+    return cut;
+  });
+  return shows ? copy : thrown;
 }
 
 /** The call's options as the attempt runs them: the client's value where the call gives none. */
