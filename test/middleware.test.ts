@@ -117,7 +117,7 @@ describe("middleware: where it runs", () => {
       attempt === 1 ? Response.json({ error: { message: "slow down" } }, { status: 429, headers: RETRY_NOW }) : next(request);
     const completion = await client.chat.completions.create({ model: "auto", messages }, { middleware: [limiter] });
     expect(completion.choices[0]!.message.content).toBe("ok");
-    expect(completion.gateway.attempts).toBe(2);
+    expect(completion.gateway?.attempts).toBe(2);
     expect(sent).toHaveLength(1);
   });
 
@@ -306,7 +306,7 @@ describe("middleware: failures", () => {
       return next(request);
     };
     const completion = await client.chat.completions.create({ model: "auto", messages }, { middleware: [limiter] });
-    expect(completion.gateway.attempts).toBe(2);
+    expect(completion.gateway?.attempts).toBe(2);
     expect(sent).toHaveLength(1);
 
     const refused = new BadRequestError(400, { message: "not for this tenant" });

@@ -162,3 +162,33 @@ expectTypeOf<ModelGate.Chat.ChatCompletionCreateParams>().toEqualTypeOf<ModelGat
 expectTypeOf<ModelGate.Chat.Completions.ChatCompletionMessageParam>().toEqualTypeOf<ModelGate.ChatCompletionMessageParam>();
 expectTypeOf<ModelGate.Chat.Completions.ChatCompletionTool>().toEqualTypeOf<ModelGate.ChatCompletionTool>();
 expectTypeOf<ModelGate.Chat.Completions.ChatCompletionChunk>().toEqualTypeOf<ModelGate.ChatCompletionChunk>();
+
+// Middleware: `(request, next, context) => Promise<Response>`, as a client option and a call option.
+import type { Middleware, MiddlewareContext, MiddlewareNext, RequestOptions } from "../src/index.ts";
+expectTypeOf<Middleware>().toEqualTypeOf<(request: Request, next: MiddlewareNext, context: MiddlewareContext) => Promise<Response>>();
+expectTypeOf<MiddlewareNext>().toEqualTypeOf<(request: Request) => Promise<Response>>();
+expectTypeOf<MiddlewareContext>().toEqualTypeOf<{
+  method: string;
+  path: string;
+  attempt: number;
+  stream: boolean;
+  signal: AbortSignal;
+  idempotencyKey: string | undefined;
+  options: RequestOptions;
+}>();
+expectTypeOf<ModelGate.Middleware>().toEqualTypeOf<Middleware>();
+const logged: Middleware = async (request, next, { attempt, path }) => {
+  expectTypeOf(attempt).toEqualTypeOf<number>();
+  expectTypeOf(path).toEqualTypeOf<string>();
+  return next(request);
+};
+const tenantClient = new ModelGate({ apiKey: "k", baseURL: "https://gateway.test", middleware: [logged] });
+void tenantClient.chat.completions.create({ model: "auto", messages: userMessage }, { middleware: [logged, async () => new Response("{}")] });
+// @ts-expect-error a middleware resolves to a Response
+void new ModelGate({ middleware: [async () => "not a response"] });
+// @ts-expect-error middleware is a list
+void new ModelGate({ middleware: logged });
+// withOptions takes any client option and gives a client.
+expectTypeOf(tenantClient.withOptions({ defaultHeaders: { "x-tenant": "acme", "x-team": null }, defaultQuery: { team: null } })).toEqualTypeOf<ModelGate>();
+// @ts-expect-error not a client option
+void tenantClient.withOptions({ nonsense: true });
