@@ -144,11 +144,14 @@ describe("client.withOptions(overrides)", () => {
     const { sent, fetch } = recorder();
     const original = new ModelGate({ apiKey: API_KEY, baseURL: BASE, fetch, defaultHeaders: new Headers({ "X-Team": "core", "x-region": "eu" }) });
     const tenant = original.withOptions({ defaultHeaders: { "x-team": "acme", "X-Region": null, "x-extra": "1" } });
+    const pairs = tenant.withOptions({ defaultHeaders: [["x-pair", "yes"]] });
     await chat(tenant);
     await chat(original);
-    const [fromTenant, fromOriginal] = sent.map((request) => request.headers);
+    await chat(pairs);
+    const [fromTenant, fromOriginal, fromPairs] = sent.map((request) => request.headers);
     expect([fromTenant!.get("x-team"), fromTenant!.get("x-region"), fromTenant!.get("x-extra")]).toEqual(["acme", null, "1"]);
     expect([fromOriginal!.get("x-team"), fromOriginal!.get("x-region"), fromOriginal!.get("x-extra")]).toEqual(["core", "eu", null]);
+    expect([fromPairs!.get("x-team"), fromPairs!.get("x-region"), fromPairs!.get("x-pair")]).toEqual(["acme", null, "yes"]);
     expect(fromTenant!.get("authorization")).toBe(`Bearer ${API_KEY}`);
   });
 

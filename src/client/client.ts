@@ -101,7 +101,6 @@ import { VERSION } from "../version.ts";
 import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
 import { readEnv } from "../internal/env.ts";
 import { isLogLevel, levelledLogger, type Logger } from "../internal/logger.ts";
-import { headerEntries } from "../pipeline/headers.ts";
 import type { Requester } from "../resources/requester.ts";
 import { detectRuntime, isBrowserLike } from "../internal/runtime.ts";
 import { DEFAULT_MAX_LINE_LENGTH } from "../streaming/sse-decoder.ts";
@@ -211,7 +210,7 @@ export class ModelGate {
       shrinkToAffordable: trueOrFalse("shrinkToAffordable", options.shrinkToAffordable),
       maxSSELineLength: nonNegative("maxSSELineLength", options.maxSSELineLength, DEFAULT_MAX_LINE_LENGTH),
       headers: [identificationHeaders(), options.defaultHeaders],
-      defaultQuery: options.defaultQuery,
+      query: [options.defaultQuery],
       fetchOptions: options.fetchOptions,
       redact: redactor.redact,
       rememberSecret: redactor.remember,
@@ -236,16 +235,13 @@ export class ModelGate {
    * @throws ModelGateError for a bad override, as `new ModelGate()` does
    */
   withOptions(overrides: ClientOptions): ModelGate {
-    const original = this.#options;
-    const given = definedOnly<ClientOptions>(overrides);
-    const client = new ModelGate({
-      ...original,
-      ...given,
-      // As pairs, nulls kept: the later pair wins, and a null still removes what came before.
-      defaultHeaders: [...headerEntries(original.defaultHeaders), ...headerEntries(given.defaultHeaders)] as HeadersInput,
-      defaultQuery: { ...original.defaultQuery, ...definedOnly(given.defaultQuery) },
-    });
+    const given = definedOnly(overrides);
+    const client = new ModelGate({ ...this.#options, ...given });
     const [mine, theirs] = [this.#config, client.#config];
+    // Layered over this client's, as a call's headers and query are: a name given replaces,
+    // `null` removes, `undefined` leaves (checked like any layer, when a request is built).
+    theirs.headers = [...mine.headers, given.defaultHeaders];
+    theirs.query = [...mine.query, given.defaultQuery];
     // Same gateway, key, headers and query: the same catalogue (its cache is kept by `cache`).
     if (mine.root === theirs.root && mine.search === theirs.search && mine.apiKey === theirs.apiKey && !given.defaultHeaders && !given.defaultQuery) {
       client.#requester.cache = this.#requester.cache;
@@ -623,8 +619,8 @@ function requiredSetting(option: string, value: string | undefined, envName: str
 }
 
 /** The fields whose value is not `undefined`: an `undefined` override leaves the original's. */
-function definedOnly<T extends object>(record: T | undefined): Partial<T> {
-  return Object.fromEntries(Object.entries(record ?? {}).filter((entry) => entry[1] !== undefined)) as Partial<T>;
+function definedOnly(options: ClientOptions): ClientOptions {
+  return Object.fromEntries(Object.entries(options ?? {}).filter((entry) => entry[1] !== undefined));
 }
 
 function trueOrFalse(name: string, value: unknown): boolean {

@@ -10,18 +10,15 @@ import type { HeadersInput } from "./options.ts";
 export function mergeHeaders(...layers: (HeadersInput | undefined)[]): Headers {
   const headers = new Headers();
   for (const layer of layers) {
-    for (const entry of headerEntries(layer)) {
+    if (!layer) continue;
+    const entries = isIterable(layer) ? layer : Object.entries(layer);
+    for (const entry of entries) {
       const [name, value] = entry as [string, string | null | undefined];
       if (value === null) headers.delete(name);
       else if (value !== undefined) setHeader(headers, name, value);
     }
   }
   return headers;
-}
-
-/** A layer's `[name, value]` entries, as given (a record's `null`s kept). */
-export function headerEntries(layer: HeadersInput | undefined): Iterable<unknown> {
-  return !layer ? [] : isIterable(layer) ? layer : Object.entries(layer);
 }
 
 function isIterable(value: object): value is Iterable<unknown> {

@@ -35,9 +35,10 @@ export interface PipelineConfig {
   /** See `ClientOptions.shrinkToAffordable`. */
   shrinkToAffordable: boolean;
   maxSSELineLength: number;
-  /** SDK identification headers, then the client's `defaultHeaders`. */
+  /** SDK identification headers, then the client's `defaultHeaders` (layers, as `query`). */
   headers: (HeadersInput | undefined)[];
-  defaultQuery: QueryInput | undefined;
+  /** The client's `defaultQuery`, as layers (a client `withOptions` made adds its own over the original's). */
+  query: (QueryInput | undefined)[];
   fetchOptions: RequestInit | undefined;
   /** Cuts the API key out of every error built from what a server sent. */
   redact: Redact;
@@ -121,7 +122,7 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
   };
   // Authorization comes first, so `defaultHeaders` or the call's `headers` may replace or remove it.
   const headersFor = (key: string) => mergeHeaders({ authorization: `Bearer ${key}`, ...sdkHeaders }, ...config.headers, options.headers);
-  const url = buildURL(config.root, spec.path, config.search, config.defaultQuery, options.query);
+  const url = buildURL(config.root, spec.path, config.search, ...config.query, options.query);
   const middleware = config.middleware.concat(options.middleware ?? []);
   const keySource = config.apiKey;
   /** Asks the key function; only called when `apiKey` is one. */
