@@ -16,6 +16,8 @@ const onDemand = {
   "internal/endpoints": "src/resources/endpoints/index.ts",
   "internal/key-function": "src/key-function/index.ts",
   "internal/debug-lines": "src/debug-lines/index.ts",
+  "internal/chat-stream": "src/chat-stream/index.ts",
+  "internal/middleware": "src/middleware/index.ts",
 };
 
 const shared: Options = {

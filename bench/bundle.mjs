@@ -42,7 +42,7 @@ export async function bundleSize(app, bundler = "esbuild") {
       for (const imported of chunk.imports) reach(byName.get(imported));
     };
     reach(byName.get(target));
-    const name = /(parse|runner|budget|endpoints|key-function|index)[-.]/.exec(target.split("/").pop())?.[1] ?? target;
+    const name = /(parse|runner|budget|endpoints|key-function|chat-stream|middleware|debug-lines|index)[-.]/.exec(target.split("/").pop())?.[1] ?? target;
     onDemand[name] = reached;
   }
   /** Gzip bytes the named on-demand modules add together (a file two of them share counted once). */
@@ -84,7 +84,8 @@ async function esbuildChunks(app) {
   return Object.entries(result.metafile.outputs).map(([name, output]) => ({
     name,
     code: code.get(resolve(name)),
-    entry: Boolean(output.entryPoint),
+    // Chunks reached by import() are entry points to esbuild too: the app's is the one.
+    entry: output.entryPoint === `bench/apps/${app}.mjs`,
     imports: output.imports.filter((imported) => imported.kind === "import-statement").map((imported) => imported.path),
     dynamicImports: output.imports.filter((imported) => imported.kind === "dynamic-import").map((imported) => imported.path),
   }));

@@ -37,6 +37,9 @@ export const loadEndpoints = onDemand(() => import("./resources/endpoints/index.
 /** Asking an `apiKey` function for the key (a client with a fixed key never loads it). */
 export const loadKeyFunction = onDemand(() => import("./key-function/index.ts"));
 
+/** Running `middleware` (a client without any never loads it). */
+export const loadMiddleware = onDemand(() => import("./middleware/index.ts"));
+
 /** The wording of the debug lines `logLevel: "debug"` writes, and of the plain-http warning. */
 export const loadDebugLines = onDemand(() => import("./debug-lines/index.ts"));
 

@@ -1,6 +1,7 @@
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ModelGate, ModelGateError } from "../src/index.ts";
+import { ModelGate, ModelGateError, type ClientOptions, type Fetch, type Middleware, type Model } from "../src/index.ts";
+import { completionBody } from "./fixtures/chunks.ts";
 import { API_KEY, BASE } from "./fixtures/server.ts";
 
 afterEach(() => {
@@ -121,6 +122,91 @@ describe("the API key stays secret", () => {
     expect(derived.maxRetries).toBe(0);
     expect(derived.baseURL).toBe(client.baseURL);
     expect(JSON.stringify(derived)).not.toContain(API_KEY);
+  });
+});
+
+describe("client.withOptions(overrides)", () => {
+  /** Every request the fetch saw (URL and headers), and a fetch that answers the catalogue and chat. */
+  function recorder() {
+    const sent: { url: string; headers: Headers }[] = [];
+    const models: Model[] = [{ id: "m/x", object: "model", created: 0, owned_by: "x", pricing: { prompt: 1, completion: 1 }, max_output_tokens: 100 }];
+    const fetch: Fetch = async (input, init) => {
+      const request = new Request(input, init);
+      sent.push({ url: request.url, headers: request.headers });
+      return request.url.includes("/v1/models") ? Response.json({ object: "list", data: models }) : Response.json(completionBody("ok"));
+    };
+    return { sent, fetch, catalogueFetches: () => sent.filter((request) => request.url.includes("/v1/models")).length };
+  }
+  const messages = [{ role: "user" as const, content: "Hi" }];
+  const chat = (client: ModelGate, options: { maxCost?: number } = {}) => client.chat.completions.create({ model: "m/x", messages }, options);
+
+  it("merges defaultHeaders by name over the original's, a null removing one, and leaves the original as it was", async () => {
+    const { sent, fetch } = recorder();
+    const original = new ModelGate({ apiKey: API_KEY, baseURL: BASE, fetch, defaultHeaders: new Headers({ "X-Team": "core", "x-region": "eu" }) });
+    const tenant = original.withOptions({ defaultHeaders: { "x-team": "acme", "X-Region": null, "x-extra": "1" } });
+    const pairs = tenant.withOptions({ defaultHeaders: [["x-pair", "yes"]] });
+    await chat(tenant);
+    await chat(original);
+    await chat(pairs);
+    const [fromTenant, fromOriginal, fromPairs] = sent.map((request) => request.headers);
+    expect([fromTenant!.get("x-team"), fromTenant!.get("x-region"), fromTenant!.get("x-extra")]).toEqual(["acme", null, "1"]);
+    expect([fromOriginal!.get("x-team"), fromOriginal!.get("x-region"), fromOriginal!.get("x-extra")]).toEqual(["core", "eu", null]);
+    expect([fromPairs!.get("x-team"), fromPairs!.get("x-region"), fromPairs!.get("x-pair")]).toEqual(["acme", null, "yes"]);
+    expect(fromTenant!.get("authorization")).toBe(`Bearer ${API_KEY}`);
+  });
+
+  it("merges defaultQuery by name over the original's: a value replaces, null removes, undefined leaves", async () => {
+    const { sent, fetch } = recorder();
+    const original = new ModelGate({ apiKey: API_KEY, baseURL: BASE, fetch, defaultQuery: { team: "core", region: "eu", keep: "yes" } });
+    await chat(original.withOptions({ defaultQuery: { team: "acme", region: null, keep: undefined, extra: 1 } }));
+    expect(new URL(sent[0]!.url).search).toBe("?team=acme&keep=yes&extra=1");
+  });
+
+  it("replaces every other option given and keeps the original's otherwise, fetch included", async () => {
+    const { sent, fetch } = recorder();
+    const log: string[] = [];
+    const tag = (name: string): Middleware => (request, next) => (log.push(name), next(request));
+    const original = new ModelGate({ apiKey: API_KEY, baseURL: BASE, fetch, timeout: 1_000, maxRetries: 1, middleware: [tag("original")] });
+    const derived = original.withOptions({ maxRetries: 0, timeout: undefined, middleware: [tag("derived")] } as ClientOptions);
+    expect([derived.maxRetries, derived.timeout, derived.baseURL]).toEqual([0, 1_000, BASE]);
+    expect([original.maxRetries, original.timeout]).toEqual([1, 1_000]);
+    await chat(derived);
+    expect(sent).toHaveLength(1);
+    expect(log).toEqual(["derived"]);
+  });
+
+  it("shares the original's catalogue cache while baseURL, apiKey, defaultHeaders and defaultQuery are unchanged", async () => {
+    const { fetch, catalogueFetches } = recorder();
+    const original = new ModelGate({ apiKey: API_KEY, baseURL: BASE, fetch });
+    await chat(original, { maxCost: 1 });
+    await chat(original.withOptions({ timeout: 5_000, apiKey: API_KEY }), { maxCost: 1 });
+    await chat(original.withOptions({ maxRetries: 0 }).withOptions({ logLevel: "error" }), { maxCost: 1 });
+    expect(catalogueFetches()).toBe(1);
+  });
+
+  it.each<[string, ClientOptions]>([
+    ["the key", { apiKey: "mg-other-tenant-key-9876543210" }],
+    ["the base URL", { baseURL: "https://other.gateway.test" }],
+    ["the default headers", { defaultHeaders: { "x-tenant": "acme" } }],
+    ["the default query", { defaultQuery: { tenant: "acme" } }],
+  ])("fetches its own catalogue when %s changes", async (_, overrides) => {
+    const { fetch, catalogueFetches } = recorder();
+    const original = new ModelGate({ apiKey: API_KEY, baseURL: BASE, fetch });
+    await chat(original, { maxCost: 1 });
+    const other = original.withOptions(overrides);
+    await chat(other, { maxCost: 1 });
+    await chat(other, { maxCost: 1 });
+    expect(catalogueFetches()).toBe(2);
+  });
+
+  it("throws for a bad override as the constructor does", () => {
+    const client = new ModelGate({ apiKey: API_KEY, baseURL: BASE });
+    for (const overrides of [{ timeout: -1 }, { baseURL: "gateway.test" }, { apiKey: "" }, { middleware: "x" }] as ClientOptions[]) {
+      const fromConstructor = catchError(() => new ModelGate({ apiKey: API_KEY, baseURL: BASE, ...overrides }));
+      const fromWithOptions = catchError(() => client.withOptions(overrides));
+      expect(fromWithOptions).toBeInstanceOf(ModelGateError);
+      expect(fromWithOptions.message).toBe(fromConstructor.message);
+    }
   });
 });
 

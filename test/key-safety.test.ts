@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { APIConnectionError, APIConnectionTimeoutError, APIError, AuthenticationError, ModelGate, ModelGateError, StructuredOutputError, type ClientOptions, type Logger } from "../src/index.ts";
 import { createRedactor, redactValue } from "../src/internal/redact.ts";
-import { redactThrown } from "../src/structured/redact-thrown.ts";
+import { redactThrown } from "../src/internal/redact-thrown.ts";
 import { loadDebugLines } from "../src/loader.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { assistantReply, chunk, completionBody, DONE, sseData } from "./fixtures/chunks.ts";

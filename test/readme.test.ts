@@ -38,6 +38,8 @@ const EXPECTED: { block: RegExp; prints: RegExp }[] = [
   { block: /client\.embeddings\.create/, prints: /^\[ 256, 256 \]\niVBORw0K\n\w.+\n$/ },
   { block: /AbortController/, prints: /You asked: "Tell me a long story\."/ },
   { block: /Talk like a pirate/, prints: /Are semicolons optional in JavaScript\?[\s\S]*\n\S+ \d+\n$/ },
+  { block: /Hello through middleware/, prints: /^POST \/v1\/chat\/completions attempt 1: 200 in \d+ ms\n.*Hello through middleware.*\n$/ },
+  { block: /Hello from tenant acme/, prints: /^acme: .*Hello from tenant acme/ },
 ];
 
 const label = (block: ReadmeBlock) => `README.md:${block.line} (${block.code.split("\n").find((line) => line.trim() !== "" && !line.startsWith("import"))?.trim().slice(0, 60)})`;

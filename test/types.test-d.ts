@@ -262,3 +262,33 @@ void client.chat.completions.runTools({
 });
 // @ts-expect-error openai's runnable shape needs its parameters
 void client.chat.completions.runTools({ model: "auto", messages: userMessage, tools: [{ type: "function", function: { function: () => 1 } }] });
+
+// Middleware: `(request, next, context) => Promise<Response>`, as a client option and a call option.
+import type { Middleware, MiddlewareContext, MiddlewareNext, RequestOptions } from "../src/index.ts";
+expectTypeOf<Middleware>().toEqualTypeOf<(request: Request, next: MiddlewareNext, context: MiddlewareContext) => Promise<Response>>();
+expectTypeOf<MiddlewareNext>().toEqualTypeOf<(request: Request) => Promise<Response>>();
+expectTypeOf<MiddlewareContext>().toEqualTypeOf<{
+  method: string;
+  path: string;
+  attempt: number;
+  stream: boolean;
+  signal: AbortSignal;
+  idempotencyKey: string | undefined;
+  options: RequestOptions;
+}>();
+expectTypeOf<ModelGate.Middleware>().toEqualTypeOf<Middleware>();
+const logged: Middleware = async (request, next, { attempt, path }) => {
+  expectTypeOf(attempt).toEqualTypeOf<number>();
+  expectTypeOf(path).toEqualTypeOf<string>();
+  return next(request);
+};
+const tenantClient = new ModelGate({ apiKey: "k", baseURL: "https://gateway.test", middleware: [logged] });
+void tenantClient.chat.completions.create({ model: "auto", messages: userMessage }, { middleware: [logged, async () => new Response("{}")] });
+// @ts-expect-error a middleware resolves to a Response
+void new ModelGate({ middleware: [async () => "not a response"] });
+// @ts-expect-error middleware is a list
+void new ModelGate({ middleware: logged });
+// withOptions takes any client option and gives a client.
+expectTypeOf(tenantClient.withOptions({ defaultHeaders: { "x-tenant": "acme", "x-team": null }, defaultQuery: { team: null } })).toEqualTypeOf<ModelGate>();
+// @ts-expect-error not a client option
+void tenantClient.withOptions({ nonsense: true });

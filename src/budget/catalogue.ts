@@ -27,8 +27,8 @@ interface CacheEntry {
   pending?: PendingFetch | undefined;
 }
 
-/** One cache per client (its request pipeline), gone with the client. */
-const caches = new WeakMap<Requester, CacheEntry>();
+/** One cache per client (shared with the clients `withOptions` made alike, see `Requester.cache`), gone with them. */
+const caches = new WeakMap<object, CacheEntry>();
 
 /**
  * The catalogue of `client`'s gateway, from the cache when it is fresh enough. `signal` and
@@ -38,8 +38,8 @@ const caches = new WeakMap<Requester, CacheEntry>();
 export function catalogueOf(client: Requester, signal?: AbortSignal | null, timeoutMs?: number): Promise<Catalogue> {
   if (signal != null && typeof (signal as AbortSignal).addEventListener !== "function") return Promise.reject(invalidArgument("signal", "an AbortSignal", signal));
   if (signal?.aborted) return Promise.reject(abortError(signal));
-  let entry = caches.get(client);
-  if (!entry) caches.set(client, (entry = {}));
+  let entry = caches.get(client.cache);
+  if (!entry) caches.set(client.cache, (entry = {}));
   const { current } = entry;
   if (current && Date.now() - current.fetchedAt < CATALOGUE_MAX_AGE_MS) return Promise.resolve(current);
   const cache = entry;

@@ -19,7 +19,7 @@ import { BudgetExceededError } from "../errors/budget-exceeded-error.ts";
 import { StructuredOutputError } from "../errors/structured-output-error.ts";
 import type { APIPromise, WithResponse } from "../pipeline/api-promise.ts";
 import type { APIErrorInit } from "../errors/index.ts";
-import { request, type PipelineConfig, type RequestSpec } from "../pipeline/request.ts";
+import { assertCallOptions, request, type PipelineConfig, type RequestSpec } from "../pipeline/request.ts";
 import { assertAPIKey } from "../pipeline/auth.ts";
 import { serviceRoot } from "../pipeline/url.ts";
 import { Chat } from "../resources/chat/chat.ts";
@@ -32,6 +32,7 @@ import { loadDebugLines } from "../loader.ts";
 import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
 import { readEnv } from "../internal/env.ts";
 import { isLogLevel, levelledLogger, type Logger } from "../internal/logger.ts";
+import type { Requester } from "../resources/requester.ts";
 import { detectRuntime, isBrowserLike } from "../internal/runtime.ts";
 import { DEFAULT_MAX_LINE_LENGTH } from "../streaming/sse-decoder.ts";
 import type { ClientOptions, Fetch, RequestOptions } from "./options.ts";
@@ -100,6 +101,7 @@ export class ModelGate {
 
   readonly #options: ClientOptions;
   readonly #config: PipelineConfig;
+  readonly #requester: Requester;
 
   constructor(options: ClientOptions = {}) {
     if (isBrowserLike() && !options.dangerouslyAllowBrowser) {
@@ -118,6 +120,7 @@ export class ModelGate {
     this.streamIdleTimeout = nonNegative("streamIdleTimeout", options.streamIdleTimeout, DEFAULT_STREAM_IDLE_TIMEOUT_MS);
     this.maxRetries = nonNegative("maxRetries", options.maxRetries, DEFAULT_MAX_RETRIES);
     if (!Number.isInteger(this.maxRetries)) throw invalidArgument("maxRetries", "a whole number", this.maxRetries);
+    assertCallOptions({ middleware: options.middleware });
 
     const logLevelFromEnv = readEnv("MODELGATE_LOG");
     const logLevel = options.logLevel ?? (isLogLevel(logLevelFromEnv) ? logLevelFromEnv : "warn");
@@ -132,13 +135,14 @@ export class ModelGate {
       root,
       search,
       fetch: resolveFetch(options.fetch),
+      middleware: options.middleware ?? [],
       timeout: this.timeout,
       streamIdleTimeout: this.streamIdleTimeout,
       maxRetries: this.maxRetries,
       shrinkToAffordable: trueOrFalse("shrinkToAffordable", options.shrinkToAffordable),
       maxSSELineLength: nonNegative("maxSSELineLength", options.maxSSELineLength, DEFAULT_MAX_LINE_LENGTH),
       headers: [identificationHeaders(), options.defaultHeaders],
-      defaultQuery: options.defaultQuery,
+      query: [options.defaultQuery],
       fetchOptions: options.fetchOptions,
       redact: redactor.redact,
       rememberSecret: redactor.remember,
@@ -146,15 +150,35 @@ export class ModelGate {
       debug: logLevel === "debug",
     };
     // Resources get the pipeline and the redactor, not the client.
-    const requester = { request: <T>(spec: RequestSpec) => request<T>(this.#config, spec), redact: redactor.redact, timeout: this.timeout };
+    const requester = (this.#requester = { request: <T>(spec: RequestSpec) => request<T>(this.#config, spec), redact: redactor.redact, timeout: this.timeout, cache: {} });
     this.chat = new Chat(requester);
     this.models = new Models(requester);
     ({ embeddings: this.embeddings, images: this.images, audio: this.audio } = endpointResources(requester));
   }
 
-  /** A new client with some options changed; the rest (API key included) carried over. */
+  /**
+   * A new client with some options changed, e.g. one per tenant:
+   * `client.withOptions({ defaultHeaders: { "x-tenant": id } })`. `defaultHeaders` and
+   * `defaultQuery` merge by name over this client's (`null` removes one); every other option
+   * given replaces this client's, and one not given (or `undefined`) is this client's, `fetch`
+   * and `apiKey` included. While `baseURL`, `apiKey`, `defaultHeaders` and `defaultQuery` stay
+   * as they are, both share the model catalogue `maxCost` fetches. This client is unchanged.
+   *
+   * @throws ModelGateError for a bad override, as `new ModelGate()` does
+   */
   withOptions(overrides: ClientOptions): ModelGate {
-    return new ModelGate({ ...this.#options, ...overrides });
+    const given = definedOnly(overrides);
+    const client = new ModelGate({ ...this.#options, ...given });
+    const [mine, theirs] = [this.#config, client.#config];
+    // Layered over this client's, as a call's headers and query are: a name given replaces,
+    // `null` removes, `undefined` leaves (checked like any layer, when a request is built).
+    theirs.headers = [...mine.headers, given.defaultHeaders];
+    theirs.query = [...mine.query, given.defaultQuery];
+    // Same gateway, key, headers and query: the same catalogue (its cache is kept by `cache`).
+    if (mine.root === theirs.root && mine.search === theirs.search && mine.apiKey === theirs.apiKey && !given.defaultHeaders && !given.defaultQuery) {
+      client.#requester.cache = this.#requester.cache;
+    }
+    return client;
   }
 
   /** `GET {baseURL}{path}` through the same auth, retries, timeouts and errors as every method. */
@@ -270,6 +294,11 @@ function requiredSetting(option: string, value: string | undefined, envName: str
   return resolved;
 }
 
+/** The fields whose value is not `undefined`: an `undefined` override leaves the original's. */
+function definedOnly(options: ClientOptions): ClientOptions {
+  return Object.fromEntries(Object.entries(options ?? {}).filter((entry) => entry[1] !== undefined));
+}
+
 function trueOrFalse(name: string, value: unknown): boolean {
   if (value !== undefined && typeof value !== "boolean") throw invalidArgument(name, "true or false", value);
   return value === true;
@@ -290,7 +319,8 @@ import type { DecodedDataURL as _DecodedDataURL } from "../media/data-url.ts";
 import type { APIPromise as _APIPromise, WithResponse as _WithResponse } from "../pipeline/api-promise.ts";
 import type { APIKeyFunction as _APIKeyFunction } from "../pipeline/auth.ts";
 import type {
-  Fetch as _Fetch, HeadersInput as _HeadersInput, QueryInput as _QueryInput, RequestOptions as _RequestOptions,
+  Fetch as _Fetch, HeadersInput as _HeadersInput, Middleware as _Middleware, MiddlewareContext as _MiddlewareContext,
+  MiddlewareNext as _MiddlewareNext, QueryInput as _QueryInput, RequestOptions as _RequestOptions,
 } from "../pipeline/options.ts";
 import type { HTTPMethod as _HTTPMethod } from "../pipeline/request.ts";
 import type { ChatCompletionStream as _ChatCompletionStream } from "../resources/chat/chat-completion-stream.ts";
@@ -557,7 +587,8 @@ export declare namespace ModelGate {
     type _LogProbsContentDeltaEvent as LogProbsContentDeltaEvent,
     type _LogProbsContentDoneEvent as LogProbsContentDoneEvent,
     type _LogProbsRefusalDeltaEvent as LogProbsRefusalDeltaEvent,
-    type _LogProbsRefusalDoneEvent as LogProbsRefusalDoneEvent, type _Logger as Logger, type _Model as Model,
+    type _LogProbsRefusalDoneEvent as LogProbsRefusalDoneEvent, type _Logger as Logger, type _Middleware as Middleware,
+    type _MiddlewareContext as MiddlewareContext, type _MiddlewareNext as MiddlewareNext, type _Model as Model,
     type _ModelCapability as ModelCapability, type _ModelList as ModelList, type _ModelListPromise as ModelListPromise,
     type _Models as Models, type _OpenAIParseableTool as OpenAIParseableTool, type _ParseOptions as ParseOptions,
     type _ParseResponseFormat as ParseResponseFormat, type _ParsedChatCompletion as ParsedChatCompletion,

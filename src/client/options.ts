@@ -1,8 +1,8 @@
 import type { LogLevel, Logger } from "../internal/logger.ts";
 import type { APIKeyFunction } from "../pipeline/auth.ts";
-import type { Fetch, HeadersInput, QueryInput } from "../pipeline/options.ts";
+import type { Fetch, HeadersInput, Middleware, QueryInput } from "../pipeline/options.ts";
 
-export type { Fetch, HeadersInput, QueryInput, RequestOptions } from "../pipeline/options.ts";
+export type { Fetch, HeadersInput, Middleware, MiddlewareContext, MiddlewareNext, QueryInput, RequestOptions } from "../pipeline/options.ts";
 
 /** Options of `new ModelGate(options)`. */
 export interface ClientOptions {
@@ -46,6 +46,12 @@ export interface ClientOptions {
   maxRetries?: number | undefined;
   /** The fetch implementation to use. @default globalThis.fetch */
   fetch?: Fetch | undefined;
+  /**
+   * Functions every HTTP attempt of every request goes through, in array order (the first is
+   * the outermost), outside a call's own `middleware`: `(request, next, context) =>
+   * Promise<Response>`. See `Middleware`.
+   */
+  middleware?: Middleware[] | undefined;
   /**
    * Extra `RequestInit` fields for every fetch call, e.g. `{ dispatcher }` for a proxy agent
    * on Node or `{ credentials: "omit" }` in a browser. `method`, `headers`, `body` and

@@ -1,4 +1,4 @@
-import { abortError, APIConnectionError, APIConnectionTimeoutError, redactValue, type Redact } from "../errors/index.ts";
+import { abortError, APIConnectionError, APIConnectionTimeoutError, ModelGateError, redactValue, type Redact } from "../errors/index.ts";
 import { untilAborted } from "../internal/until-aborted.ts";
 import { BodyReader } from "../streaming/body-reader.ts";
 import { limits } from "./limits.ts";
@@ -54,7 +54,8 @@ export interface AttemptInit {
  * comes (`"sse"`, `"raw"`), its first bytes. A body that stays silent past `timeout`, breaks
  * before its first byte, or comes shorter than its `Content-Length`, fails the attempt, so it
  * is retried like any other; once the first bytes are handed on, nothing is retried.
- * Throws `APIUserAbortError`, `APIConnectionTimeoutError` or `APIConnectionError`.
+ * Throws `APIUserAbortError`, `APIConnectionTimeoutError` or `APIConnectionError`; through
+ * middleware (`fetch` is then the middleware runner), also the `ModelGateError` it gave.
  */
 export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleTimeoutMs, redact }: AttemptInit): Promise<Exchange> {
   const asItComes = kind === "sse" || kind === "raw";
@@ -66,6 +67,8 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
   const explain = (error: unknown) => {
     release();
     if (controller.signal.aborted) return abortError(controller.signal);
+    // Already the SDK's word: an error a middleware threw, as the middleware runner gave it.
+    if (error instanceof ModelGateError) return error;
     const text = `Connection error: ${describeCause(error)}`;
     const shown = redact(text);
     // What fetch threw is kept as it is unless it shows the key, in its message or in any field

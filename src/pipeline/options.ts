@@ -2,6 +2,56 @@
 export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /**
+ * A function every HTTP attempt goes through (client option and call option `middleware`):
+ * it gets the `Request` about to be sent (API key, idempotency key and every header set) and
+ * resolves to the `Response` the SDK then reads as if the network had sent it: a stream stays
+ * a stream, an error status is read and retried like any other. It may change the request,
+ * call `next` zero or more times, or answer without it.
+ *
+ * ```ts
+ * const timing: Middleware = async (request, next, { attempt }) => {
+ *   const started = Date.now();
+ *   const response = await next(request);
+ *   console.log(`${request.method} ${new URL(request.url).pathname} #${attempt}: ${response.status} in ${Date.now() - started} ms`);
+ *   return response;
+ * };
+ * ```
+ *
+ * It runs once per attempt, inside the retry loop (a retry, a repeat after a key refresh and a
+ * `shrinkToAffordable` retry each run it again), and its time counts against the attempt's
+ * `timeout`. A thrown `APIError` is kept as it is (and retried as its class and status are);
+ * rethrowing what `next` rejected with is that fetch failure (a connection error is retried,
+ * an abort stays an abort); anything else rejects the call with a `ModelGateError` whose
+ * `cause` is the thrown value, with the API key cut out.
+ */
+export type Middleware = (request: Request, next: MiddlewareNext, context: MiddlewareContext) => Promise<Response>;
+
+/**
+ * Sends a request with the client's `fetch` (or the next middleware, inside this one). Each
+ * call sends a clone, so it may be called again with the same `Request`; the attempt's signal
+ * ends it even when the `Request` was built without it. Rejects as `fetch` does.
+ */
+export type MiddlewareNext = (request: Request) => Promise<Response>;
+
+/** What a middleware knows about the attempt beside its `Request`. */
+export interface MiddlewareContext {
+  /** The HTTP method, as the request has it. */
+  method: string;
+  /** The path below the service root, as sent: `"/v1/chat/completions"`. */
+  path: string;
+  /** Which attempt of the call this is, from 1 (retries and re-sends after a key refresh or a shrink count). */
+  attempt: number;
+  /** Whether the answer is read as a stream of events (`stream: true`). */
+  stream: boolean;
+  /** The attempt's own signal: aborted by the caller's signal or the attempt's `timeout`. */
+  signal: AbortSignal;
+  /** The `Idempotency-Key` the request carries; `undefined` when it has none (a GET). */
+  idempotencyKey: string | undefined;
+  /** The call's options, the client's `timeout`, `maxRetries`, `shrinkToAffordable` and `fetchOptions` applied. */
+  options: RequestOptions;
+}
+
+/**
  * Headers to merge into a request: a `Headers`, `[name, value]` pairs, or a record. In a record
  * `null` removes a header set by an earlier layer (SDK defaults → client `defaultHeaders` →
  * per-request `headers`) and `undefined` leaves it as it is.
@@ -42,4 +92,9 @@ export interface RequestOptions {
    * tokens the account can afford, retry once with `max_tokens` lowered to that.
    */
   shrinkToAffordable?: boolean | undefined;
+  /**
+   * Middleware for this call's attempts, run inside the client's `middleware`, in array order
+   * (the first is the outermost). See `Middleware`.
+   */
+  middleware?: Middleware[] | undefined;
 }

@@ -3,7 +3,7 @@ import { gatewayInfo, type GatewayInfo } from "../gateway/info.ts";
 import type { DebugLine } from "../debug-lines/index.ts";
 import type { Logger } from "../internal/logger.ts";
 import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
-import { loadBudget, loadDebugLines, loadKeyFunction } from "../loader.ts";
+import { loadBudget, loadDebugLines, loadKeyFunction, loadMiddleware } from "../loader.ts";
 import { rawResponse } from "../streaming/raw-response.ts";
 import { isRecord } from "../internal/values.ts";
 import type { EndRules } from "../streaming/chunk-events.ts";
@@ -14,7 +14,7 @@ import { createAPIPromise, type APIPromise, type Outcome } from "./api-promise.t
 import { mergeHeaders } from "./headers.ts";
 import { waitBeforeRetry } from "./limits.ts";
 import { nextStep, type AttemptOutcome, type CallState } from "./next-step.ts";
-import type { Fetch, HeadersInput, QueryInput, RequestOptions } from "./options.ts";
+import type { Fetch, HeadersInput, Middleware, QueryInput, RequestOptions } from "./options.ts";
 import { buildURL } from "./url.ts";
 
 /** Everything about the client that a request needs; built once by the client. */
@@ -27,15 +27,18 @@ export interface PipelineConfig {
   /** The query string `baseURL` carried, kept on every request. */
   search: string;
   fetch: Fetch;
+  /** The client's `middleware`, outside each call's own. */
+  middleware: Middleware[];
   timeout: number;
   streamIdleTimeout: number;
   maxRetries: number;
   /** See `ClientOptions.shrinkToAffordable`. */
   shrinkToAffordable: boolean;
   maxSSELineLength: number;
-  /** SDK identification headers, then the client's `defaultHeaders`. */
+  /** SDK identification headers, then the client's `defaultHeaders` (layers, as `query`). */
   headers: (HeadersInput | undefined)[];
-  defaultQuery: QueryInput | undefined;
+  /** The client's `defaultQuery`, as layers (a client `withOptions` made adds its own over the original's). */
+  query: (QueryInput | undefined)[];
   fetchOptions: RequestInit | undefined;
   /** Cuts the API key out of every error built from what a server sent. */
   redact: Redact;
@@ -119,7 +122,8 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
   };
   // Authorization comes first, so `defaultHeaders` or the call's `headers` may replace or remove it.
   const headersFor = (key: string) => mergeHeaders({ authorization: `Bearer ${key}`, ...sdkHeaders }, ...config.headers, options.headers);
-  const url = buildURL(config.root, spec.path, config.search, config.defaultQuery, options.query);
+  const url = buildURL(config.root, spec.path, config.search, ...config.query, options.query);
+  const middleware = config.middleware.concat(options.middleware ?? []);
   const keySource = config.apiKey;
   /** Asks the key function; only called when `apiKey` is one. */
   const askForKey = async () => (await loadKeyFunction()).keyFrom(keySource as APIKeyFunction, config.rememberSecret, config.redact, options.signal, timeoutMs);
@@ -145,7 +149,8 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
     let outcome: AttemptOutcome;
     try {
       exchange = await attempt({
-        fetch: config.fetch,
+        // Most clients have none: then nothing of it is loaded, and fetch is called as is.
+        fetch: middleware[0] ? (await loadMiddleware()).throughMiddleware(middleware, config, spec, options, progress.attempts) : config.fetch,
         url,
         init: { ...config.fetchOptions, ...options.fetchOptions, method: spec.method, headers, body: body ?? null },
         timeoutMs,
@@ -211,13 +216,15 @@ const CALL_OPTIONS: [keyof RequestOptions, (value: unknown) => boolean, string][
   ["query", isRecord, "a record of parameters"],
   ["timeout", (value) => typeof value === "number" && value >= 0, "a non-negative number of milliseconds"],
   ["maxRetries", (value) => Number.isInteger(value) && (value as number) >= 0, "a whole number from 0"],
+  ["middleware", (value) => Array.isArray(value) && value.every((item) => typeof item === "function"), "an array of middleware functions"],
 ];
 
 /**
  * Per-call overrides come from plain JavaScript too: a bad one is named before anything is
- * sent. `undefined` or `null` leaves the client's value.
+ * sent. `undefined` or `null` leaves the client's value. The client's options of the same
+ * names (`middleware`) are checked here too.
  */
-function assertCallOptions(options: unknown): asserts options is RequestOptions {
+export function assertCallOptions(options: unknown): asserts options is RequestOptions {
   if (!isRecord(options)) throw invalidArgument("options", "an object such as { signal, timeout }", options);
   for (const [name, isValid, expected] of CALL_OPTIONS) {
     if (options[name] != null && !isValid(options[name])) throw invalidArgument(name, expected, options[name]);

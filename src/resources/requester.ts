@@ -9,4 +9,9 @@ export interface Requester {
   redact: Redact;
   /** The client's `timeout`, in milliseconds: what bounds a wait a call's own `timeout` does not set. */
   timeout: number;
+  /**
+   * What caches kept per client (the model catalogue) are kept under: the client's own, or the
+   * one of the client `withOptions` made it from while they ask the same gateway the same way.
+   */
+  cache: object;
 }

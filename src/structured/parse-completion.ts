@@ -1,8 +1,7 @@
-import { isRecord, ModelGateError, redactValue, StructuredOutputError, toSchemaIssue, type Redact, type ResolvedSchema, type SchemaIssue } from "../core.ts";
+import { isRecord, ModelGateError, redactThrown, redactValue, StructuredOutputError, toSchemaIssue, type Redact, type ResolvedSchema, type SchemaIssue } from "../core.ts";
 import type { ChatCompletion, ChatCompletionChoice } from "../types/index.ts";
 import type { ParsedChatCompletion } from "../types/structured.ts";
 import { PartialJSONParser } from "./partial-json.ts";
-import { redactThrown } from "./redact-thrown.ts";
 import type { AnswerPlan, RequestPlan } from "./plan.ts";
 
 /**

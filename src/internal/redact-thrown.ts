@@ -1,4 +1,4 @@
-import { redactValue, type Redact } from "../core.ts";
+import { redactValue, type Redact } from "./redact.ts";
 
 /** Built-in error classes: a copy made with their constructor is what the original was, minus the key. */
 const NATIVE_ERRORS = [Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError];
@@ -6,9 +6,10 @@ const NATIVE_ERRORS = [Error, TypeError, RangeError, SyntaxError, ReferenceError
 const MAX_CAUSES = 16;
 
 /**
- * What a schema threw, as a `StructuredOutputError` keeps it in `cause`, with the API key cut
- * out: schema code quotes the value it rejects (`new Error("bad: " + JSON.stringify(value))`),
- * and the model may have echoed the key. An error of a built-in class is copied as that class;
+ * What user code threw (a schema, a middleware), as the error it causes keeps it in `cause`,
+ * with the API key cut out: schema code quotes the value it rejects (`new Error("bad: " +
+ * JSON.stringify(value))`), the model may have echoed the key, and a middleware holds the
+ * `Request` with its `Authorization` header. An error of a built-in class is copied as that class;
  * anything else that cannot be copied as its class (a `DOMException`, an object with private
  * fields, a class instance) becomes an `Error` with its `name` and redacted `message`. Both keep
  * their stack, their own enumerable fields and their `cause`, redacted; plain data is copied as
