@@ -89,6 +89,7 @@ import type { GatewayInfo } from "../gateway/info.ts";
 import type { HeadersInput, QueryInput } from "../client/options.ts";
 import type { LogLevel } from "../internal/logger.ts";
 import type { DecodedDataURL } from "../media/data-url.ts";
+import type { ResponseLike, ToFileInput, ToFileOptions, Uploadable } from "../media/to-file.ts";
 import type { APIKeyFunction } from "../pipeline/auth.ts";
 import type { HTTPMethod } from "../pipeline/request.ts";
 import type { ModelListPromise } from "../resources/models.ts";
@@ -96,7 +97,7 @@ import type { JSONSchemaFormat, JSONSchemaOptions } from "../schemas/json-schema
 import type { SchemaIssue } from "../schemas/schema-source.ts";
 import type { SchemaOutput, StandardJSONSchemaConverter, StandardSchemaIssue, StandardSchemaResult, StandardSchemaV1, StructuredSchema } from "../schemas/standard-schema.ts";
 import type { RunnableTool, Tool, ToolDefinition, ToolRunContext } from "../schemas/tool.ts";
-import type { ChatCompletionAudioDelta, ChatCompletionChunkError, ChatCompletionImage, ChatCompletionParseParams, ChatCompletionVideo, CreateEmbeddingResponse, Embedding, EmbeddingCreateParams, ImageGenerateParams, ImagesResponse, ParseResponseFormat, ParsedInput, ParsedOutput, ParsedToolCallOf, ReasoningConfig, SpeechCreateParams, ToolRun, ToolRunCall, ToolRunEvent, ToolRunOptions, ToolRunParams, ToolRunResult, ToolRunStep, ToolRunStopReason, Transcription, TranscriptionCreateParams } from "../types/index.ts";
+import type { ChatCompletionAudioDelta, ChatCompletionChunkError, ChatCompletionImage, ChatCompletionParseParams, ChatCompletionVideo, CreateEmbeddingResponse, Embedding, EmbeddingCreateParams, ImageGenerateParams, ImagesResponse, ParseResponseFormat, ParsedInput, ParsedOutput, ParsedToolCallOf, ReasoningConfig, SpeechCreateParams, ToolRun, ToolRunCall, ToolRunEvent, ToolRunOptions, ToolRunParams, ToolRunResult, ToolRunStep, ToolRunStopReason, Transcription, TranscriptionCreateParams, ChatCompletionFunctionCall, ChatCompletionFunctionCallOption, ChatCompletionFunctionMessageParam, Image, ImageEditCompletedEvent, ImageEditParams, ImageEditParamsNonStreaming, ImageEditParamsStreaming, ImageEditPartialImageEvent, ImageEditStreamEvent, ImageGenCompletedEvent, ImageGenerateParamsNonStreaming, ImageGenerateParamsStreaming, ImageGenPartialImageEvent, ImageGenStreamEvent, ImagesUsage, Translation, TranslationCreateParams } from "../types/index.ts";
 import { VERSION } from "../version.ts";
 import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
 import { readEnv } from "../internal/env.ts";
@@ -326,6 +327,9 @@ export declare namespace ModelGate {
       type ChatCompletionCreateParamsNonStreaming,
       type ChatCompletionCreateParamsStreaming,
       type ChatCompletionDeveloperMessageParam,
+      type ChatCompletionFunctionCall,
+      type ChatCompletionFunctionCallOption,
+      type ChatCompletionFunctionMessageParam,
       type ChatCompletionImage,
       type ChatCompletionLogprobs,
       type ChatCompletionMessage,
@@ -385,6 +389,9 @@ export declare namespace ModelGate {
         type ChatCompletionCreateParamsNonStreaming,
         type ChatCompletionCreateParamsStreaming,
         type ChatCompletionDeveloperMessageParam,
+        type ChatCompletionFunctionCall,
+        type ChatCompletionFunctionCallOption,
+        type ChatCompletionFunctionMessageParam,
         type ChatCompletionImage,
         type ChatCompletionLogprobs,
         type ChatCompletionMessage,
@@ -540,6 +547,28 @@ export declare namespace ModelGate {
     type SpeechCreateParams,
     type Transcription,
     type TranscriptionCreateParams,
+    type ChatCompletionFunctionCall,
+    type ChatCompletionFunctionCallOption,
+    type ChatCompletionFunctionMessageParam,
+    type Image,
+    type ImageEditCompletedEvent,
+    type ImageEditParams,
+    type ImageEditParamsNonStreaming,
+    type ImageEditParamsStreaming,
+    type ImageEditPartialImageEvent,
+    type ImageEditStreamEvent,
+    type ImageGenCompletedEvent,
+    type ImageGenerateParamsNonStreaming,
+    type ImageGenerateParamsStreaming,
+    type ImageGenPartialImageEvent,
+    type ImageGenStreamEvent,
+    type ImagesUsage,
+    type Translation,
+    type TranslationCreateParams,
+    type ResponseLike,
+    type ToFileInput,
+    type ToFileOptions,
+    type Uploadable,
   };
 }
 
