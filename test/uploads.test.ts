@@ -172,6 +172,14 @@ describe("an endpoint's file from a stream, a Response or an iterable", () => {
     ]);
   });
 
+  it("reads a Blob or File of another realm or a polyfill (not instanceof Blob) by its bytes, keeping its name and type", async () => {
+    const { client, gateway } = mocked();
+    const foreign = { size: AUDIO.length, type: "audio/wav", name: "polyfilled.wav", arrayBuffer: async () => AUDIO.slice().buffer };
+    expect(foreign instanceof Blob).toBe(false);
+    await client.audio.transcriptions.create({ model: SPEAKER, file: foreign as unknown as Blob });
+    expect(gateway.requests[0]!.body).toMatchObject({ file: { name: "polyfilled.wav", type: "audio/wav", size: AUDIO.length } });
+  });
+
   it("sends a Blob from openAsBlob() as it is: the SDK never reads or copies it", async () => {
     const blob = await openAsBlob(audioPath, { type: "audio/wav" });
     const reads: string[] = [];

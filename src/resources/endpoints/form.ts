@@ -31,7 +31,7 @@ export async function multipartForm(params: Record<string, unknown>, files: Reco
     }
   }
   for (const [name, value] of Object.entries(params)) {
-    if (name in files || value === undefined || value === null) continue;
+    if (Object.hasOwn(files, name) || value === undefined || value === null) continue;
     if (Array.isArray(value)) for (const item of value) form.append(`${name}[]`, String(item));
     else form.append(name, typeof value === "string" ? value : JSON.stringify(value));
   }

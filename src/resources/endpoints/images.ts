@@ -12,7 +12,7 @@ const MAX_INPUT_IMAGES = 16;
  */
 export function generateImages(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
   assertParams(params, "{ model, prompt }", { model: "a model id with the image_generation capability", prompt: "a non-empty string" });
-  return images(client, "/v1/images/generations", params, params, options);
+  return send(client, "/v1/images/generations", imageOptions(params), params, options);
 }
 
 /**
@@ -24,17 +24,30 @@ export async function editImages(client: Requester, params: unknown, options: Ca
   assertParams(params, "{ image, prompt }", { prompt: "a non-empty string" });
   // The model may be left to the server's default, as OpenAI's is; one given must be a name.
   if (params.model != null && typeof params.model !== "string") throw invalidArgument("model", "a model id with the image_generation capability", params.model);
+  // Checked before the uploads are read: a mistake costs no reading of a large file.
+  const asked = imageOptions(params);
   const form = await multipartForm(params, { image: { kind: "image", required: true, most: MAX_INPUT_IMAGES }, mask: { kind: "image", required: false, most: 1 } });
-  return images(client, "/v1/images/edits", params, form, options);
+  return send(client, "/v1/images/edits", asked, form, options);
 }
 
-/** Sends an image request whose `params` ask for `n` images, as JSON or streamed events. */
-function images(client: Requester, path: string, params: Record<string, unknown>, body: unknown, options: CallOptions): Promise<Outcome<unknown>> {
+/** What an image request asks for that decides how its answer is read. */
+interface ImageOptions {
+  /** How many images (`n`, default 1): a stream ends once each has its `completed` event. */
+  count: number;
+  stream: boolean;
+}
+
+/** Checks `n` and `stream` of an image request's params. */
+function imageOptions(params: Record<string, unknown>): ImageOptions {
   const n = params.n ?? 1;
   const { stream } = params;
   if (!(Number.isInteger(n) && (n as number) > 0)) throw invalidArgument("n", "a positive whole number", n);
   if (stream != null && typeof stream !== "boolean") throw invalidArgument("stream", "a boolean", stream);
-  if (!stream) return outcomeOf(client.request({ method: "POST", path, body, options }), false);
-  // The stream ends once each of the `n` images has its `completed` event (OpenAI sends no [DONE]).
-  return outcomeOf(client.request({ method: "POST", path, body, response: "sse", stream: imageEventStream(n as number), options }), true);
+  return { count: n as number, stream: stream === true };
+}
+
+/** Sends an image request: the parsed JSON, or a `Stream` of its events (OpenAI sends no [DONE] after the last image). */
+function send(client: Requester, path: string, asked: ImageOptions, body: unknown, options: CallOptions): Promise<Outcome<unknown>> {
+  if (!asked.stream) return outcomeOf(client.request({ method: "POST", path, body, options }), false);
+  return outcomeOf(client.request({ method: "POST", path, body, response: "sse", stream: imageEventStream(asked.count), options }), true);
 }

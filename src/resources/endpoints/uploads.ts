@@ -20,13 +20,20 @@ export async function makeFile(value: ToFileInput | string | PromiseLike<ToFileI
 /**
  * The bytes of an upload as a `Blob`, reading a stream or `Response` to its end (once, so that
  * a retry can send them again). A `Blob` is returned as it is; what is read from a named
- * source (a stream's `path`, a `Response`'s URL) comes back as a `File` of that name. Bytes
+ * source (a stream's `path`, a `Response`'s URL, a foreign `File`'s name) comes back as a `File`
+ * of that name; a `Blob` of another realm or a polyfill is read by its bytes. Bytes
  * become a `Blob`. Anything else (a string included: it is more likely a path than the bytes) is an error naming `param`.
  */
 export async function readUpload(value: unknown, param: string, where?: string): Promise<Blob> {
   if (value instanceof Blob) return value;
   if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return new Blob([value as BlobPart]);
   if (typeof value === "object" && value !== null) {
+    if (isBlobLike(value)) {
+      // A Blob of another realm or a polyfill (formdata-node, an older undici): its bytes, once.
+      const bytes = await reading(param, where, () => value.arrayBuffer());
+      const blob = new Blob([bytes], { type: typeof value.type === "string" ? value.type : "" });
+      return named(blob, typeof value.name === "string" && value.name !== "" ? value.name : undefined);
+    }
     if (isResponse(value)) {
       const blob = await reading(param, where, () => value.blob());
       return named(blob, urlName(value.url));
@@ -53,6 +60,19 @@ export async function readUpload(value: unknown, param: string, where?: string):
     value,
     where,
   );
+}
+
+/** What a `Blob` or `File` not of this realm has: its bytes, size and type (and a `File`'s name). */
+interface BlobLike {
+  arrayBuffer(): Promise<ArrayBuffer>;
+  size: number;
+  type?: unknown;
+  name?: unknown;
+}
+
+/** A `Blob` by what it has (a `Response` has no `size`). */
+function isBlobLike(value: object): value is BlobLike {
+  return typeof (value as BlobLike).arrayBuffer === "function" && typeof (value as BlobLike).size === "number";
 }
 
 /** A `Response` from any fetch implementation: not `instanceof`, which fails across realms and polyfills. */
