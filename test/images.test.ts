@@ -225,6 +225,20 @@ describe("streamed images.generate()", () => {
     expect((ending as Error).message).toMatch(/The painter left\./);
   });
 
+  it("keeps the API key out of an error event that quotes it, and out of a bad event's excerpt", async () => {
+    const key = "sk-image-stream-secret-0123456789";
+    for (const part of [
+      `event: error\ndata: ${JSON.stringify({ type: "error", error: { code: 400, message: `bad key ${key}` } })}\n\n`,
+      `event: image_generation.partial_image\ndata: {"key": "${key}", oops\n\n`,
+    ]) {
+      const { body } = streamedBody([part]);
+      const client = new ModelGate({ apiKey: key, baseURL: "https://gateway.test", maxRetries: 0, fetch: async () => new Response(body, { headers: { "content-type": "text/event-stream" } }) });
+      const { ending } = await drain(await generateStream(client));
+      expect(ending).toBeInstanceOf(ModelGateError);
+      expect(JSON.stringify({ message: (ending as Error).message, error: (ending as { error?: unknown }).error })).not.toContain(key.slice(4, 12));
+    }
+  });
+
   it("throws APIConnectionTimeoutError when the server sends only keep-alives past streamIdleTimeout", async () => {
     const { client, gateway } = mocked({ streamIdleTimeout: 150 });
     gateway.inject({ type: "stall", afterChunks: 1, keepAliveMs: 20 });
