@@ -1,8 +1,8 @@
 import { createReadStream, mkdtempSync, openAsBlob, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ModelGate, ModelGateError, toFile } from "../src/index.ts";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { APIUserAbortError, ModelGate, ModelGateError, toFile } from "../src/index.ts";
 import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
 
 // Uploads as openai's users write them (API.md, "Coming from openai-node"): toFile(), and an
@@ -220,6 +220,34 @@ describe("an endpoint's file from a stream, a Response or an iterable", () => {
       expect(error.message).toMatch(message);
       expect(error.param).toBe("file");
     }
+    expect(gateway.requests).toHaveLength(0);
+  });
+
+  it("stops reading a streamed upload when the call's signal aborts: APIUserAbortError, the source closed, nothing sent", async () => {
+    const { client, gateway } = mocked();
+    const controller = new AbortController();
+    const state = { parts: 0, closed: false };
+    let more: () => void = () => {};
+    const endless = {
+      async *[Symbol.asyncIterator]() {
+        try {
+          for (;;) {
+            state.parts++;
+            yield AUDIO;
+            await new Promise<void>((resolve) => (more = resolve));
+          }
+        } finally {
+          state.closed = true;
+        }
+      },
+    };
+    const call = client.audio.transcriptions.create({ model: SPEAKER, file: endless }, { signal: controller.signal });
+    await vi.waitFor(() => expect(state.parts).toBe(1));
+    controller.abort();
+    await expect(call).rejects.toBeInstanceOf(APIUserAbortError);
+    more();
+    await vi.waitFor(() => expect(state.closed).toBe(true));
+    expect(state.parts).toBe(2);
     expect(gateway.requests).toHaveLength(0);
   });
 

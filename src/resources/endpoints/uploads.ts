@@ -1,4 +1,4 @@
-import { invalidArgument, ModelGateError, type ToFileInput, type ToFileOptions } from "../../core.ts";
+import { abortError, invalidArgument, ModelGateError, untilAborted, type ToFileInput, type ToFileOptions } from "../../core.ts";
 
 // Uploads as openai's users write them. Nothing here imports `node:*`: a Node `fs.ReadStream`
 // is told by what it has (an async iterator and a `path`), a `Response` by its `blob()` and
@@ -22,27 +22,30 @@ export async function makeFile(value: ToFileInput | string | PromiseLike<ToFileI
  * a retry can send them again). A `Blob` is returned as it is; what is read from a named
  * source (a stream's `path`, a `Response`'s URL, a foreign `File`'s name) comes back as a `File`
  * of that name; a `Blob` of another realm or a polyfill is read by its bytes. Bytes
- * become a `Blob`. Anything else (a string included: it is more likely a path than the bytes) is an error naming `param`.
+ * become a `Blob`. Aborting `signal` ends the reading at once with the abort's error (a
+ * stream is not read further). Anything else (a string included: it is more likely a path than the bytes) is an error naming `param`.
  */
-export async function readUpload(value: unknown, param: string, where?: string): Promise<Blob> {
+export async function readUpload(value: unknown, param: string, where?: string, signal?: AbortSignal): Promise<Blob> {
   if (value instanceof Blob) return value;
   if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return new Blob([value as BlobPart]);
   if (typeof value === "object" && value !== null) {
     if (isBlobLike(value)) {
       // A Blob of another realm or a polyfill (formdata-node, an older undici): its bytes, once.
-      const bytes = await reading(param, where, () => value.arrayBuffer());
+      const bytes = await reading(param, where, signal, () => value.arrayBuffer());
       const blob = new Blob([bytes], { type: typeof value.type === "string" ? value.type : "" });
       return named(blob, typeof value.name === "string" && value.name !== "" ? value.name : undefined);
     }
     if (isResponse(value)) {
-      const blob = await reading(param, where, () => value.blob());
+      const blob = await reading(param, where, signal, () => value.blob());
       return named(blob, urlName(value.url));
     }
     const parts = chunksOf(value);
     if (parts) {
       const read: BlobPart[] = [];
-      await reading(param, where, async () => {
+      await reading(param, where, signal, async () => {
         for await (const part of parts) {
+          // Leaving the loop closes the source (a ReadStream its file).
+          if (signal?.aborted) break;
           if (!(typeof part === "string" || part instanceof ArrayBuffer || ArrayBuffer.isView(part))) {
             throw invalidArgument(param, "a stream of bytes (Uint8Array chunks)", part, where);
           }
@@ -80,11 +83,16 @@ function isResponse(value: object): value is Response {
   return typeof (value as Response).blob === "function" && typeof (value as Response).url === "string" && "headers" in value;
 }
 
-/** Runs a read of the caller's source; its failure (a missing file, a used body) becomes a `ModelGateError` naming `param`. */
-async function reading<T>(param: string, where: string | undefined, read: () => Promise<T>): Promise<T> {
+/**
+ * Runs a read of the caller's source; its failure (a missing file, a used body) becomes a
+ * `ModelGateError` naming `param`, and an abort of `signal` ends it at once with the abort's error.
+ */
+async function reading<T>(param: string, where: string | undefined, signal: AbortSignal | undefined, read: () => Promise<T>): Promise<T> {
   try {
-    return await read();
+    if (signal?.aborted) throw abortError(signal);
+    return await (signal ? untilAborted(read(), signal) : read());
   } catch (error) {
+    if (signal?.aborted) throw abortError(signal);
     if (error instanceof ModelGateError) throw error;
     const message = error instanceof Error ? error.message : String(error);
     const failure = new ModelGateError(`${where ? `${where}: ` : ""}Could not read \`${param}\`: ${message}`, { cause: error });
