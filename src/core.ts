@@ -11,6 +11,7 @@
 // the core is exported here, never a feature.
 export * from "./index.ts";
 export { abortError } from "./errors/connection-errors.ts";
+export { errorFromBody, errorFromStreamEvent } from "./errors/from-body.ts";
 export { argumentError, describeValue, invalidArgument } from "./errors/invalid-argument.ts";
 export { redactValue, type Redact } from "./internal/redact.ts";
 export type { Logger } from "./internal/logger.ts";
@@ -24,6 +25,9 @@ export { assertChatParams } from "./resources/chat/validate.ts";
 export type { Requester } from "./resources/requester.ts";
 export { ChatCompletionAccumulator } from "./streaming/accumulate.ts";
 export { CHAINED_CALLS, LATER_CALLS, type ShellCall } from "./resources/chat/helper-shell.ts";
+export type { BodyReader } from "./streaming/body-reader.ts";
+export { SSEDecoder } from "./streaming/sse-decoder.ts";
+export type { SSEChunkOptions } from "./streaming/sse-chunks.ts";
 export type { ToolInternals } from "./schemas/tool.ts";
 export { JSON_SCHEMA_VENDOR, NAME_PATTERN, resolveSchema, toSchemaIssue, type ResolvedSchema } from "./schemas/schema-source.ts";
 // Reached only from here, so it loads with the code that uses it (parse(), runTools()), not with the first load.

@@ -42,6 +42,7 @@ export { jsonSchema, type JSONSchemaFormat, type JSONSchemaOptions } from "./sch
 export type { SchemaIssue } from "./schemas/schema-source.ts";
 export type { StandardSchemaV1, StandardSchemaIssue, StandardSchemaResult, StandardJSONSchemaConverter, StructuredSchema, SchemaOutput } from "./schemas/standard-schema.ts";
 export { decodeDataURL, type DecodedDataURL } from "./media/data-url.ts";
+export { toFile, type ResponseLike, type ToFileInput, type ToFileOptions, type Uploadable } from "./media/to-file.ts";
 export { tool, type RunnableTool, type Tool, type ToolDefinition, type ToolRunContext } from "./schemas/tool.ts";
 export type * from "./types/index.ts";
 export { VERSION } from "./version.ts";

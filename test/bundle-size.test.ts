@@ -18,8 +18,9 @@ interface BundleSize {
 const measure = (app: string, bundler: "esbuild" | "vite") => bundleSize(app, bundler) as Promise<BundleSize>;
 
 // Strings only the code that loads on demand holds: the JSON parser's errors and the schema
-// instruction (parse()), the runner's stop reason, the budget check, an endpoint's check.
-const ON_DEMAND_ONLY = ["leading zero", "follows this JSON Schema", "repeated_call", "cannot be checked", "embeddings answer"];
+// instruction (parse()), the runner's stop reason, the budget check, an endpoint's check, the
+// reading of uploads (toFile()'s too: a chat app that never calls it carries not even its delegate).
+const ON_DEMAND_ONLY = ["leading zero", "follows this JSON Schema", "repeated_call", "cannot be checked", "embeddings answer", "Could not read", "image stream", "makeFile"];
 // Strings of what a streamed chat reaches: the error reader, the accumulator, the bridge, tee().
 const CHAT_PATHS = ["non-JSON (HTML) body", "without any chunk", "stream bridge", "consumed"];
 

@@ -316,7 +316,7 @@ describe("client.audio.transcriptions.create()", () => {
     const { client, gateway } = mocked();
     const failure = client.audio.transcriptions.create({ model: SPEAKER } as never);
     await expect(failure).rejects.toBeInstanceOf(ModelGateError);
-    await expect(failure).rejects.toThrow("`file` must be a Blob, a File or bytes (an ArrayBuffer or a typed array); got nothing.");
+    await expect(failure).rejects.toThrow("`file` must be a Blob, a File, bytes (an ArrayBuffer or a typed array), a Response, or an async iterable of bytes such as fs.createReadStream(path); got nothing.");
     expect(gateway.requests).toHaveLength(0);
   });
 

@@ -112,8 +112,9 @@ describe("openai migration: the programs compile", () => {
 
 describe("openai migration: the modelgate programs run against the mock gateway", () => {
   // The programs name OpenAI's bare model ids; a gateway may serve them as aliases.
-  const mini = DEFAULT_CATALOGUE.find((model) => model.id === "openai/gpt-4.1-mini")!;
-  const gateway = createMockGateway({ models: [...DEFAULT_CATALOGUE, { ...mini, id: "gpt-4.1-mini" }] });
+  const alias = (id: string, as: string) => ({ ...DEFAULT_CATALOGUE.find((model) => model.id === id)!, id: as });
+  const ALIASES = [alias("openai/gpt-4.1-mini", "gpt-4.1-mini"), alias("google/gemini-2.5-flash", "whisper-1"), alias("openai/gpt-image-1", "gpt-image-1")];
+  const gateway = createMockGateway({ models: [...DEFAULT_CATALOGUE, ...ALIASES] });
   /** Faults for the next requests, in order (`undefined`: none), set by a test before it runs its program. */
   let script: (MockFault | undefined)[] = [];
   let server: NodeServer;
@@ -143,7 +144,7 @@ describe("openai migration: the modelgate programs run against the mock gateway"
     gateway.reset();
     const { stdout } = await run(bin("tsx"), ["--tsconfig", join(folder, "tsconfig.openai.json"), join(folder, `${program}.openai.ts`)], {
       cwd: root,
-      env: { ...process.env, OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: MOCK_API_KEY },
+      env: { ...process.env, OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: MOCK_API_KEY, OPENAI_LOG: "off" },
     });
     return stdout.trimEnd().split("\n");
   }
@@ -249,8 +250,26 @@ describe("openai migration: the modelgate programs run against the mock gateway"
 
   it("models: for await over list() and its data give the same catalogue", async () => {
     const lines = await runProgram("models");
-    const count = DEFAULT_CATALOGUE.length + 1;
+    const count = DEFAULT_CATALOGUE.length + ALIASES.length;
     expect(lines).toEqual([`iterated: ${count}`, `data: ${count}`, "true"]);
     expect(gateway.requests.map((request) => request.url.replace(server.url, ""))).toEqual(["/v1/models", "/v1/models"]);
+  });
+
+  it("uploads: streams and toFile() uploads, a translation, an image edit and an image stream print the same under openai", async () => {
+    const lines = await runProgram("uploads");
+    expect(lines).toEqual([
+      expect.stringMatching(/^transcription: \w/),
+      expect.stringMatching(/^translation: \w/),
+      expect.stringMatching(/^edited: \d+$/),
+      expect.stringMatching(/^image_generation\.partial_image: \d+$/),
+      expect.stringMatching(/^image_generation\.completed: \d+$/),
+    ]);
+    const uploads = gateway.requests.slice(0, 3).map((request) => (request.body as { file?: unknown; image?: unknown }).file ?? (request.body as { image?: unknown }).image);
+    expect(uploads).toEqual([
+      { name: "speech.wav", type: expect.any(String), size: 16 },
+      { name: "speech.wav", type: expect.any(String), size: 16 },
+      { name: "lamp.png", type: "image/png", size: 64 },
+    ]);
+    expect(await runOpenAIOriginal("uploads")).toEqual(lines);
   });
 });

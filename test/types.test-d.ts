@@ -292,3 +292,52 @@ void new ModelGate({ middleware: logged });
 expectTypeOf(tenantClient.withOptions({ defaultHeaders: { "x-tenant": "acme", "x-team": null }, defaultQuery: { team: null } })).toEqualTypeOf<ModelGate>();
 // @ts-expect-error not a client option
 void tenantClient.withOptions({ nonsense: true });
+
+// Uploads and the endpoints openai's examples use beside chat (issue 20).
+declare const readStream: import("node:fs").ReadStream;
+declare const fetched: Response;
+declare const chunks: AsyncIterable<Uint8Array>;
+expectTypeOf<Endpoints["toFile"]>().returns.toEqualTypeOf<Promise<File>>();
+expectTypeOf(await import("../src/index.ts").then(({ toFile }) => toFile(readStream, "talk.mp3", { type: "audio/mpeg" }))).toEqualTypeOf<File>();
+void import("../src/index.ts").then(({ toFile }) => [toFile(fetched), toFile(chunks, "a.wav"), toFile(new Uint8Array(1), "b.bin"), toFile("text", "c.txt")]);
+// A Node fs.ReadStream, a Response and an async iterable of bytes are files as they are.
+expectTypeOf(client.audio.transcriptions.create({ model: "t", file: readStream })).toEqualTypeOf<APIPromise<import("../src/index.ts").Transcription>>();
+void client.audio.transcriptions.create({ model: "t", file: fetched });
+void client.audio.transcriptions.create({ model: "t", file: chunks });
+// @ts-expect-error a path is not a file (read it with fs.createReadStream)
+void client.audio.transcriptions.create({ model: "t", file: "talk.mp3" });
+expectTypeOf(client.audio.translations.create({ model: "t", file: readStream })).toEqualTypeOf<APIPromise<import("../src/index.ts").Translation>>();
+expectTypeOf(client.audio.translations.create({ model: "t", file, response_format: "vtt" })).toEqualTypeOf<APIPromise<string>>();
+// @ts-expect-error translations have no language: the answer is English
+void client.audio.translations.create({ model: "t", file, language: "de" });
+// images.edit and a streamed images.generate follow `stream`, as chat does.
+expectTypeOf(client.images.edit({ image: readStream, prompt: "p" })).toEqualTypeOf<APIPromise<import("../src/index.ts").ImagesResponse>>();
+expectTypeOf(client.images.edit({ image: [file, fetched], mask: file, prompt: "p", stream: true })).toEqualTypeOf<
+  APIPromise<Stream<import("../src/index.ts").ImageEditStreamEvent>>
+>();
+expectTypeOf(client.images.generate({ model: "i", prompt: "p", stream: true, partial_images: 2 })).toEqualTypeOf<
+  APIPromise<Stream<import("../src/index.ts").ImageGenStreamEvent>>
+>();
+expectTypeOf(client.images.generate({ model: "i", prompt: "p", stream: maybeStream })).toEqualTypeOf<
+  APIPromise<import("../src/index.ts").ImagesResponse | Stream<import("../src/index.ts").ImageGenStreamEvent>>
+>();
+// @ts-expect-error an edit needs a picture
+void client.images.edit({ prompt: "p" });
+declare const imageEvent: import("../src/index.ts").ImageGenStreamEvent;
+if (imageEvent.type === "image_generation.completed") expectTypeOf(imageEvent.usage.total_tokens).toEqualTypeOf<number>();
+else expectTypeOf(imageEvent.partial_image_index).toEqualTypeOf<number>();
+// The legacy function-calling params and fields are typed.
+void client.chat.completions.create({
+  model: "m",
+  messages: [
+    { role: "assistant", content: null, function_call: { name: "weather", arguments: "{}" } },
+    { role: "function", name: "weather", content: "sunny" },
+  ],
+  functions: [{ name: "weather", parameters: { type: "object" } }],
+  function_call: { name: "weather" },
+});
+expectTypeOf<ChatCompletion["choices"][number]["message"]["function_call"]>().toEqualTypeOf<ModelGate.ChatCompletionFunctionCall | null | undefined>();
+expectTypeOf<ChatCompletionChunk["choices"][number]["delta"]["function_call"]>().toEqualTypeOf<{ name?: string; arguments?: string } | undefined>();
+expectTypeOf<ModelGate.Chat.Completions.ChatCompletionFunctionMessageParam>().toEqualTypeOf<ModelGate.ChatCompletionFunctionMessageParam>();
+// @ts-expect-error function_call takes "none", "auto" or { name }
+void client.chat.completions.create({ model: "m", messages: [], function_call: "required" });

@@ -6,7 +6,9 @@ import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
 import { loadBudget, loadDebugLines, loadKeyFunction, loadMiddleware } from "../loader.ts";
 import { rawResponse } from "../streaming/raw-response.ts";
 import { isRecord } from "../internal/values.ts";
+import type { BodyReader } from "../streaming/body-reader.ts";
 import type { EndRules } from "../streaming/chunk-events.ts";
+import type { SSEChunkOptions } from "../streaming/sse-chunks.ts";
 import { Stream } from "../streaming/stream.ts";
 import { attempt, isDocument, type Exchange, type ResponseKind } from "./attempt.ts";
 import type { APIKeyFunction, APIKeySource } from "./auth.ts";
@@ -65,6 +67,11 @@ export interface RequestSpec {
   response?: ResponseKind | undefined;
   /** For `"sse"`: what a stream must have shown before a close without `[DONE]` counts as its end. */
   streamRules?: EndRules | undefined;
+  /**
+   * For `"sse"`: makes the `Stream` of events other than chat chunks (image events), from the
+   * body's reader; by default `Stream.fromSSEResponse`, which reads chat chunks.
+   */
+  stream?: ((response: Response, reader: BodyReader, controller: AbortController, gateway: GatewayInfo, options: SSEChunkOptions) => Stream<unknown>) | undefined;
   /**
    * For `"json"`: shapes the parsed answer before the caller gets it, given what the gateway
    * did (a resource's own reading of its answers, e.g. chat's).
@@ -248,7 +255,7 @@ function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spec: Requ
     }
     const options = { ...spec.streamRules, maxLineLength: config.maxSSELineLength, errorContext: { redact: config.redact } };
     return {
-      data: Stream.fromSSEResponse(response, reader, exchange.controller, gateway(), options) as T,
+      data: (spec.stream ?? Stream.fromSSEResponse)(response, reader, exchange.controller, gateway(), options) as T,
       response: () => response,
       asResponse: () => rawResponse(response, reader),
     };

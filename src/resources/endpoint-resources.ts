@@ -1,14 +1,24 @@
 import { loadEndpoints } from "../loader.ts";
 import { createAPIPromise, type APIPromise } from "../pipeline/api-promise.ts";
 import type { RequestOptions } from "../pipeline/options.ts";
+import type { Stream } from "../streaming/stream.ts";
 import type {
   CreateEmbeddingResponse,
   EmbeddingCreateParams,
+  ImageEditParams,
+  ImageEditParamsNonStreaming,
+  ImageEditParamsStreaming,
+  ImageEditStreamEvent,
   ImageGenerateParams,
+  ImageGenerateParamsNonStreaming,
+  ImageGenerateParamsStreaming,
+  ImageGenStreamEvent,
   ImagesResponse,
   SpeechCreateParams,
   Transcription,
   TranscriptionCreateParams,
+  Translation,
+  TranslationCreateParams,
 } from "../types/endpoints.ts";
 import type { Requester } from "./requester.ts";
 
@@ -23,13 +33,29 @@ export interface Embeddings {
   create(params: EmbeddingCreateParams & { encoding_format?: "float" | undefined }, options?: RequestOptions): APIPromise<CreateEmbeddingResponse>;
 }
 
-/** `client.images`: `POST /v1/images/generations`. */
+/** `client.images`: `POST /v1/images/generations` and `/v1/images/edits`. */
 export interface Images {
-  /** Generates images from a prompt; resolves to the parsed JSON (`data[].url` or `data[].b64_json`). */
-  generate(params: ImageGenerateParams, options?: RequestOptions): APIPromise<ImagesResponse>;
+  /**
+   * Generates images from a prompt; resolves to the parsed JSON (`data[].url` or
+   * `data[].b64_json`), or with `stream: true` to a `Stream` of `image_generation.partial_image`
+   * and `image_generation.completed` events, which ends at `[DONE]` or once each of the `n`
+   * images asked for has its `completed` event (a body cut before that throws `APIConnectionError`).
+   */
+  generate(params: ImageGenerateParamsStreaming, options?: RequestOptions): APIPromise<Stream<ImageGenStreamEvent>>;
+  generate(params: ImageGenerateParamsNonStreaming, options?: RequestOptions): APIPromise<ImagesResponse>;
+  generate(params: ImageGenerateParams, options?: RequestOptions): APIPromise<ImagesResponse | Stream<ImageGenStreamEvent>>;
+  /**
+   * Edits a picture (or up to 16, as a list) from a prompt, with an optional `mask`: a multipart
+   * form whose uploads may be anything `toFile()` reads (a `File`, bytes, a `Response`, a Node
+   * `fs.ReadStream`), read once before the first attempt. Resolves as `generate()` does; its
+   * stream's events are `image_edit.partial_image` and `image_edit.completed`.
+   */
+  edit(params: ImageEditParamsStreaming, options?: RequestOptions): APIPromise<Stream<ImageEditStreamEvent>>;
+  edit(params: ImageEditParamsNonStreaming, options?: RequestOptions): APIPromise<ImagesResponse>;
+  edit(params: ImageEditParams, options?: RequestOptions): APIPromise<ImagesResponse | Stream<ImageEditStreamEvent>>;
 }
 
-/** `client.audio`: speech and transcription. */
+/** `client.audio`: speech, transcription and translation. */
 export interface Audio {
   speech: {
     /**
@@ -40,15 +66,26 @@ export interface Audio {
   };
   transcriptions: {
     /**
-     * Transcribes `file` (a `Blob`, `File` or bytes), sent as a multipart form; resolves to
-     * the parsed JSON, or to the text itself for `response_format` `"text"`, `"srt"` or `"vtt"`.
+     * Transcribes `file`, sent as a multipart form: a `Blob`, `File` or bytes as they are, or a
+     * `Response` or async iterable of bytes (`fs.createReadStream(path)`) read once before the
+     * first attempt. Resolves to the parsed JSON, or to the text itself for `response_format`
+     * `"text"`, `"srt"` or `"vtt"`.
      */
     create(params: TranscriptionCreateParams & { response_format: "text" | "srt" | "vtt" }, options?: RequestOptions): APIPromise<string>;
     create(params: TranscriptionCreateParams & { response_format?: "json" | "verbose_json" | undefined }, options?: RequestOptions): APIPromise<Transcription>;
   };
+  translations: {
+    /**
+     * Translates the speech in `file` into English: the same multipart form and answers as a
+     * transcription's (`POST /v1/audio/translations`).
+     */
+    create(params: TranslationCreateParams & { response_format: "text" | "srt" | "vtt" }, options?: RequestOptions): APIPromise<string>;
+    create(params: TranslationCreateParams & { response_format?: "json" | "verbose_json" | undefined }, options?: RequestOptions): APIPromise<Translation>;
+  };
 }
 
-type Endpoint = "createEmbeddings" | "generateImages" | "createSpeech" | "createTranscription";
+/** The feature's export behind each method: named like the property that holds the method. */
+type Endpoint = "embeddings" | "generate" | "edit" | "speech" | "transcriptions" | "translations";
 
 /**
  * The endpoints beside chat. Each method only delegates: the code that checks params and
@@ -58,8 +95,12 @@ export function endpointResources(client: Requester): { embeddings: Embeddings; 
   const endpoint = (name: Endpoint) => (params: unknown, options?: RequestOptions) =>
     createAPIPromise(loadEndpoints().then((endpoints) => endpoints[name](client, params, options)));
   return {
-    embeddings: { create: endpoint("createEmbeddings") } as Embeddings,
-    images: { generate: endpoint("generateImages") } as Images,
-    audio: { speech: { create: endpoint("createSpeech") }, transcriptions: { create: endpoint("createTranscription") } } as Audio,
+    embeddings: { create: endpoint("embeddings") } as Embeddings,
+    images: { generate: endpoint("generate"), edit: endpoint("edit") } as Images,
+    audio: {
+      speech: { create: endpoint("speech") },
+      transcriptions: { create: endpoint("transcriptions") },
+      translations: { create: endpoint("translations") },
+    } as Audio,
   };
 }

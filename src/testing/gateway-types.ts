@@ -63,7 +63,8 @@ export interface MockRequestRecord {
  * from `modelgate/testing/node`.
  *
  * It serves `GET /v1/models` (with an `ETag`) and `/v1/models/{id}`, `POST
- * /v1/chat/completions` (text, tools, structured outputs, and beyond text: images with
+ * /v1/chat/completions` (text, tools — and the deprecated `functions`/`function_call`, answered
+ * as `message.function_call` —, structured outputs, and beyond text: images with
  * `modalities: ["image", "text"]`, speech with `["audio", "text"]` and `audio: { voice,
  * format }` in wav or pcm16, videos from a `video_generation` model, reasoning from a
  * `reasoning` one), `POST /v1/embeddings`, `POST /v1/images/generations` and `POST

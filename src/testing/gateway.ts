@@ -1,4 +1,5 @@
 import { CreditAccount } from "./billing/credits.ts";
+import { fromLegacyFunctions, toLegacyChunks, toLegacyCompletion } from "./chat/legacy-functions.ts";
 import { DEFAULT_CATALOGUE } from "./catalogue/models.ts";
 import { checkChatRequest } from "./chat/check-request.ts";
 import { mockPromptTokens } from "./chat/prompt-tokens.ts";
@@ -112,7 +113,10 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   };
 
   const serveChatCompletion = (body: ParsedBody, signal: AbortSignal, number: number, fault: BodyFault | undefined): Response => {
-    const params = checkChatRequest(jsonOf(body));
+    const checked = checkChatRequest(jsonOf(body));
+    // A request in the deprecated function-calling shape is served as the tools request it stands for.
+    const legacy = fromLegacyFunctions(checked);
+    const params = legacy ?? checked;
     const routed = chooseModel(params, catalogue);
     if ("error" in routed) {
       if (routed.code === "model_not_found") throw new RequestRejected(routed.error, "model", 404, routed.code);
@@ -138,9 +142,12 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     account.charge(plan.usage.cost);
     // Distinct from the body's `id`, so a test can tell which of the two a client reported.
     const headers = { "x-generation-id": generationID(seed, number) };
-    if (!params.stream) return Response.json(toCompletion(plan, wire), { headers });
+    if (!params.stream) {
+      const completion = toCompletion(plan, wire);
+      return Response.json(legacy ? toLegacyCompletion(completion) : completion, { headers });
+    }
     const chunks = toChunks(plan, params.stream_options?.include_usage === true, seed, wire);
-    return streamed(chunkStream(chunks), signal, fault, headers);
+    return streamed(chunkStream(legacy ? toLegacyChunks(chunks) : chunks), signal, fault, headers);
   };
 
   const imageContext = (signal: AbortSignal, fault: BodyFault | undefined): ImageContext => ({

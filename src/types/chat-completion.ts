@@ -1,3 +1,4 @@
+import type { ChatCompletionFunctionCall } from "./chat-params.ts";
 /**
  * Why generation stopped: `stop` (natural end or a stop sequence), `length` (token limit),
  * `tool_calls`, `content_filter`, `function_call` (deprecated form of `tool_calls`), `error`
@@ -66,6 +67,8 @@ export interface ChatCompletionMessage {
   content: string | null;
   refusal?: string | null;
   tool_calls?: ChatCompletionMessageToolCall[];
+  /** @deprecated The legacy form of `tool_calls`, in a reply to `functions`: the one function the model called. */
+  function_call?: ChatCompletionFunctionCall | null;
   /** Sources the text cites (web search). */
   annotations?: ChatCompletionAnnotation[];
   /** The spoken reply, when audio was asked for. */
@@ -179,6 +182,8 @@ export interface ChatCompletionChunkDelta {
   content?: string | null;
   refusal?: string | null;
   tool_calls?: ChatCompletionChunkToolCallDelta[];
+  /** @deprecated A fragment of the legacy `function_call`: its `name` first, then pieces of `arguments`. */
+  function_call?: { name?: string; arguments?: string };
   /** A fragment of the reasoning text (a provider's `reasoning_content` is read as this). */
   reasoning?: string | null;
   /** Images, each whole in one chunk. */

@@ -74,6 +74,8 @@ export interface ChatCompletionAssistantMessageParam {
   name?: string | undefined;
   refusal?: string | null | undefined;
   tool_calls?: ChatCompletionMessageToolCallParam[] | undefined;
+  /** @deprecated The legacy form of `tool_calls`: the function call of a reply to `functions`. */
+  function_call?: ChatCompletionFunctionCall | null | undefined;
 }
 
 /** The result of a tool call, answering the call with the same id. */
@@ -83,25 +85,45 @@ export interface ChatCompletionToolMessageParam {
   content: string | ChatCompletionContentPartText[];
 }
 
+/** @deprecated The legacy form of a `tool` message: the result of a `function_call`, answering it by `name`. */
+export interface ChatCompletionFunctionMessageParam {
+  role: "function";
+  /** The function that was called. */
+  name: string;
+  content: string | null;
+}
+
 /** One message of the conversation. */
 export type ChatCompletionMessageParam =
   | ChatCompletionSystemMessageParam
   | ChatCompletionDeveloperMessageParam
   | ChatCompletionUserMessageParam
   | ChatCompletionAssistantMessageParam
-  | ChatCompletionToolMessageParam;
+  | ChatCompletionToolMessageParam
+  | ChatCompletionFunctionMessageParam;
 
 /** The role of a message's author. */
 export type ChatCompletionRole = ChatCompletionMessageParam["role"];
 
 /** Every message role, for checks of plain-JavaScript input (the SDK's and the mock gateway's). */
-export const CHAT_ROLES: readonly ChatCompletionRole[] = ["system", "developer", "user", "assistant", "tool"];
+export const CHAT_ROLES: readonly ChatCompletionRole[] = ["system", "developer", "user", "assistant", "tool", "function"];
 
 /** A tool call of an earlier assistant message. */
 export interface ChatCompletionMessageToolCallParam {
   id: string;
   type: "function";
   function: { name: string; arguments: string };
+}
+
+/** A function call the model made, its arguments as JSON text (which may not be valid JSON). */
+export interface ChatCompletionFunctionCall {
+  name: string;
+  arguments: string;
+}
+
+/** @deprecated The legacy `function_call` param's way to force one function: `{ name }`. */
+export interface ChatCompletionFunctionCallOption {
+  name: string;
 }
 
 /** A function the model may call. */
@@ -227,6 +249,16 @@ export interface ChatCompletionCreateParamsBase {
   tools?: ChatCompletionTool[] | undefined;
   /** Whether and which tool the model must call. @default "auto" when `tools` is given, else "none" */
   tool_choice?: ChatCompletionToolChoiceOption | undefined;
+  /**
+   * @deprecated The legacy form of `tools`: functions the model may call, answered with
+   * `message.function_call` (one call at most) and `finish_reason: "function_call"`.
+   */
+  functions?: FunctionDefinition[] | undefined;
+  /**
+   * @deprecated The legacy form of `tool_choice`: `"none"`, `"auto"`, or `{ name }` to force
+   * that function. @default "auto" when `functions` is given, else "none"
+   */
+  function_call?: "none" | "auto" | ChatCompletionFunctionCallOption | undefined;
   /** Allow several tool calls in one reply. */
   parallel_tool_calls?: boolean | undefined;
   /** Ask for JSON (`json_object`) or JSON following a schema (`json_schema`). @default { type: "text" } */

@@ -1,13 +1,6 @@
-import { invalidArgument, isRecord, outcomeOf, type Outcome, type Requester } from "../../core.ts";
+import { isRecord, outcomeOf, type Outcome, type Requester } from "../../core.ts";
 import { assertParams, type CallOptions } from "./checks.ts";
-
-/** `client.images.generate()`: `POST /v1/images/generations`, the parsed JSON. */
-export function generateImages(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
-  assertParams(params, "{ model, prompt }", { model: "a model id with the image_generation capability", prompt: "a non-empty string" });
-  const { n } = params;
-  if (n !== undefined && !(Number.isInteger(n) && (n as number) > 0)) throw invalidArgument("n", "a positive whole number", n);
-  return outcomeOf(client.request({ method: "POST", path: "/v1/images/generations", body: params, options }), false);
-}
+import { multipartForm } from "./form.ts";
 
 /**
  * `client.audio.speech.create()`: `POST /v1/audio/speech`, resolving to the binary `Response`
@@ -24,33 +17,30 @@ const TEXT_FORMATS: unknown[] = ["text", "srt", "vtt"];
 
 /**
  * `client.audio.transcriptions.create()`: a multipart `POST /v1/audio/transcriptions` with a
- * web-standard `FormData`; `file` may be a `Blob`, a `File` (its name is sent) or bytes.
- * Resolves to the parsed JSON, or to the text itself for `response_format` `text`, `srt` or
- * `vtt`, which answer in plain text.
+ * web-standard `FormData`. `file` may be a `Blob`, a `File` (its name is sent), bytes, a
+ * `Response`, or an async iterable of bytes such as a Node `fs.ReadStream` (its `path` names
+ * it), read once before the first attempt. Resolves to the parsed JSON, or to the text itself
+ * for `response_format` `text`, `srt` or `vtt`, which answer in plain text.
  */
 export function createTranscription(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
-  assertParams(params, "{ file, model }", { model: "a model id with the audio capability" });
-  const form = new FormData();
-  const blob = toBlob(params.file);
-  // Servers tell the format by the file name's extension: a Blob gets one from its type.
-  const subtype = /^audio\/([\w.+-]+)/.exec(blob.type)?.[1];
-  form.append("file", blob, params.file instanceof File ? params.file.name : `audio${subtype ? `.${subtype}` : ""}`);
-  for (const [name, value] of Object.entries(params)) {
-    if (name === "file" || value === undefined || value === null) continue;
-    // A list goes as repeated `name[]` fields, as form-reading servers expect.
-    if (Array.isArray(value)) for (const item of value) form.append(`${name}[]`, String(item));
-    else form.append(name, typeof value === "string" ? value : JSON.stringify(value));
-  }
-  const path = "/v1/audio/transcriptions";
-  // A text answer is a whole body like JSON: read within `timeout`, and retried when cut.
-  const spec = TEXT_FORMATS.includes(params.response_format) ? ({ response: "text", options: accepting("text/plain", options) } as const) : { options };
-  return outcomeOf(client.request({ method: "POST", path, body: form, ...spec }), false);
+  return heard(client, "/v1/audio/transcriptions", params, options);
 }
 
-function toBlob(file: unknown): Blob {
-  if (file instanceof Blob) return file;
-  if (file instanceof ArrayBuffer || ArrayBuffer.isView(file)) return new Blob([file as BlobPart]);
-  throw invalidArgument("file", "a Blob, a File or bytes (an ArrayBuffer or a typed array)", file);
+/**
+ * `client.audio.translations.create()`: a multipart `POST /v1/audio/translations`, the audio's
+ * speech in English; `file` and the answer as for a transcription.
+ */
+export function createTranslation(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
+  return heard(client, "/v1/audio/translations", params, options);
+}
+
+/** A transcription or translation: the same form, the same answers. */
+async function heard(client: Requester, path: string, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
+  assertParams(params, "{ file, model }", { model: "a model id with the audio capability" });
+  const body = await multipartForm(params, { file: { kind: "audio", required: true, most: 1 } }, options);
+  // A text answer is a whole body like JSON: read within `timeout`, and retried when cut.
+  const spec = TEXT_FORMATS.includes(params.response_format) ? ({ response: "text", options: accepting("text/plain", options) } as const) : { options };
+  return outcomeOf(client.request({ method: "POST", path, body, ...spec }), false);
 }
 
 /**
@@ -58,7 +48,7 @@ function toBlob(file: unknown): Blob {
  * Options or headers that are not what they must be are passed on as they are, for the
  * pipeline to name the mistake.
  */
-function accepting(type: string, options: CallOptions): CallOptions {
+export function accepting(type: string, options: CallOptions): CallOptions {
   if (options === undefined) return { headers: { accept: type } };
   if (!isRecord(options)) return options;
   const headers = options.headers;

@@ -2,6 +2,7 @@ import type { ChatCompletionCreateParamsBase } from "../../types/index.ts";
 import { CHAT_ROLES } from "../../types/chat-params.ts";
 import { isRecord } from "../../internal/values.ts";
 import { RequestRejected } from "../http/error-response.ts";
+import { checkLegacyFunctions, checkLegacyMessage } from "./legacy-functions.ts";
 
 const ROLES: readonly string[] = CHAT_ROLES;
 const PART_TYPES = ["text", "image_url", "input_audio"];
@@ -53,6 +54,7 @@ export function checkChatRequest(body: unknown): ChatCompletionCreateParamsBase 
     }
   }
   const toolNames = checkTools(body.tools);
+  checkLegacyFunctions(body);
   if (present(body.parallel_tool_calls) && typeof body.parallel_tool_calls !== "boolean") {
     throw reject("parallel_tool_calls", "`parallel_tool_calls` must be a boolean.");
   }
@@ -96,9 +98,10 @@ function checkMessage(message: unknown, path: string): void {
     throw reject(`${path}.tool_call_id`, `\`${path}.tool_call_id\` is required in a tool message.`);
   }
   if (role === "assistant" && present(message.tool_calls)) checkToolCalls(message.tool_calls, `${path}.tool_calls`);
+  checkLegacyMessage(message, path);
   if (!present(content)) {
-    // An assistant turn that only called tools has no content.
-    if (role === "assistant") return;
+    // An assistant turn that only called tools has no content; a function's result may be null.
+    if (role === "assistant" || role === "function") return;
     throw reject(`${path}.content`, `\`${path}.content\` is required.`);
   }
   if (typeof content === "string") return;
