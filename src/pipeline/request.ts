@@ -16,6 +16,7 @@ import { waitBeforeRetry } from "./limits.ts";
 import { nextStep, type AttemptOutcome, type CallState } from "./next-step.ts";
 import type { Fetch, HeadersInput, QueryInput, RequestOptions } from "./options.ts";
 import { buildURL } from "./url.ts";
+import { traceCall, type Progress } from "../tracing/trace-call.ts";
 
 /** Everything about the client that a request needs; built once by the client. */
 export interface PipelineConfig {
@@ -42,6 +43,8 @@ export interface PipelineConfig {
   log: Logger;
   /** Whether debug lines are wanted at all: building them is skipped otherwise. */
   debug: boolean;
+  /** See `ClientOptions.traceContent`. */
+  traceContent: boolean;
 }
 
 /** The HTTP methods the generic `client.get/post/put/patch/delete` helpers send. */
@@ -80,16 +83,11 @@ export interface RequestSpec {
  * describe their endpoint; auth, timeouts, retries and error classes all live here.
  */
 export function request<T>(config: PipelineConfig, spec: RequestSpec): APIPromise<T> {
-  return createAPIPromise(run<T>(config, spec));
+  // Published on the `modelgate:request` tracing channel while anyone listens.
+  return createAPIPromise(traceCall(config, spec, (progress) => run<T>(config, spec, progress)));
 }
 
-/** What a call has done so far, for the `GatewayInfo` of its result or of its error. */
-interface Progress {
-  attempts: number;
-}
-
-async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcome<T>> {
-  const progress: Progress = { attempts: 0 };
+async function run<T>(config: PipelineConfig, spec: RequestSpec, progress: Progress): Promise<Outcome<T>> {
   try {
     return await send<T>(config, spec, progress);
   } catch (error) {

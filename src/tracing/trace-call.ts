@@ -1,0 +1,174 @@
+import { abortError } from "../errors/connection-errors.ts";
+import { gatewayInfo, learnFrom, type GatewayInfo } from "../gateway/info.ts";
+import { isRecord } from "../internal/values.ts";
+import type { Outcome } from "../pipeline/api-promise.ts";
+import type { PipelineConfig, RequestSpec } from "../pipeline/request.ts";
+import { ChatCompletionAccumulator } from "../streaming/accumulate.ts";
+import { Stream } from "../streaming/stream.ts";
+import type { ChatCompletionChunk } from "../types/index.ts";
+import { subscribedChannel, type RequestChannel } from "./channel.ts";
+import { inputMessages, outputMessages } from "./messages.ts";
+
+/** What a call has done so far: the request loop counts, the trace and errors report it. */
+export interface Progress {
+  /** HTTP attempts made, retries of every kind included. */
+  attempts: number;
+}
+
+/** The object a call publishes: flat keys named as OpenTelemetry's GenAI conventions name them. */
+type TraceContext = Record<string, unknown>;
+
+/**
+ * Runs one call (`call`, the request loop) and, while anyone listens on the `modelgate:request`
+ * tracing channel, publishes it there the way Node's `tracePromise` would: `start` and `end`
+ * around its synchronous start, then on settlement `error` (if it failed), `asyncStart` and
+ * `asyncEnd`. A streamed call settles when its body has ended, been cancelled or failed, not
+ * when the `Stream` is returned. Unlike `tracePromise`, the context never holds the result:
+ * only the fields a span needs (no request, completion, chunks, or key).
+ *
+ * With no subscriber it only asks the channel, and builds nothing.
+ */
+export function traceCall<T>(config: PipelineConfig, spec: RequestSpec, call: (progress: Progress) => Promise<Outcome<T>>): Promise<Outcome<T>> {
+  const progress: Progress = { attempts: 0 };
+  const channel = subscribedChannel();
+  return channel ? traced(channel, config, spec, progress, call) : call(progress);
+}
+
+function traced<T>(channel: RequestChannel, config: PipelineConfig, spec: RequestSpec, progress: Progress, call: (progress: Progress) => Promise<Outcome<T>>): Promise<Outcome<T>> {
+  const { redact, traceContent } = config;
+  const started = performance.now();
+  const body = isRecord(spec.body) ? spec.body : {};
+  const { path } = spec;
+  const operation = path === "/v1/chat/completions" ? "chat" : path === "/v1/embeddings" ? "embeddings" : "generate_content";
+  const url = new URL(config.root);
+  const context: TraceContext = {
+    "gen_ai.operation.name": operation,
+    "gen_ai.provider.name": "modelgate",
+    "server.address": url.hostname,
+    "server.port": Number(url.port) || (url.protocol === "https:" ? 443 : 80),
+  };
+  /** Sets a field only when it is known; texts are cut by `redact` (a server may echo the key). */
+  const set = (key: string, value: unknown) => {
+    if (typeof value === "string" ? value !== "" : Number.isFinite(value)) context[key] = typeof value === "string" ? redact(value) : value;
+  };
+  if (operation === "generate_content") set("modelgate.endpoint", path);
+  set("gen_ai.request.model", body.model);
+  set("gen_ai.request.max_tokens", body.max_completion_tokens ?? body.max_tokens);
+  set("gen_ai.request.temperature", body.temperature);
+  if (traceContent && Array.isArray(body.messages)) set("gen_ai.input.messages", JSON.stringify(inputMessages(body.messages)));
+
+  /** Per choice index, for a stream (a non-streamed answer gives them all at once). */
+  const reasons: unknown[] = [];
+  let settled = false;
+  let stopListening = () => {};
+  const settle = (info: GatewayInfo | undefined, failed: boolean, error?: unknown, output?: unknown[]) => {
+    if (settled) return;
+    settled = true;
+    stopListening();
+    context["modelgate.attempts"] = progress.attempts;
+    if (info) {
+      set("gen_ai.provider.name", info.provider);
+      set("modelgate.provider", info.provider);
+      set("gen_ai.response.model", info.model);
+      set("gen_ai.response.id", info.generationID);
+      set("gen_ai.usage.input_tokens", info.usage?.prompt_tokens);
+      set("gen_ai.usage.output_tokens", info.usage?.completion_tokens);
+      set("modelgate.cost", info.cost);
+    }
+    const finishReasons = reasons.filter((reason) => typeof reason === "string");
+    if (finishReasons.length > 0) context["gen_ai.response.finish_reasons"] = finishReasons;
+    if (traceContent && output) set("gen_ai.output.messages", JSON.stringify(outputMessages(output)));
+    if (failed) {
+      context["error.type"] = error instanceof Error ? error.name : "_OTHER";
+      channel.error.publish(context);
+    }
+    channel.asyncStart.publish(context);
+    channel.asyncEnd.publish(context);
+  };
+  const failed = (error: unknown) => settle((error as { gateway?: GatewayInfo } | null)?.gateway, true, error);
+  const addReasons = (choices: unknown) => {
+    if (Array.isArray(choices)) for (const choice of choices) if (isRecord(choice) && choice.finish_reason) reasons[typeof choice.index === "number" ? choice.index : 0] = choice.finish_reason;
+  };
+
+  /** The call's stream, settling the trace however its body ends (see `settle`). */
+  const traceStream = (stream: Stream<unknown>): Stream<unknown> => {
+    const { controller, gateway } = stream;
+    const { signal } = controller;
+    // An abort ends the body whether or not anyone is reading it (a stream dropped and
+    // aborted still settles); the caller's abort is a failure, as the iterator would report it.
+    const onAbort = () => failed(abortError(signal));
+    signal.addEventListener("abort", onAbort);
+    stopListening = () => signal.removeEventListener("abort", onAbort);
+    const accumulator = traceContent && operation === "chat" ? new ChatCompletionAccumulator() : undefined;
+    const done = () => {
+      let output: unknown[] | undefined;
+      try {
+        output = accumulator?.result().choices;
+      } catch {
+        // No chunk came: there is no output to show.
+      }
+      settle(gateway, false, undefined, output);
+    };
+    return new Stream(
+      () => {
+        const source = stream[Symbol.asyncIterator]();
+        return {
+          next: () =>
+            source.next().then(
+              (result) => {
+                if (result.done) done();
+                else {
+                  context["modelgate.time_to_first_chunk_ms"] ??= performance.now() - started;
+                  if (isRecord(result.value)) addReasons(result.value.choices);
+                  accumulator?.add(result.value as ChatCompletionChunk);
+                }
+                return result;
+              },
+              (error: unknown) => {
+                failed(error);
+                throw error;
+              },
+            ),
+          // A `break` (or a tee's two readers both stopping) ends the call; it is no failure.
+          return: async () => {
+            const result = (await source.return?.()) ?? { done: true, value: undefined };
+            done();
+            return result;
+          },
+        };
+      },
+      controller,
+      stream.response,
+      gateway,
+    );
+  };
+
+  const run = () => {
+    try {
+      return call(progress);
+    } finally {
+      channel.end.publish(context);
+    }
+  };
+  const outcome = channel.start.runStores ? channel.start.runStores(context, run) : (channel.start.publish(context), run());
+  return outcome.then(
+    (result) => {
+      if (result.data instanceof Stream) return { ...result, data: traceStream(result.data) as T };
+      // `data` may still be worked out (parse() validating): the call settles with it.
+      Promise.resolve(result.data).then((data) => {
+        const info = gatewayInfo(spec.body, result.response().headers, progress.attempts, redact);
+        if (isRecord(data)) {
+          learnFrom(info, data, redact);
+          addReasons(data.choices);
+        }
+        const choices = isRecord(data) && Array.isArray(data.choices) ? data.choices : undefined;
+        settle(info, false, undefined, choices);
+      }, failed);
+      return result;
+    },
+    (error: unknown) => {
+      failed(error);
+      throw error;
+    },
+  );
+}
