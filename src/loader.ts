@@ -39,3 +39,6 @@ export const loadKeyFunction = onDemand(() => import("./key-function/index.ts"))
 
 /** The wording of the debug lines `logLevel: "debug"` writes. */
 export const loadDebugLines = onDemand(() => import("./debug-lines/index.ts"));
+
+/** Publishing calls on the `modelgate:request` tracing channel, once something subscribes to it. */
+export const loadTracing = onDemand(() => import("./tracing/index.ts"));

@@ -1,4 +1,4 @@
-import { isRecord } from "../internal/values.ts";
+import { isRecord } from "../core.ts";
 
 // `traceContent: true` only: messages as OpenTelemetry's GenAI conventions write them in
 // `gen_ai.input.messages` and `gen_ai.output.messages` (a role and a list of typed parts).

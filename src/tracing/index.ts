@@ -1,40 +1,21 @@
-import { abortError } from "../errors/connection-errors.ts";
-import { gatewayInfo, learnFrom, type GatewayInfo } from "../gateway/info.ts";
-import { isRecord } from "../internal/values.ts";
-import type { Outcome } from "../pipeline/api-promise.ts";
-import type { PipelineConfig, RequestSpec } from "../pipeline/request.ts";
-import { ChatCompletionAccumulator } from "../streaming/accumulate.ts";
-import { Stream } from "../streaming/stream.ts";
-import type { ChatCompletionChunk } from "../types/index.ts";
-import { subscribedChannel, type RequestChannel } from "./channel.ts";
+import { abortError, ChatCompletionAccumulator, gatewayInfo, isRecord, learnFrom, Stream, type ChatCompletionChunk, type GatewayInfo, type Outcome } from "../core.ts";
+import type { PipelineConfig, Progress, RequestSpec } from "../pipeline/request.ts";
+import type { RequestChannel } from "../pipeline/trace-channel.ts";
 import { inputMessages, outputMessages } from "./messages.ts";
-
-/** What a call has done so far: the request loop counts, the trace and errors report it. */
-export interface Progress {
-  /** HTTP attempts made, retries of every kind included. */
-  attempts: number;
-}
 
 /** The object a call publishes: flat keys named as OpenTelemetry's GenAI conventions name them. */
 type TraceContext = Record<string, unknown>;
 
 /**
- * Runs one call (`call`, the request loop) and, while anyone listens on the `modelgate:request`
- * tracing channel, publishes it there the way Node's `tracePromise` would: `start` and `end`
- * around its synchronous start, then on settlement `error` (if it failed), `asyncStart` and
- * `asyncEnd`. A streamed call settles when its body has ended, been cancelled or failed, not
- * when the `Stream` is returned. Unlike `tracePromise`, the context never holds the result:
- * only the fields a span needs (no request, completion, chunks, or key).
- *
- * With no subscriber it only asks the channel, and builds nothing.
+ * Runs one call (`call`, the request loop) and publishes it on the `modelgate:request` tracing
+ * channel, which has subscribers (`subscribedChannel()`), the way Node's `tracePromise` would:
+ * `start` and `end` around its synchronous start, then on settlement `error` (if it failed),
+ * `asyncStart` and `asyncEnd`. A streamed call settles when its body has ended, been cancelled
+ * or failed, not when the `Stream` is returned. Unlike `tracePromise`, the context never holds
+ * the result: only the fields a span needs (no request, completion, chunks, or key).
  */
-export function traceCall<T>(config: PipelineConfig, spec: RequestSpec, call: (progress: Progress) => Promise<Outcome<T>>): Promise<Outcome<T>> {
+export function traceCall<T>(channel: RequestChannel, config: PipelineConfig, spec: RequestSpec, call: (progress: Progress) => Promise<Outcome<T>>): Promise<Outcome<T>> {
   const progress: Progress = { attempts: 0 };
-  const channel = subscribedChannel();
-  return channel ? traced(channel, config, spec, progress, call) : call(progress);
-}
-
-function traced<T>(channel: RequestChannel, config: PipelineConfig, spec: RequestSpec, progress: Progress, call: (progress: Progress) => Promise<Outcome<T>>): Promise<Outcome<T>> {
   const { redact, traceContent } = config;
   const started = performance.now();
   const body = isRecord(spec.body) ? spec.body : {};
