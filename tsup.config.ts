@@ -5,6 +5,8 @@ const entries = {
   index: "src/index.ts",
   "testing/index": "src/testing/index.ts",
   "testing/node": "src/testing/node.ts",
+  // `modelgate/otel`: imports @opentelemetry/api (a peer dependency, so tsup leaves it external).
+  "otel/index": "src/otel/index.ts",
 };
 
 const shared: Options = {
