@@ -70,11 +70,11 @@ describe("the modelgate:request tracing channel", () => {
       "gen_ai.provider.name": completion.provider,
       "modelgate.provider": completion.provider,
       "gen_ai.response.model": completion.model,
-      "gen_ai.response.id": completion.gateway.generationID,
+      "gen_ai.response.id": completion.gateway!.generationID,
       "gen_ai.response.finish_reasons": [completion.choices[0]!.finish_reason],
       "gen_ai.usage.input_tokens": completion.usage!.prompt_tokens,
       "gen_ai.usage.output_tokens": completion.usage!.completion_tokens,
-      "modelgate.cost": completion.gateway.cost,
+      "modelgate.cost": completion.gateway!.cost,
       "modelgate.attempts": 1,
     });
     expect(trace.ended()).not.toHaveProperty("modelgate.time_to_first_chunk_ms");

@@ -137,10 +137,12 @@ export function traceCall<T>(channel: RequestChannel, config: PipelineConfig, sp
       if (result.data instanceof Stream) return { ...result, data: traceStream(result.data) as T };
       // `data` may still be worked out (parse() validating): the call settles with it.
       Promise.resolve(result.data).then((data) => {
-        const info = gatewayInfo(spec.body, result.response().headers, progress.attempts, redact);
-        if (isRecord(data)) {
-          learnFrom(info, data, redact);
-          addReasons(data.choices);
+        // A completion carries what the gateway did; any other answer is read here.
+        let info = (data as { gateway?: GatewayInfo } | null)?.gateway;
+        if (isRecord(data)) addReasons(data.choices);
+        if (!info) {
+          info = gatewayInfo(spec.body, result.response().headers, progress.attempts, redact);
+          if (isRecord(data)) learnFrom(info, data, redact);
         }
         const choices = isRecord(data) && Array.isArray(data.choices) ? data.choices : undefined;
         settle(info, false, undefined, choices);
