@@ -122,7 +122,8 @@ describe("the modelgate:request tracing channel", () => {
     })();
     expect(error).toBeInstanceOf(APIUserAbortError);
     expect(trace.names()).toEqual(["start", "end", ...FAILED]);
-    expect(trace.ended()!["error.type"]).toBe("APIUserAbortError");
+    // What the stream had learned before the abort stays on the call.
+    expect(trace.ended()).toMatchObject({ "error.type": "APIUserAbortError", "gen_ai.response.model": stream.gateway.model, "modelgate.provider": stream.gateway.provider });
   });
 
   it("reports the caller's abort before the answer as a failed call", async () => {
@@ -274,6 +275,17 @@ describe("the modelgate:request tracing channel", () => {
     expect(JSON.parse(trace.ended(1)!["gen_ai.input.messages"] as string)).toEqual(input.slice(1));
     expect(JSON.parse(trace.ended(1)!["gen_ai.output.messages"] as string)).toEqual(output);
     expect(() => new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", traceContent: "yes" as never })).toThrow(/traceContent/);
+  });
+
+  it("reports messages that cannot be written as JSON as the call's failure, without them", async () => {
+    const { client } = mock({}, { traceContent: true });
+    const looped: Record<string, unknown> = { type: "image_url", image_url: { url: "https://example.test/a.png" } };
+    looped.self = looped;
+    await expect(client.chat.completions.create({ model: "auto", messages: [{ role: "user", content: [looped] }] } as never)).rejects.toThrow(/JSON/);
+    await turns();
+    expect(trace.names()).toEqual(["start", "end", ...FAILED]);
+    expect(trace.ended()).toMatchObject({ "error.type": "ModelGateError" });
+    expect(trace.ended()).not.toHaveProperty("gen_ai.input.messages");
   });
 
   it("writes tool calls and tool results as the conventions' parts", async () => {

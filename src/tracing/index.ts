@@ -25,7 +25,7 @@ export function traceCall<T>(channel: RequestChannel, config: PipelineConfig, sp
   const context: TraceContext = {
     "gen_ai.operation.name": operation,
     "gen_ai.provider.name": "modelgate",
-    "server.address": url.hostname,
+    "server.address": redact(url.hostname),
     "server.port": Number(url.port) || (url.protocol === "https:" ? 443 : 80),
   };
   /** Sets a field only when it is known; texts are cut by `redact` (a server may echo the key). */
@@ -36,7 +36,7 @@ export function traceCall<T>(channel: RequestChannel, config: PipelineConfig, sp
   set("gen_ai.request.model", body.model);
   set("gen_ai.request.max_tokens", body.max_completion_tokens ?? body.max_tokens);
   set("gen_ai.request.temperature", body.temperature);
-  if (traceContent && Array.isArray(body.messages)) set("gen_ai.input.messages", JSON.stringify(inputMessages(body.messages)));
+  if (traceContent && Array.isArray(body.messages)) set("gen_ai.input.messages", json(() => inputMessages(body.messages as unknown[])));
 
   /** Per choice index, for a stream (a non-streamed answer gives them all at once). */
   const reasons: unknown[] = [];
@@ -56,9 +56,9 @@ export function traceCall<T>(channel: RequestChannel, config: PipelineConfig, sp
       set("gen_ai.usage.output_tokens", info.usage?.completion_tokens);
       set("modelgate.cost", info.cost);
     }
-    const finishReasons = reasons.filter((reason) => typeof reason === "string");
+    const finishReasons = reasons.filter((reason) => typeof reason === "string").map(redact);
     if (finishReasons.length > 0) context["gen_ai.response.finish_reasons"] = finishReasons;
-    if (traceContent && output) set("gen_ai.output.messages", JSON.stringify(outputMessages(output)));
+    if (traceContent && output) set("gen_ai.output.messages", json(() => outputMessages(output)));
     if (failed) {
       context["error.type"] = error instanceof Error ? error.name : "_OTHER";
       channel.error.publish(context);
@@ -66,7 +66,8 @@ export function traceCall<T>(channel: RequestChannel, config: PipelineConfig, sp
     channel.asyncStart.publish(context);
     channel.asyncEnd.publish(context);
   };
-  const failed = (error: unknown) => settle((error as { gateway?: GatewayInfo } | null)?.gateway, true, error);
+  /** Settles a failure with what the stream had learned (`known`), else what the error knew (an `APIError`'s gateway info). */
+  const failed = (error: unknown, known?: GatewayInfo) => settle(known ?? (error as { gateway?: GatewayInfo } | null)?.gateway, true, error);
   const addReasons = (choices: unknown) => {
     if (Array.isArray(choices)) for (const choice of choices) if (isRecord(choice) && choice.finish_reason) reasons[typeof choice.index === "number" ? choice.index : 0] = choice.finish_reason;
   };
@@ -77,7 +78,7 @@ export function traceCall<T>(channel: RequestChannel, config: PipelineConfig, sp
     const { signal } = controller;
     // An abort ends the body whether or not anyone is reading it (a stream dropped and
     // aborted still settles); the caller's abort is a failure, as the iterator would report it.
-    const onAbort = () => failed(abortError(signal));
+    const onAbort = () => failed(abortError(signal), gateway);
     signal.addEventListener("abort", onAbort);
     stopListening = () => signal.removeEventListener("abort", onAbort);
     const accumulator = traceContent && operation === "chat" ? new ChatCompletionAccumulator() : undefined;
@@ -106,7 +107,7 @@ export function traceCall<T>(channel: RequestChannel, config: PipelineConfig, sp
                 return result;
               },
               (error: unknown) => {
-                failed(error);
+                failed(error, gateway);
                 throw error;
               },
             ),
@@ -154,4 +155,13 @@ export function traceCall<T>(channel: RequestChannel, config: PipelineConfig, sp
       throw error;
     },
   );
+}
+
+/** The JSON text of what `make` gives, or nothing when it cannot be written as JSON (a cycle). */
+function json(make: () => unknown): string | undefined {
+  try {
+    return JSON.stringify(make());
+  } catch {
+    return undefined;
+  }
 }
