@@ -176,6 +176,17 @@ describe("the modelgate:request tracing channel", () => {
     expect(trace.ended(1)).not.toHaveProperty("error.type");
   });
 
+  it("settles a streamed parse() when its stream has been read", async () => {
+    const { client } = mock();
+    const Weather = z.object({ city: z.string(), celsius: z.number() });
+    const stream = await client.chat.completions.parse({ model: "openai/gpt-4.1-mini", messages: USER, response_format: Weather, stream: true });
+    await turns();
+    expect(trace.names()).toEqual(["start", "end"]);
+    await stream.finalChatCompletion();
+    expect(trace.names()).toEqual(["start", "end", ...SETTLED]);
+    expect(trace.ended()).toMatchObject({ "gen_ai.request.model": "openai/gpt-4.1-mini", "gen_ai.response.finish_reasons": ["stop"] });
+  });
+
   it("reports a stream that fails in the middle with the class of its error", async () => {
     const { client, gateway } = mock();
     gateway.inject({ type: "stream-error", afterChunks: 2, status: 503 });
