@@ -187,6 +187,19 @@ describe("the modelgate:request tracing channel", () => {
     expect(trace.ended()).toMatchObject({ "gen_ai.request.model": "openai/gpt-4.1-mini", "gen_ai.response.finish_reasons": ["stop"] });
   });
 
+  it("settles a stream read as its raw body (asResponse()) when that body ends or is cancelled", async () => {
+    const { client } = mock();
+    const raw = await client.chat.completions.create(STREAM).asResponse();
+    await turns();
+    expect(trace.names()).toEqual(["start", "end"]);
+    expect(await raw.text()).toContain("data: [DONE]");
+    expect(trace.names()).toEqual(["start", "end", ...SETTLED]);
+    const cancelled = await client.chat.completions.create(STREAM).asResponse();
+    await cancelled.body!.cancel();
+    expect(trace.names()).toEqual(["start", "end", ...SETTLED, "start", "end", ...SETTLED]);
+    expect(trace.ended(1)).not.toHaveProperty("error.type");
+  });
+
   it("reports a stream that fails in the middle with the class of its error", async () => {
     const { client, gateway } = mock();
     gateway.inject({ type: "stream-error", afterChunks: 2, status: 503 });

@@ -42,6 +42,8 @@ export function traceCall<T>(channel: RequestChannel, config: PipelineConfig, sp
   const reasons: unknown[] = [];
   let settled = false;
   let stopListening = () => {};
+  /** Settles a stream whose raw body was read (`asResponse()`) to its end. */
+  let bodyDone = () => {};
   const settle = (info: GatewayInfo | undefined, failed: boolean, error?: unknown, output?: unknown[]) => {
     if (settled) return;
     settled = true;
@@ -72,6 +74,33 @@ export function traceCall<T>(channel: RequestChannel, config: PipelineConfig, sp
     if (Array.isArray(choices)) for (const choice of choices) if (isRecord(choice) && choice.finish_reason) reasons[typeof choice.index === "number" ? choice.index : 0] = choice.finish_reason;
   };
 
+  /**
+   * The raw body of a stream (`asResponse()`), settling the trace when it ends, fails or is
+   * cancelled, like the chunks of the `Stream` would.
+   */
+  const traceBody = (response: Response, done: () => void, known: GatewayInfo | undefined): Response => {
+    const reader = response.body?.getReader();
+    if (!reader) return response;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const { done: ended, value } = await reader.read();
+          if (!ended) return controller.enqueue(value);
+          done();
+          controller.close();
+        } catch (error) {
+          failed(error, known);
+          controller.error(error);
+        }
+      },
+      cancel(reason) {
+        done();
+        return reader.cancel(reason);
+      },
+    });
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+
   /** The call's stream, settling the trace however its body ends (see `settle`). */
   const traceStream = (stream: Stream<unknown>): Stream<unknown> => {
     const { controller, gateway } = stream;
@@ -91,6 +120,7 @@ export function traceCall<T>(channel: RequestChannel, config: PipelineConfig, sp
       }
       settle(gateway, false, undefined, output);
     };
+    bodyDone = () => settle(gateway, false);
     return new Stream(
       () => {
         const source = stream[Symbol.asyncIterator]();
@@ -135,7 +165,10 @@ export function traceCall<T>(channel: RequestChannel, config: PipelineConfig, sp
   const outcome = channel.start.runStores ? channel.start.runStores(context, run) : (channel.start.publish(context), run());
   return outcome.then(
     (result) => {
-      if (result.data instanceof Stream) return { ...result, data: traceStream(result.data) as T };
+      const { data } = result;
+      if (data instanceof Stream) {
+        return { ...result, data: traceStream(data) as T, asResponse: async () => traceBody(await result.asResponse(), bodyDone, data.gateway) };
+      }
       // `data` may still be worked out (parse() validating): the call settles with it.
       Promise.resolve(result.data).then((data) => {
         // A completion carries what the gateway did; any other answer is read here.
