@@ -5,6 +5,8 @@ const entries = {
   index: "src/index.ts",
   "testing/index": "src/testing/index.ts",
   "testing/node": "src/testing/node.ts",
+  // `modelgate/otel`: imports @opentelemetry/api (a peer dependency, so tsup leaves it external).
+  "otel/index": "src/otel/index.ts",
 };
 
 // What src/loader.ts loads on demand, named as entries so that their files carry no hash: an app's
@@ -18,6 +20,7 @@ const onDemand = {
   "internal/debug-lines": "src/debug-lines/index.ts",
   "internal/chat-stream": "src/chat-stream/index.ts",
   "internal/middleware": "src/middleware/index.ts",
+  "internal/tracing": "src/tracing/index.ts",
 };
 
 const shared: Options = {

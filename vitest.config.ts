@@ -8,6 +8,7 @@ export default defineConfig({
     // Tests and README snippets import the package by name; they run against the source.
     alias: [
       { find: /^modelgate\/testing\/node$/, replacement: source("./src/testing/node.ts") },
+      { find: /^modelgate\/otel$/, replacement: source("./src/otel/index.ts") },
       { find: /^modelgate\/testing$/, replacement: source("./src/testing/index.ts") },
       { find: /^modelgate$/, replacement: source("./src/index.ts") },
     ],

@@ -42,7 +42,7 @@ export async function bundleSize(app, bundler = "esbuild") {
       for (const imported of chunk.imports) reach(byName.get(imported));
     };
     reach(byName.get(target));
-    const name = /(parse|runner|budget|endpoints|key-function|chat-stream|middleware|debug-lines|index)[-.]/.exec(target.split("/").pop())?.[1] ?? target;
+    const name = /(parse|runner|budget|endpoints|key-function|chat-stream|middleware|debug-lines|tracing|index)[-.]/.exec(target.split("/").pop())?.[1] ?? target;
     onDemand[name] = reached;
   }
   /** Gzip bytes the named on-demand modules add together (a file two of them share counted once). */

@@ -1,5 +1,5 @@
 // The SDK as the features see it. Code in a feature folder (structured/, tools/, budget/,
-// resources/endpoints/, key-function/, debug-lines/) imports the rest of the SDK through this
+// resources/endpoints/, key-function/, debug-lines/, tracing/) imports the rest of the SDK through this
 // one module and nowhere else: its public surface (everything src/index.ts exports) and the few
 // internals features share.
 //
@@ -17,6 +17,7 @@ export { redactValue, type Redact } from "./internal/redact.ts";
 export type { Logger } from "./internal/logger.ts";
 export { excerpt, isRecord, MAX_TIMER_MS } from "./internal/values.ts";
 export { untilAborted } from "./internal/until-aborted.ts";
+export { gatewayInfo, learnFrom } from "./gateway/info.ts";
 export { limits } from "./pipeline/limits.ts";
 export { createAPIPromise, type Outcome } from "./pipeline/api-promise.ts";
 export { outcomeOf } from "./pipeline/outcome-of.ts";

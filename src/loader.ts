@@ -49,3 +49,6 @@ export const loadDebugLines = onDemand(() => import("./debug-lines/index.ts"));
  * calling `parse()` alone does not download it.
  */
 export const loadChatStream = onDemand(() => import("./chat-stream/index.ts"));
+
+/** Publishing calls on the `modelgate:request` tracing channel, once something subscribes to it. */
+export const loadTracing = onDemand(() => import("./tracing/index.ts"));

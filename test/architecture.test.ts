@@ -8,7 +8,7 @@ import { folderOf, importGraph, staticClosure, SRC } from "./fixtures/import-gra
 const { files, edges } = importGraph();
 const sdkFiles = files.filter((file) => !file.startsWith("testing/"));
 const runtimeEdges = edges.filter((edge) => !edge.typeOnly && !edge.from.startsWith("testing/"));
-const FEATURES = ["structured", "tools", "budget", "resources/endpoints", "key-function", "debug-lines", "chat-stream", "middleware"];
+const FEATURES = ["structured", "tools", "budget", "resources/endpoints", "key-function", "debug-lines", "chat-stream", "middleware", "tracing"];
 /**
  * What a feature may import besides its own folder and core.ts (types are erased): openai's
  * stream helper builds on parse()'s code; the runner on budgets, on that helper's events and
@@ -24,7 +24,7 @@ describe("the one loader", () => {
 
   it("loads every feature's entry module, and nothing of a feature is in the first load", () => {
     const loaded = edges.filter((edge) => edge.dynamic).map((edge) => edge.to).sort();
-    expect(loaded).toEqual(["budget/index.ts", "chat-stream/index.ts", "debug-lines/index.ts", "key-function/index.ts", "middleware/index.ts", "resources/endpoints/index.ts", "structured/parse.ts", "tools/runner.ts"]);
+    expect(loaded).toEqual(["budget/index.ts", "chat-stream/index.ts", "debug-lines/index.ts", "key-function/index.ts", "middleware/index.ts", "resources/endpoints/index.ts", "structured/parse.ts", "tools/runner.ts", "tracing/index.ts"]);
     const firstLoad = staticClosure("index.ts", runtimeEdges);
     const inFirstLoad = [...firstLoad].filter((file) => FEATURES.includes(folderOf(file)));
     expect(inFirstLoad, "a feature's file is reached from src/index.ts without the loader").toEqual([]);

@@ -35,6 +35,16 @@ describe("examples run offline against the mock gateway", () => {
     expect(stdout).toContain("routed to deepseek/deepseek-chat");
   });
 
+  it("tracing.ts prints the span tree: a streamed chat retried after a 429, then one span per tool-run step", async () => {
+    const { stdout } = await example("tracing.ts");
+    const lines = stdout.trimEnd().split("\n");
+    expect(lines[0]).toBe("plan a day out");
+    expect(lines.slice(1)).toHaveLength(3);
+    expect(lines[1]).toMatch(/^  chat auto → \S+ via \S+, attempts 2, tokens \d+ in \/ \d+ out, \$[\d.e-]+, finish stop, first chunk after \d+ ms$/);
+    expect(lines[2]).toMatch(/^  chat auto → .*attempts 1, .*finish tool_calls$/);
+    expect(lines[3]).toMatch(/^  chat auto → .*attempts 1, .*finish stop$/);
+  });
+
   it("tools.ts runs a tool loop: two tools at once, then the answer that uses them", async () => {
     const { stdout } = await example("tools.ts");
     expect(stdout).toMatch(/^step 1 \(\S+\): called get_weather and get_local_time\nstep 2 \(\S+\): answered\ndone: .*"temperature":21.*It is 14:05/);

@@ -37,6 +37,8 @@ const EXPECTED: { block: RegExp; prints: RegExp }[] = [
   { block: /modalities: \["image", "text"\]/, prints: /^image\/png \d+\nwav \d+\nThe question is "Is 91 prime\?"\. .+\n$/ },
   { block: /client\.embeddings\.create/, prints: /^\[ 256, 256 \]\niVBORw0K\n\w.+\n$/ },
   { block: /AbortController/, prints: /You asked: "Tell me a long story\."/ },
+  { block: /tracingChannel\("modelgate:request"\)/, prints: /^chat mistralai\/mistral-small 1 ok\n$/ },
+  { block: /instrumentModelGate\(/, prints: /^chat auto 1 \d+\n$/ },
   { block: /Talk like a pirate/, prints: /Are semicolons optional in JavaScript\?[\s\S]*\n\S+ \d+\n$/ },
   { block: /Hello through middleware/, prints: /^POST \/v1\/chat\/completions attempt 1: 200 in \d+ ms\n.*Hello through middleware.*\n$/ },
   { block: /Hello from tenant acme/, prints: /^acme: .*Hello from tenant acme/ },

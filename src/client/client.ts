@@ -148,6 +148,7 @@ export class ModelGate {
       rememberSecret: redactor.remember,
       log,
       debug: logLevel === "debug",
+      traceContent: trueOrFalse("traceContent", options.traceContent),
     };
     // Resources get the pipeline and the redactor, not the client.
     const requester = (this.#requester = { request: <T>(spec: RequestSpec) => request<T>(this.#config, spec), redact: redactor.redact, timeout: this.timeout, cache: {} });

@@ -86,6 +86,13 @@ export interface ClientOptions {
    * @default process.env.MODELGATE_LOG (or Deno.env), else "warn"
    */
   logLevel?: LogLevel | undefined;
+  /**
+   * Put the messages sent and received on the `modelgate:request` tracing channel (and so on
+   * `modelgate/otel` spans), as `gen_ai.input.messages` and `gen_ai.output.messages` JSON
+   * strings. Off by default: prompts and replies often hold what should not leave the process.
+   * @default false
+   */
+  traceContent?: boolean | undefined;
   /** Where log lines go. @default console */
   logger?: Logger | undefined;
   /**

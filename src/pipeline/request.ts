@@ -3,7 +3,7 @@ import { gatewayInfo, type GatewayInfo } from "../gateway/info.ts";
 import type { DebugLine } from "../debug-lines/index.ts";
 import type { Logger } from "../internal/logger.ts";
 import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
-import { loadBudget, loadDebugLines, loadKeyFunction, loadMiddleware } from "../loader.ts";
+import { loadBudget, loadDebugLines, loadKeyFunction, loadMiddleware, loadTracing } from "../loader.ts";
 import { rawResponse } from "../streaming/raw-response.ts";
 import { isRecord } from "../internal/values.ts";
 import type { BodyReader } from "../streaming/body-reader.ts";
@@ -18,6 +18,7 @@ import { waitBeforeRetry } from "./limits.ts";
 import { nextStep, type AttemptOutcome, type CallState } from "./next-step.ts";
 import type { Fetch, HeadersInput, Middleware, QueryInput, RequestOptions } from "./options.ts";
 import { buildURL } from "./url.ts";
+import { subscribedChannel } from "./trace-channel.ts";
 
 /** Everything about the client that a request needs; built once by the client. */
 export interface PipelineConfig {
@@ -47,6 +48,8 @@ export interface PipelineConfig {
   log: Logger;
   /** Whether debug lines are wanted at all: building them is skipped otherwise. */
   debug: boolean;
+  /** See `ClientOptions.traceContent`. */
+  traceContent: boolean;
 }
 
 /** The HTTP methods the generic `client.get/post/put/patch/delete` helpers send. */
@@ -90,16 +93,19 @@ export interface RequestSpec {
  * describe their endpoint; auth, timeouts, retries and error classes all live here.
  */
 export function request<T>(config: PipelineConfig, spec: RequestSpec): APIPromise<T> {
-  return createAPIPromise(run<T>(config, spec));
+  const channel = subscribedChannel();
+  const call = (progress: Progress) => run<T>(config, spec, progress);
+  // Published on the `modelgate:request` tracing channel while anyone listens (code loaded then).
+  return createAPIPromise(channel ? loadTracing().then(({ traceCall }) => traceCall(channel, config, spec, call)) : call({ attempts: 0 }));
 }
 
-/** What a call has done so far, for the `GatewayInfo` of its result or of its error. */
-interface Progress {
+/** What a call has done so far, for the `GatewayInfo` of its result or of its error, and its trace. */
+export interface Progress {
+  /** HTTP attempts made, retries of every kind included. */
   attempts: number;
 }
 
-async function run<T>(config: PipelineConfig, spec: RequestSpec): Promise<Outcome<T>> {
-  const progress: Progress = { attempts: 0 };
+async function run<T>(config: PipelineConfig, spec: RequestSpec, progress: Progress): Promise<Outcome<T>> {
   try {
     return await send<T>(config, spec, progress);
   } catch (error) {

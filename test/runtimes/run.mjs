@@ -204,6 +204,33 @@ async function denoCheck() {
   return (await run(suiteBin("deno"), ["--version"], { env: denoEnv })).stdout.split(" (")[0];
 }
 
+/**
+ * The tracing channel and `modelgate/otel` where the runtime has `diagnostics_channel`: Node
+ * (ESM and CJS), Bun and Deno, each from the installed tarball. `@opentelemetry/api` is an
+ * optional peer dependency, so the consumers get it (and the SDK's in-memory exporter) copied
+ * from the repository's own install.
+ */
+async function otelCheck() {
+  for (const dir of [esmDir, cjsDir]) {
+    cpSync(join(root, "node_modules/@opentelemetry"), join(dir, "node_modules/@opentelemetry"), { recursive: true });
+    cpSync(join(fixtures, "otel"), dir, { recursive: true });
+  }
+  const expectSpan = (stdout, runtime) => {
+    const { streamed, events, spans } = JSON.parse(stdout.trim().split("\n").at(-1));
+    const span = spans[0];
+    const ok = streamed === REPLY && events.join() === "start,end,asyncStart,asyncEnd" && spans.length === 1 && span.name === "chat auto" && span.kind === 2 && span.attempts === 1 && typeof span.model === "string";
+    if (!ok) throw new Error(`${runtime} published ${JSON.stringify({ streamed, events, spans })}`);
+  };
+  const args = [gateway.url, MOCK_API_KEY];
+  expectSpan((await run(process.execPath, ["otel.mjs", ...args], { cwd: esmDir })).stdout, "node ESM");
+  expectSpan((await run(process.execPath, ["otel.cjs", ...args], { cwd: cjsDir })).stdout, "node CJS");
+  expectSpan((await run(suiteBin("bun"), ["otel.mjs", ...args], { cwd: esmDir })).stdout, "bun");
+  const denoEnv = { ...process.env, DENO_DIR: join(work, "deno-dir"), DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" };
+  const gatewayHost = new URL(gateway.url).host;
+  expectSpan((await run(suiteBin("deno"), ["run", "--no-lock", "--no-prompt", `--allow-net=${gatewayHost}`, "--allow-read=.", "--allow-env", "otel.mjs", ...args], { cwd: esmDir, env: denoEnv })).stdout, "deno");
+  return "node ESM, node CJS, bun, deno";
+}
+
 /** The mock gateway served by Bun.serve and Deno.serve, the handler passed as it is. */
 async function serveChecks() {
   cpSync(join(fixtures, "serve/bun.mjs"), join(esmDir, "serve-bun.mjs"));
@@ -410,6 +437,7 @@ for (let i = 0; i < RESOLUTIONS.length; i += 2) {
 }
 await check("deno (source by URL, built ESM by path, npm package, the README program, examples/deno.ts; embeddings and a transcription in the first three)", denoCheck);
 await check("mock gateway served by Bun and Deno", serveChecks);
+await check("tracing channel and modelgate/otel (one span per call)", otelCheck);
 await check("browser (chromium, bundled by esbuild: the example, the README pages and the endpoints page)", browserCheck);
 await check("cloudflare workerd (the README worker and the endpoints worker)", workerdCheck);
 await check("packaging lint (attw, publint)", lintCheck);

@@ -1,0 +1,374 @@
+import { describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { APIUserAbortError, ModelGate, ModelGateError, tool, type ChatCompletionChunk } from "../src/index.ts";
+import { loadTracing } from "../src/loader.ts";
+import { createMockGateway, MOCK_API_KEY, type MockGatewayOptions } from "../src/testing/index.ts";
+import { turns } from "./fixtures/promises.ts";
+import { useTraceEvents } from "./fixtures/trace-events.ts";
+
+// API.md, "Middleware, tracing and per-tenant clients": every call published on the
+// `modelgate:request` TracingChannel, as Node's tracePromise orders its events, with the GenAI
+// fields and nothing else. The OpenTelemetry spans made from it are in otel.test.ts.
+
+vi.mock("../src/loader.ts", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("../src/loader.ts")>();
+  return { ...actual, loadTracing: vi.fn(actual.loadTracing) };
+});
+
+const trace = useTraceEvents();
+const USER = [{ role: "user" as const, content: "Hi there" }];
+const STREAM = { model: "auto", messages: USER, stream: true as const, stream_options: { include_usage: true } };
+const lookup = tool({ name: "lookup", parameters: z.object({ q: z.string() }), run: () => "found" });
+const SETTLED = ["asyncStart", "asyncEnd"];
+const FAILED = ["error", "asyncStart", "asyncEnd"];
+/** Every key a context may hold (API.md); any other would be something it must not carry. */
+const ALLOWED = new Set([
+  "gen_ai.operation.name",
+  "gen_ai.provider.name",
+  "gen_ai.request.model",
+  "gen_ai.request.max_tokens",
+  "gen_ai.request.temperature",
+  "gen_ai.response.model",
+  "gen_ai.response.id",
+  "gen_ai.response.finish_reasons",
+  "gen_ai.usage.input_tokens",
+  "gen_ai.usage.output_tokens",
+  "gen_ai.input.messages",
+  "gen_ai.output.messages",
+  "server.address",
+  "server.port",
+  "error.type",
+  "modelgate.endpoint",
+  "modelgate.provider",
+  "modelgate.cost",
+  "modelgate.attempts",
+  "modelgate.time_to_first_chunk_ms",
+]);
+
+function mock(options: MockGatewayOptions = {}, client: Partial<ConstructorParameters<typeof ModelGate>[0]> = {}) {
+  const gateway = createMockGateway({ chunkDelayMs: 0, ...options });
+  return { gateway, client: new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", fetch: gateway, maxRetries: 0, ...client }) };
+}
+
+describe("the modelgate:request tracing channel", () => {
+  it("publishes start and end, then asyncStart and asyncEnd when a plain call settles, on one context object", async () => {
+    const { client } = mock();
+    const completion = await client.chat.completions.create({ model: "auto", messages: USER, max_tokens: 50, temperature: 0.2 });
+    await turns();
+    expect(trace.names()).toEqual(["start", "end", ...SETTLED]);
+    expect(trace.contexts()).toHaveLength(1);
+    expect(trace.events[0]!.fields).toEqual({
+      "gen_ai.operation.name": "chat",
+      "gen_ai.provider.name": "modelgate",
+      "gen_ai.request.model": "auto",
+      "gen_ai.request.max_tokens": 50,
+      "gen_ai.request.temperature": 0.2,
+      "server.address": "mock.test",
+      "server.port": 443,
+    });
+    expect(trace.ended()).toMatchObject({
+      "gen_ai.provider.name": completion.provider,
+      "modelgate.provider": completion.provider,
+      "gen_ai.response.model": completion.model,
+      "gen_ai.response.id": completion.gateway!.generationID,
+      "gen_ai.response.finish_reasons": [completion.choices[0]!.finish_reason],
+      "gen_ai.usage.input_tokens": completion.usage!.prompt_tokens,
+      "gen_ai.usage.output_tokens": completion.usage!.completion_tokens,
+      "modelgate.cost": completion.gateway!.cost,
+      "modelgate.attempts": 1,
+    });
+    expect(trace.ended()).not.toHaveProperty("modelgate.time_to_first_chunk_ms");
+  });
+
+  it("settles a stream when its body has ended, not when the Stream is returned: attempts count the retried 429", async () => {
+    const { client, gateway } = mock({}, { maxRetries: 1 });
+    gateway.inject({ type: "status", status: 429, retryAfterMs: 1 });
+    const stream = await client.chat.completions.create(STREAM);
+    await turns();
+    expect(trace.names()).toEqual(["start", "end"]);
+    let text = "";
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? "";
+    expect(text).not.toBe("");
+    expect(trace.names()).toEqual(["start", "end", ...SETTLED]);
+    const ended = trace.ended()!;
+    expect(ended).toMatchObject({ "modelgate.attempts": 2, "gen_ai.response.finish_reasons": ["stop"], "gen_ai.response.model": stream.gateway.model });
+    expect(ended["gen_ai.usage.output_tokens"]).toBe(stream.gateway.usage!.completion_tokens);
+    expect(ended["modelgate.cost"]).toBe(stream.gateway.cost);
+    expect(ended["modelgate.time_to_first_chunk_ms"]).toBeTypeOf("number");
+    expect(ended["modelgate.time_to_first_chunk_ms"] as number).toBeGreaterThanOrEqual(0);
+    expect(ended).not.toHaveProperty("error.type");
+  });
+
+  it("leaves a stream nobody reads unsettled, and settles it as a failure when it is aborted", async () => {
+    const { client } = mock();
+    const stream = await client.chat.completions.create(STREAM);
+    await turns();
+    expect(trace.names()).toEqual(["start", "end"]);
+    stream.controller.abort();
+    expect(trace.names()).toEqual(["start", "end", ...FAILED]);
+    expect(trace.ended()!["error.type"]).toBe("APIUserAbortError");
+  });
+
+  it("reports the caller's abort in the middle of a stream as APIUserAbortError", async () => {
+    const { client } = mock({ chunkDelayMs: 5 });
+    const controller = new AbortController();
+    const stream = await client.chat.completions.create(STREAM, { signal: controller.signal });
+    const error = await (async () => {
+      try {
+        for await (const _chunk of stream) controller.abort();
+      } catch (thrown) {
+        return thrown;
+      }
+    })();
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(trace.names()).toEqual(["start", "end", ...FAILED]);
+    // What the stream had learned before the abort stays on the call.
+    expect(trace.ended()).toMatchObject({ "error.type": "APIUserAbortError", "gen_ai.response.model": stream.gateway.model, "modelgate.provider": stream.gateway.provider });
+  });
+
+  it("reports the caller's abort before the answer as a failed call", async () => {
+    const { client, gateway } = mock();
+    gateway.inject({ type: "latency", ms: 10_000 });
+    const controller = new AbortController();
+    const call = client.chat.completions.create({ model: "auto", messages: USER }, { signal: controller.signal });
+    controller.abort();
+    await expect(call).rejects.toBeInstanceOf(APIUserAbortError);
+    await turns();
+    expect(trace.names()).toEqual(["start", "end", ...FAILED]);
+    expect(trace.ended()).toMatchObject({ "error.type": "APIUserAbortError", "modelgate.attempts": 1 });
+  });
+
+  it("treats a break out of a stream as the end of the call, not a failure", async () => {
+    const { client } = mock();
+    const stream = await client.chat.completions.create(STREAM);
+    for await (const _chunk of stream) break;
+    expect(trace.names()).toEqual(["start", "end", ...SETTLED]);
+    expect(trace.ended()).not.toHaveProperty("error.type");
+  });
+
+  it("settles a stream read by text()", async () => {
+    const { client } = mock();
+    const stream = await client.chat.completions.create(STREAM);
+    await stream.text();
+    expect(trace.names()).toEqual(["start", "end", ...SETTLED]);
+  });
+
+  it("settles a tee()d stream once, when both readers are done, even when one broke off early", async () => {
+    const { client } = mock();
+    const [left, right] = (await client.chat.completions.create(STREAM)).tee();
+    for await (const _chunk of left) break;
+    expect(trace.names()).toEqual(["start", "end"]);
+    await right.text();
+    expect(trace.names()).toEqual(["start", "end", ...SETTLED]);
+    expect(trace.ended()!["gen_ai.response.finish_reasons"]).toEqual(["stop"]);
+  });
+
+  it("settles a stream carried by the bridge when its body has been read, and when it is cancelled", async () => {
+    const { client } = mock();
+    const readBody = (await client.chat.completions.create(STREAM)).toReadableStream();
+    await new Response(readBody).text();
+    expect(trace.names()).toEqual(["start", "end", ...SETTLED]);
+    const cancelled = (await client.chat.completions.create(STREAM)).toReadableStream();
+    const reader = cancelled.getReader();
+    await reader.read();
+    await reader.cancel();
+    expect(trace.names()).toEqual(["start", "end", ...SETTLED, "start", "end", ...SETTLED]);
+    expect(trace.ended(1)).not.toHaveProperty("error.type");
+  });
+
+  it("settles a streamed parse() when its stream has been read", async () => {
+    const { client } = mock();
+    const Weather = z.object({ city: z.string(), celsius: z.number() });
+    const stream = await client.chat.completions.parse({ model: "openai/gpt-4.1-mini", messages: USER, response_format: Weather, stream: true });
+    await turns();
+    expect(trace.names()).toEqual(["start", "end"]);
+    await stream.finalChatCompletion();
+    expect(trace.names()).toEqual(["start", "end", ...SETTLED]);
+    expect(trace.ended()).toMatchObject({ "gen_ai.request.model": "openai/gpt-4.1-mini", "gen_ai.response.finish_reasons": ["stop"] });
+  });
+
+  it("settles a stream read as its raw body (asResponse()) when that body ends or is cancelled", async () => {
+    const { client } = mock();
+    const raw = await client.chat.completions.create(STREAM).asResponse();
+    await turns();
+    expect(trace.names()).toEqual(["start", "end"]);
+    expect(await raw.text()).toContain("data: [DONE]");
+    expect(trace.names()).toEqual(["start", "end", ...SETTLED]);
+    const cancelled = await client.chat.completions.create(STREAM).asResponse();
+    await cancelled.body!.cancel();
+    expect(trace.names()).toEqual(["start", "end", ...SETTLED, "start", "end", ...SETTLED]);
+    expect(trace.ended(1)).not.toHaveProperty("error.type");
+  });
+
+  it("reports a stream that fails in the middle with the class of its error", async () => {
+    const { client, gateway } = mock();
+    gateway.inject({ type: "stream-error", afterChunks: 2, status: 503 });
+    const stream = await client.chat.completions.create(STREAM);
+    await expect(stream.text()).rejects.toThrow();
+    expect(trace.names()).toEqual(["start", "end", ...FAILED]);
+    expect(trace.ended()!["error.type"]).toBe("InternalServerError");
+    gateway.inject({ type: "cut", afterChunks: 2 });
+    await expect((await client.chat.completions.create(STREAM)).text()).rejects.toThrow();
+    expect(trace.ended(1)!["error.type"]).toBe("APIConnectionError");
+  });
+
+  it("reports an error answer, after its retries, with its class and the attempts made", async () => {
+    const { client, gateway } = mock({}, { maxRetries: 1 });
+    gateway.inject({ type: "status", status: 429, retryAfterMs: 1 }, 2);
+    await expect(client.chat.completions.create({ model: "auto", messages: USER })).rejects.toThrow();
+    await turns();
+    expect(trace.names()).toEqual(["start", "end", ...FAILED]);
+    expect(trace.ended()).toMatchObject({ "error.type": "RateLimitError", "modelgate.attempts": 2, "gen_ai.provider.name": "modelgate" });
+  });
+
+  it("reports a mistake in the arguments as a failed call that sent nothing", async () => {
+    const { client } = mock();
+    await expect(client.chat.completions.create({ model: "auto" } as never)).rejects.toBeInstanceOf(ModelGateError);
+    await turns();
+    expect(trace.names()).toEqual(["start", "end", ...FAILED]);
+    expect(trace.ended()).toMatchObject({ "error.type": "ModelGateError", "modelgate.attempts": 0 });
+  });
+
+  it("names other operations: embeddings, and generate_content with the endpoint's path", async () => {
+    const { client } = mock();
+    const embeddings = await client.embeddings.create({ model: "openai/text-embedding-3-small", input: "sea" });
+    await client.models.list();
+    await turns();
+    const [embedding, models] = trace.contexts();
+    expect(embedding).toMatchObject({ "gen_ai.operation.name": "embeddings", "gen_ai.request.model": "openai/text-embedding-3-small", "gen_ai.usage.input_tokens": embeddings.usage.prompt_tokens });
+    expect(embedding).not.toHaveProperty("modelgate.endpoint");
+    expect(models).toMatchObject({ "gen_ai.operation.name": "generate_content", "modelgate.endpoint": "/v1/models" });
+    // Fields not known are absent, not null.
+    expect(Object.values(models!).filter((value) => value === null || value === undefined)).toEqual([]);
+    expect(models).not.toHaveProperty("gen_ai.request.model");
+  });
+
+  it("gives the URL's port, or the scheme's default", async () => {
+    for (const [baseURL, address, port] of [
+      ["http://localhost:8080", "localhost", 8080],
+      ["http://gateway.internal/v1", "gateway.internal", 80],
+    ] as const) {
+      const gateway = createMockGateway();
+      const client = new ModelGate({ apiKey: MOCK_API_KEY, baseURL, fetch: gateway, maxRetries: 0, logLevel: "off" });
+      await client.models.list();
+      expect(trace.events.at(-1)!.fields).toMatchObject({ "server.address": address, "server.port": port });
+    }
+  });
+
+  it("publishes one context per step of a tool run", async () => {
+    const { client, gateway } = mock();
+    gateway.inject({ type: "reply", toolCalls: [{ name: "lookup", arguments: '{"q":"x"}' }] });
+    const result = await client.chat.completions.runTools({ model: "auto", messages: USER, tools: [lookup] });
+    await turns();
+    expect(result.steps).toHaveLength(2);
+    expect(trace.contexts()).toHaveLength(2);
+    expect(trace.names()).toEqual(["start", "end", ...SETTLED, "start", "end", ...SETTLED]);
+    expect(trace.ended(0)!["gen_ai.response.finish_reasons"]).toEqual(["tool_calls"]);
+    expect(trace.ended(1)!["gen_ai.response.finish_reasons"]).toEqual(["stop"]);
+  });
+
+  it("holds only the listed fields, as texts, numbers or lists of texts: never the request, the completion or chunks", async () => {
+    const { client } = mock();
+    await client.chat.completions.create({ model: "auto", messages: USER });
+    await (await client.chat.completions.create(STREAM)).finalChatCompletion();
+    await turns();
+    expect(trace.contexts()).toHaveLength(2);
+    for (const context of trace.contexts()) {
+      for (const [key, value] of Object.entries(context)) {
+        expect(ALLOWED, key).toContain(key);
+        const ok = typeof value === "string" || typeof value === "number" || (Array.isArray(value) && value.every((item) => typeof item === "string"));
+        expect(ok, `${key}: ${JSON.stringify(value)}`).toBe(true);
+      }
+      expect(context).not.toHaveProperty("gen_ai.input.messages");
+      expect(context).not.toHaveProperty("gen_ai.output.messages");
+    }
+  });
+
+  it("adds the messages as JSON strings only with traceContent: true", async () => {
+    const { client } = mock({ reply: "Fine, thanks." }, { traceContent: true });
+    await client.chat.completions.create({ model: "auto", messages: [{ role: "system", content: "Be brief." }, ...USER] });
+    await (await client.chat.completions.create(STREAM)).text();
+    await turns();
+    const input = [
+      { role: "system", parts: [{ type: "text", content: "Be brief." }] },
+      { role: "user", parts: [{ type: "text", content: "Hi there" }] },
+    ];
+    const output = [{ role: "assistant", parts: [{ type: "text", content: "Fine, thanks." }], finish_reason: "stop" }];
+    expect(JSON.parse(trace.ended(0)!["gen_ai.input.messages"] as string)).toEqual(input);
+    expect(JSON.parse(trace.ended(0)!["gen_ai.output.messages"] as string)).toEqual(output);
+    expect(JSON.parse(trace.ended(1)!["gen_ai.input.messages"] as string)).toEqual(input.slice(1));
+    expect(JSON.parse(trace.ended(1)!["gen_ai.output.messages"] as string)).toEqual(output);
+    expect(() => new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", traceContent: "yes" as never })).toThrow(/traceContent/);
+  });
+
+  it("reports messages that cannot be written as JSON as the call's failure, without them", async () => {
+    const { client } = mock({}, { traceContent: true });
+    const looped: Record<string, unknown> = { type: "image_url", image_url: { url: "https://example.test/a.png" } };
+    looped.self = looped;
+    await expect(client.chat.completions.create({ model: "auto", messages: [{ role: "user", content: [looped] }] } as never)).rejects.toThrow(/JSON/);
+    await turns();
+    expect(trace.names()).toEqual(["start", "end", ...FAILED]);
+    expect(trace.ended()).toMatchObject({ "error.type": "ModelGateError" });
+    expect(trace.ended()).not.toHaveProperty("gen_ai.input.messages");
+  });
+
+  it("writes tool calls and tool results as the conventions' parts", async () => {
+    const { client, gateway } = mock({}, { traceContent: true });
+    gateway.inject({ type: "reply", toolCalls: [{ name: "lookup", arguments: '{"q":"x"}' }] });
+    await client.chat.completions.runTools({ model: "auto", messages: USER, tools: [lookup] });
+    await turns();
+    const [call] = JSON.parse(trace.ended(0)!["gen_ai.output.messages"] as string) as { parts: { type: string; id: string; name: string; arguments: string }[] }[];
+    expect(call!.parts[0]).toMatchObject({ type: "tool_call", name: "lookup", arguments: '{"q":"x"}' });
+    const input = JSON.parse(trace.ended(1)!["gen_ai.input.messages"] as string) as { role: string; parts: Record<string, unknown>[] }[];
+    expect(input.at(-1)).toEqual({ role: "tool", parts: [{ type: "tool_call_response", id: call!.parts[0]!.id, response: "found" }] });
+  });
+
+  it("never carries the API key, not even with traceContent and a message that quotes it", async () => {
+    const key = "mg-live-tracing-key-0123456789";
+    const gateway = createMockGateway({ apiKey: key, chunkDelayMs: 0 });
+    const client = new ModelGate({ apiKey: key, baseURL: "https://mock.test", fetch: gateway, maxRetries: 0, traceContent: true });
+    const messages = [{ role: "user" as const, content: `my key is ${key}` }];
+    await client.chat.completions.create({ model: "auto", messages });
+    await (await client.chat.completions.create({ model: "auto", messages, stream: true })).text();
+    await expect(client.chat.completions.create({ model: key, messages })).rejects.toThrow();
+    await turns();
+    expect(trace.contexts()).toHaveLength(3);
+    for (const { fields } of trace.events) {
+      const text = JSON.stringify(fields);
+      for (let start = 0; start + 8 <= key.length; start++) expect(text).not.toContain(key.slice(start, start + 8));
+    }
+  });
+});
+
+describe("with nobody listening", () => {
+  it("builds nothing and loads nothing of tracing, and sees a subscriber added later", async () => {
+    const { client } = mock();
+    trace.unsubscribe();
+    vi.mocked(loadTracing).mockClear();
+    await (await client.chat.completions.create(STREAM)).text();
+    await client.chat.completions.create({ model: "auto", messages: USER });
+    expect(loadTracing).not.toHaveBeenCalled();
+    expect(trace.events).toEqual([]);
+    trace.subscribe();
+    await client.chat.completions.create({ model: "auto", messages: USER });
+    await turns();
+    expect(loadTracing).toHaveBeenCalledTimes(1);
+    expect(trace.names()).toEqual(["start", "end", ...SETTLED]);
+  });
+
+  it("skips tracing where the runtime has no process.getBuiltinModule (browsers, workers)", async () => {
+    const original = process.getBuiltinModule;
+    (process as { getBuiltinModule?: unknown }).getBuiltinModule = undefined;
+    try {
+      vi.resetModules();
+      const fresh = (await import("../src/index.ts")) as typeof import("../src/index.ts");
+      const client = new fresh.ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", fetch: createMockGateway({ chunkDelayMs: 0 }), maxRetries: 0 });
+      const chunks: ChatCompletionChunk[] = [];
+      for await (const chunk of await client.chat.completions.create(STREAM)) chunks.push(chunk);
+      expect(chunks.length).toBeGreaterThan(1);
+      expect(trace.events).toEqual([]);
+    } finally {
+      process.getBuiltinModule = original;
+    }
+  });
+});
