@@ -25,7 +25,8 @@ export type { Requester } from "./resources/requester.ts";
 export { ChatCompletionAccumulator } from "./streaming/accumulate.ts";
 export { CHAINED_CALLS, LATER_CALLS, type ShellCall } from "./resources/chat/helper-shell.ts";
 export type { ToolInternals } from "./schemas/tool.ts";
-export { JSON_SCHEMA_VENDOR, NAME_PATTERN, resolveSchema, toSchemaIssue, type ResolvedSchema } from "./schemas/schema-source.ts";
+export { resolveSchema, toSchemaIssue, type ResolvedSchema } from "./schemas/schema-source.ts";
+export { JSON_SCHEMA_VENDOR, NAME_PATTERN } from "./schemas/tool-internals.ts";
 // Reached only from here, so it loads with the code that uses it (parse(), runTools()), not with the first load.
 export { closeSchema, sendableTools } from "./schemas/strict-mode.ts";
 export { redactThrown } from "./internal/redact-thrown.ts";
