@@ -65,7 +65,7 @@ export default defineConfig([
     dts: { entry: entries },
     onSuccess: async () => {
       const entry = "dist/index.js";
-      writeFileSync(entry, readFileSync(entry, "utf8").replace(/^import '\.\/chunk-[\w-]+\.js';\n/gm, ""));
+      writeFileSync(entry, readFileSync(entry, "utf8").replace(/^import ["']\.\/chunk-[\w-]+\.js["'];\n/gm, ""));
     },
   },
   {
