@@ -1,4 +1,4 @@
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { defineConfig, type Options } from "tsup";
 
 const entries = {
@@ -43,8 +43,34 @@ export default defineConfig([
   // not in the exports map, only so that it gets a file of its own: a chat app calls neither
   // tool() nor jsonSchema(), and then Rollup (Vite) leaves that file to the parse()/runTools()
   // code that loads on demand, instead of the first load (Vite: 15,923 B → 14,986 B gzip for
-  // the streamed chat app; esbuild keeps it in, as it places code by file).
-  { ...shared, entry: { ...entries, ...onDemand, "internal/schema-reader": "src/schemas/schema-source.ts" }, format: ["esm"], dts: { entry: entries } },
+  // the streamed chat app).
+  //
+  // esbuild (the app's) does not leave it out by itself: it places code by file, and puts a file in the
+  // first load when a file of the first load names it in any import, used or not. So tool(),
+  // jsonSchema() and tool-internals.ts (which the core reads) are entries too, which puts tool(),
+  // the only core-side caller of the schema reader, in a file of its own that a chat app never
+  // uses; and the `import './chunk-….js';` lines esbuild writes into dist/index.js for every file
+  // the entry reaches are dropped: they only order side effects, and the package has none
+  // (`"sideEffects": false`). A chat app then loads the schema reader only with parse() or the
+  // runner, under esbuild as under Vite (textStream page, esbuild: 16,041 → 15,335 B gzip). An
+  // app that calls tool() loads it at once; Vite then gives it a file of its own.
+  {
+    ...shared,
+    entry: {
+      ...entries,
+      ...onDemand,
+      "internal/schema-reader": "src/schemas/schema-source.ts",
+      "internal/tool": "src/schemas/tool.ts",
+      "internal/json-schema": "src/schemas/json-schema.ts",
+      "internal/tool-internals": "src/schemas/tool-internals.ts",
+    },
+    format: ["esm"],
+    dts: { entry: entries },
+    onSuccess: async () => {
+      const entry = "dist/index.js";
+      writeFileSync(entry, readFileSync(entry, "utf8").replace(/^import ["']\.\/chunk-[\w-]+\.js["'];\n/gm, ""));
+    },
+  },
   {
     ...shared,
     // `require("modelgate")` is the client class itself (see src/commonjs.ts); its types are

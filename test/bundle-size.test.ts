@@ -43,7 +43,10 @@ describe.each(["esbuild", "vite"] as const)("a browser app's first load, bundled
   it("leaves parse()'s and the runner's code out of the first load of the apps that call them", async () => {
     for (const app of ["modelgate-parse", "modelgate-tools"]) {
       const { firstLoadCode, firstLoadFiles } = await measure(app, bundler);
-      expect(firstLoadFiles).toBeLessThanOrEqual(2);
+      // tool() reads its schema when called, with the schema reader that parse() and the runner
+      // share: Vite gives that reader a file of its own in an app that calls tool() (a chat app
+      // that does not never loads it; see tsup.config.ts).
+      expect(firstLoadFiles).toBeLessThanOrEqual(app === "modelgate-tools" && bundler === "vite" ? 3 : 2);
       for (const text of ON_DEMAND_ONLY) expect(firstLoadCode, `"${text}" is in ${app}'s first load`).not.toContain(text);
     }
   });

@@ -31,7 +31,7 @@ import { VERSION } from "../version.ts";
 import { loadDebugLines } from "../loader.ts";
 import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
 import { readEnv } from "../internal/env.ts";
-import { isLogLevel, levelledLogger, type Logger } from "../internal/logger.ts";
+import { isLogLevel, levelledLogger } from "../internal/logger.ts";
 import type { Requester } from "../resources/requester.ts";
 import { detectRuntime, isBrowserLike } from "../internal/runtime.ts";
 import { DEFAULT_MAX_LINE_LENGTH } from "../streaming/sse-decoder.ts";
@@ -106,8 +106,7 @@ export class ModelGate {
   constructor(options: ClientOptions = {}) {
     if (isBrowserLike() && !options.dangerouslyAllowBrowser) {
       throw new ModelGateError(
-        "ModelGate does not run in a browser by default: any visitor could read the API key. " +
-          "Call the gateway from a server, or pass `dangerouslyAllowBrowser: true` if the key is the visitor's own.",
+        "In a browser any visitor could read the API key: call the gateway from a server, or pass `dangerouslyAllowBrowser: true` if the key is the visitor's own.",
       );
     }
     // A key function is never called here: it is asked before each attempt.
@@ -247,27 +246,11 @@ export class ModelGate {
   }
 }
 
-const warnedOrigins = new Set<string>();
-
-/**
- * The key travels in a header: over plain http anyone on the path can read it. Loopback is
- * fine (a local gateway or mock), anything else gets one warning per origin and process.
- */
-function warnAboutPlainHTTP(root: string, log: Logger): void {
-  const url = new URL(root);
-  if (url.protocol !== "http:" || warnedOrigins.has(url.origin)) return;
-  const host = url.hostname;
-  const loopback = host === "localhost" || host.endsWith(".localhost") || /^127\.\d+\.\d+\.\d+$/.test(host) || host === "[::1]";
-  if (loopback) return;
-  warnedOrigins.add(url.origin);
-  log.warn(`modelgate: baseURL ${url.origin} uses plain http, so the API key is sent unencrypted; use https.`);
-}
-
 /** Called through a wrapper: browsers throw "Illegal invocation" for `fetch` detached from `window`. */
 function resolveFetch(custom: Fetch | undefined): Fetch {
   if (custom) return custom;
   if (typeof globalThis.fetch !== "function") {
-    throw new ModelGateError("No global `fetch` in this runtime; pass one as the `fetch` option.");
+    throw new ModelGateError("No global `fetch` in this runtime: pass the `fetch` option.");
   }
   return (input, init) => globalThis.fetch(input, init);
 }
@@ -289,7 +272,7 @@ function requiredSetting(option: string, value: string | undefined, envName: str
   if (typeof resolved !== "string" || resolved.trim() === "") {
     throw argumentError(
       option,
-      `is missing: pass \`new ModelGate({ ${option} })\` or set the ${envName} environment variable (on Deno, also allow reading it: --allow-env=${envName})`,
+      `is missing: pass \`new ModelGate({ ${option} })\` or set ${envName} (on Deno, with --allow-env=${envName})`,
     );
   }
   return resolved;

@@ -1,6 +1,6 @@
 import { invalidArgument } from "../errors/invalid-argument.ts";
 import { isRecord } from "../internal/values.ts";
-import { JSON_SCHEMA_VENDOR, NAME_PATTERN } from "./schema-source.ts";
+import { JSON_SCHEMA_VENDOR, NAME_PATTERN } from "./tool-internals.ts";
 import type { StandardJSONSchemaConverter, StandardSchemaResult, StructuredSchema } from "./standard-schema.ts";
 
 /** What `jsonSchema()` returns: a Standard Schema the SDK can send and check replies with. */

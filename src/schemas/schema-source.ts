@@ -1,4 +1,4 @@
-import { isRecord } from "../internal/values.ts";
+import { JSON_SCHEMA_VENDOR } from "./tool-internals.ts";
 import type { StandardSchemaIssue, StandardSchemaResult } from "./standard-schema.ts";
 
 // Shared by `tool()` (which an app imports) and by the `parse()` and `runTools()` code loaded on
@@ -27,12 +27,6 @@ export interface ResolvedSchema {
 }
 
 export type Validation = { value: unknown; issues?: undefined } | { issues: SchemaIssue[] };
-
-/** Names OpenAI-style APIs accept for a response schema or a function: 1–64 of `[A-Za-z0-9_-]`. */
-export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** The vendor `jsonSchema()` writes into `~standard`, so its `name` can be read back. */
-export const JSON_SCHEMA_VENDOR = "modelgate";
 
 // What to do about a schema without `~standard.jsonSchema`, by `~standard.vendor`: the first
 // version of the library that implements Standard JSON Schema, or its adapter.

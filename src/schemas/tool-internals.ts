@@ -1,6 +1,17 @@
 import { isRecord } from "../internal/values.ts";
 import type { ToolInternals } from "./tool.ts";
 
+// What tool(), jsonSchema() and the schema reader (schema-source.ts) share. The core imports
+// this module (completions.ts reads `toolInternals`), so these stay in the core's file, and an
+// app that calls jsonSchema() or tool() loads the schema reader only through what needs it
+// (see tsup.config.ts).
+
+/** Names OpenAI-style APIs accept for a response schema or a function: 1–64 of `[A-Za-z0-9_-]`. */
+export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The vendor `jsonSchema()` writes into `~standard`, so its `name` can be read back. */
+export const JSON_SCHEMA_VENDOR = "modelgate";
+
 /**
  * Where `tool()` keeps a tool's schema and `run` on the definition it returns: a non-enumerable
  * property, so the definition serialises to the wire shape and nothing else. `Symbol.for`,

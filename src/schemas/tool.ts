@@ -1,6 +1,6 @@
 import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
-import { NAME_PATTERN, resolveSchema, type ResolvedSchema } from "./schema-source.ts";
-import { TOOL_INTERNALS } from "./tool-internals.ts";
+import { resolveSchema, type ResolvedSchema } from "./schema-source.ts";
+import { NAME_PATTERN, TOOL_INTERNALS } from "./tool-internals.ts";
 import type { SchemaOutput, StructuredSchema } from "./standard-schema.ts";
 import type { ChatCompletionMessageToolCall } from "../types/chat-completion.ts";
 import type { ChatCompletionTool, FunctionDefinition } from "../types/chat-params.ts";

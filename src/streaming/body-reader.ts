@@ -91,7 +91,7 @@ export class BodyReader {
     if (signal.aborted) throw this.#stop(abortError(signal));
     if (this.#ended) return undefined;
     if (!this.#reader) {
-      if (this.#body.locked) throw this.#stop(new ModelGateError("The response body is already being read elsewhere (e.g. by asResponse())."));
+      if (this.#body.locked) throw this.#stop(new ModelGateError("The response body is already being read (by asResponse()?)."));
       this.#reader = this.#body.getReader();
     }
     this.#startIdleClock();
@@ -101,7 +101,7 @@ export class BodyReader {
       result = await this.#reader.read();
     } catch (error) {
       throw this.#stop(
-        signal.aborted ? abortError(signal) : new APIConnectionError("The connection broke off in the middle of the stream.", { cause: error }),
+        signal.aborted ? abortError(signal) : new APIConnectionError("The connection broke off mid-stream.", { cause: error }),
       );
     } finally {
       this.#stopIdleClock();
