@@ -118,7 +118,6 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
   return { response, text: new TextDecoder().decode(bytes), controller };
 }
 
-
 /**
  * A JSON or HTML answer to a request for a body read as it comes is not that body (a proxy's
  * page, or an error object with status 200): it is read whole, so the caller gets it in an error.
