@@ -1,4 +1,6 @@
-// `npm run bench [-- --quick]`: raw fetch loop vs modelgate vs openai, interleaved, medians.
+// `npm run bench [-- --quick | --requests]`: raw fetch loop vs modelgate vs openai, interleaved,
+// medians. `--requests` runs only the non-streamed request scenario (requests/s and client CPU
+// per request) with more rounds, for work on the request path.
 // The gateway runs in a separate process; every client measurement runs in a fresh one.
 import { execFileSync, fork, spawnSync } from "node:child_process";
 import { cpus } from "node:os";
@@ -6,12 +8,15 @@ import { fileURLToPath } from "node:url";
 import { bundleSize } from "./bundle.mjs";
 
 const quick = process.argv.includes("--quick");
+const requestsOnly = process.argv.includes("--requests");
 const here = fileURLToPath(new URL(".", import.meta.url));
 const root = fileURLToPath(new URL("..", import.meta.url));
 const CLIENTS = ["raw", "modelgate", "openai"];
 const plan = quick
   ? { rounds: 3, streamChunks: 20_000, rssChunks: 100_000, requests: 300, firstDeltas: 50, imports: 5 }
-  : { rounds: 5, streamChunks: 200_000, rssChunks: 1_000_000, requests: 2_000, firstDeltas: 200, imports: 15 };
+  : requestsOnly
+    ? { rounds: 9, requests: 3_000 }
+    : { rounds: 5, streamChunks: 200_000, rssChunks: 1_000_000, requests: 2_000, firstDeltas: 200, imports: 15 };
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -71,11 +76,26 @@ const server = await startServer();
 const started = performance.now();
 const rows = [];
 try {
+  if (requestsOnly) await requestRows();
+  else await allRows();
+} finally {
+  server.stop();
+}
+
+async function requestRows() {
+  const requests = interleaved("requests", server.url, plan.requests, plan.rounds);
+  rows.push([`non-streamed requests/s, keep-alive, ${plan.requests.toLocaleString("en-US")} per run (higher is better)`, requests.requestsPerSecond]);
+  rows.push(["client CPU µs per non-streamed request", requests.cpuUsPerRequest]);
+}
+
+async function allRows() {
   const stream = interleaved("stream", server.url, plan.streamChunks, plan.rounds);
   rows.push([`stream throughput, ${plan.streamChunks / 1000}k chunks (chunks/s, higher is better)`, stream.chunksPerSecond]);
   rows.push(["client CPU ms per 10k chunks", stream.cpuMsPer10k]);
   rows.push([`peak RSS streaming ${plan.rssChunks / 1000}k chunks (MB)`, interleaved("rss", server.url, plan.rssChunks, 1).peakRSSMB]);
-  rows.push(["non-streamed requests/s, keep-alive (higher is better)", interleaved("requests", server.url, plan.requests, plan.rounds).requestsPerSecond]);
+  const requests = interleaved("requests", server.url, plan.requests, plan.rounds);
+  rows.push(["non-streamed requests/s, keep-alive (higher is better)", requests.requestsPerSecond]);
+  rows.push(["client CPU µs per non-streamed request", requests.cpuUsPerRequest]);
   rows.push(["time to first delta (ms, median)", interleaved("ttfd", server.url, plan.firstDeltas, plan.rounds).firstDeltaMs]);
   rows.push(["in-process cold import (ms)", interleaved("import", server.url, 0, plan.imports).importMs]);
   rows.push(["cold process import over bare node (ms)", coldProcessImportMs(plan.imports)]);
@@ -83,13 +103,11 @@ try {
   for (const [field, label] of [["minifiedBytes", "minified"], ["gzipBytes", "gzip"], ["brotliBytes", "brotli"]]) {
     rows.push([`streamed-chat app bundle, ${label} (bytes)`, Object.fromEntries(CLIENTS.map((client) => [client, sizes[client][field]]))]);
   }
-} finally {
-  server.stop();
 }
 
 const format = (value) => (value >= 1000 ? Math.round(value).toLocaleString("en-US") : value.toFixed(value >= 10 ? 1 : 2));
 const ratio = (value, raw) => (raw ? `${(value / raw).toFixed(2)}×` : "—");
-console.log(`\nmodelgate benchmark${quick ? " (--quick)" : ""}: Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.trim()}`);
+console.log(`\nmodelgate benchmark${quick ? " (--quick)" : requestsOnly ? " (--requests)" : ""}: Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.trim()}`);
 console.log(`${plan.rounds} interleaved rounds, each client in a fresh process, medians; took ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
 console.log("| metric | raw | modelgate | openai | modelgate / raw | openai / raw |");
 console.log("|---|---:|---:|---:|---:|---:|");

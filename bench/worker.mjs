@@ -33,10 +33,15 @@ async function measurePeakRSS() {
 }
 
 async function measureRequests() {
-  for (let i = 0; i < 50; i++) await client.complete(baseURL);
+  for (let i = 0; i < 200; i++) await client.complete(baseURL); // warm up the JIT and the connection
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
-  for (let i = 0; i < count; i++) await client.complete(baseURL);
-  return { requestsPerSecond: count / ((performance.now() - started) / 1000) };
+  for (let i = 0; i < count; i++) {
+    if ((await client.complete(baseURL)) !== "Hello from the benchmark.") throw new Error(`${name}: wrong answer`);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  return { requestsPerSecond: count / seconds, cpuUsPerRequest: (cpu.user + cpu.system) / count };
 }
 
 async function measureFirstDelta() {

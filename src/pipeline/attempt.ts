@@ -1,5 +1,4 @@
 import { abortError, APIConnectionError, APIConnectionTimeoutError, ModelGateError, redactValue, type Redact } from "../errors/index.ts";
-import { untilAborted } from "../internal/until-aborted.ts";
 import { BodyReader } from "../streaming/body-reader.ts";
 import { limits } from "./limits.ts";
 import type { Fetch } from "./options.ts";
@@ -78,9 +77,20 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
     return new APIConnectionError(shown, { cause: kept ? error : fields });
   };
 
+  // What the attempt awaits but does not own (a fetch that ignores the signal, a body read)
+  // rejects as soon as the controller aborts (it aborts once): one listener for the whole
+  // attempt, where one per await cost an add and a remove each on every request.
+  let rejectWait: ((reason: unknown) => void) | undefined;
+  controller.signal.addEventListener("abort", () => rejectWait?.(controller.signal.reason));
+  const untilAborted = <T>(promise: Promise<T>) =>
+    new Promise<T>((resolve, reject) => {
+      rejectWait = reject;
+      promise.then(resolve, reject);
+    });
+
   let response: Response;
   try {
-    response = await untilAborted(fetch(url, { ...init, signal: controller.signal }), controller.signal);
+    response = await untilAborted(fetch(url, { ...init, signal: controller.signal }));
   } catch (error) {
     throw explain(error);
   }
@@ -97,7 +107,7 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
   }
   let bytes: ArrayBuffer;
   try {
-    bytes = await untilAborted(response.arrayBuffer(), controller.signal);
+    bytes = await untilAborted(response.arrayBuffer());
   } catch (error) {
     throw explain(error);
   }

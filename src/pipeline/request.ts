@@ -118,8 +118,9 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec, progress: Progr
 
 /** Sends the request until `nextStep` says to return or to throw, and carries out each step. */
 async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Progress): Promise<Outcome<T>> {
-  const options: unknown = spec.options === undefined ? {} : spec.options;
-  assertCallOptions(options);
+  // Most calls have no options: nothing to check (a `null` is checked, and refused).
+  if (spec.options !== undefined) assertCallOptions(spec.options);
+  const options: RequestOptions = spec.options ?? {};
   spec.validate?.();
   if (typeof spec.path !== "string") throw invalidArgument("path", 'a string such as "/v1/models"', spec.path);
   const kind = spec.response ?? "json";
@@ -180,7 +181,7 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
     }
 
     let step = nextStep(outcome, state);
-    if (step.do === "return") return decodeSuccess<T>(exchange as Exchange, config, spec, progress.attempts);
+    if (step.do === "return") return decodeSuccess<T>(exchange as Exchange, config, spec, progress.attempts, kind);
     // A re-send with a change is made only if the change changes the request; else the
     // decision is asked again without it.
     if (step.do === "new-key") {
@@ -250,9 +251,8 @@ function context(response: Response, config: PipelineConfig): ErrorContext {
 }
 
 /** The result of a successful exchange, read as the request's `response` kind says. */
-function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spec: RequestSpec, attempts: number): Outcome<T> {
+function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spec: RequestSpec, attempts: number, kind: ResponseKind): Outcome<T> {
   const { response, text = "", reader } = exchange;
-  const kind = spec.response ?? "json";
   const gateway = () => gatewayInfo(spec.body, response.headers, attempts, config.redact);
   if (reader) {
     if (kind === "raw") {
