@@ -1,4 +1,5 @@
-import { abortError, APIConnectionError, APIConnectionTimeoutError, ModelGateError, redactValue, type Redact } from "../errors/index.ts";
+import { abortError, APIConnectionError, APIConnectionTimeoutError, ModelGateError, type Redact } from "../errors/index.ts";
+import { loadMiddleware } from "../loader.ts";
 import { untilAborted } from "../internal/until-aborted.ts";
 import { BodyReader } from "../streaming/body-reader.ts";
 import { limits } from "./limits.ts";
@@ -64,25 +65,23 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
     return new APIConnectionTimeoutError(`Request timed out after ${timeoutMs} ms waiting for ${waitingFor} (timeout).`);
   });
 
-  const explain = (error: unknown) => {
+  const explain = async (error: unknown) => {
     release();
     if (controller.signal.aborted) return abortError(controller.signal);
     // Already the SDK's word: an error a middleware threw, as the middleware runner gave it.
     if (error instanceof ModelGateError) return error;
-    const text = `Connection error: ${describeCause(error)}`;
-    const shown = redact(text);
-    // What fetch threw is kept as it is unless it shows the key, in its message or in any field
-    // (an HTTP client's error carrying the request's headers): then a redacted copy of its fields.
-    const fields = redactValue(error, redact);
-    const kept = shown === text && JSON.stringify(fields) === JSON.stringify(redactValue(error, String));
-    return new APIConnectionError(shown, { cause: kept ? error : fields });
+    // What fetch threw is kept only where it is provably free of the key (an HTTP client's
+    // error may hold the Request, with its Authorization header): the rule loads on demand
+    // with the middleware runner. Where even that cannot load (offline), no cause is kept.
+    const cause = await loadMiddleware().then(({ withoutKey }) => withoutKey(error, redact), () => undefined);
+    return new APIConnectionError(redact(`Connection error: ${describeCause(error)}`), { cause });
   };
 
   let response: Response;
   try {
     response = await untilAborted(fetch(url, { ...init, signal: controller.signal }), controller.signal);
   } catch (error) {
-    throw explain(error);
+    throw await explain(error);
   }
   if (asItComes && response.ok && !isDocument(response)) {
     // One reader for the body, started now: its first read ends the timeout, and an abort
@@ -99,7 +98,7 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
   try {
     bytes = await untilAborted(response.arrayBuffer(), controller.signal);
   } catch (error) {
-    throw explain(error);
+    throw await explain(error);
   }
   release();
   const expected = response.headers.get("content-length");

@@ -101,8 +101,12 @@ export function request<T>(config: PipelineConfig, spec: RequestSpec): APIPromis
 
 /** What a call has done so far, for the `GatewayInfo` of its result or of its error, and its trace. */
 export interface Progress {
-  /** HTTP attempts made, retries of every kind included. */
+  /** HTTP attempts made, retries of every kind included (and a middleware's extra sends). */
   attempts: number;
+  /** Sends made through a middleware's `next` (counted by the middleware runner). */
+  sends?: number;
+  /** Of `attempts`, the sends a middleware made beyond the first of an attempt. */
+  resends?: number;
 }
 
 async function run<T>(config: PipelineConfig, spec: RequestSpec, progress: Progress): Promise<Outcome<T>> {
@@ -163,7 +167,7 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
     try {
       exchange = await attempt({
         // Most clients have none: then nothing of it is loaded, and fetch is called as is.
-        fetch: middleware[0] ? (await loadMiddleware()).throughMiddleware(middleware, config, spec, options, progress.attempts) : config.fetch,
+        fetch: middleware[0] ? (await loadMiddleware()).throughMiddleware(middleware, config, spec, options, progress) : config.fetch,
         url,
         init: { ...config.fetchOptions, ...options.fetchOptions, method: spec.method, headers, body: body ?? null },
         timeoutMs,
@@ -194,7 +198,9 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
         body = toJSON(smaller);
         // A smaller request is another request: it gets its own key (under a new API key
         // too), so an idempotent gateway does not answer it with the 402 it stored for the first.
-        headers.set("idempotency-key", (sdkHeaders["idempotency-key"] = `${headers.get("idempotency-key")}-shrunk`));
+        // None when the caller removed it (`headers: { "idempotency-key": null }`).
+        const sentKey = headers.get("idempotency-key");
+        if (sentKey) headers.set("idempotency-key", (sdkHeaders["idempotency-key"] = `${sentKey}-shrunk`));
         if (config.debug) await debugLine(config, ["shrink", step.tokens]);
         continue;
       }
