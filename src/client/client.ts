@@ -31,6 +31,7 @@ import { VERSION } from "../version.ts";
 import { loadDebugLines } from "../loader.ts";
 import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
 import { readEnv } from "../internal/env.ts";
+import { isRecord } from "../internal/values.ts";
 import { isLogLevel, levelledLogger, type Logger } from "../internal/logger.ts";
 import type { Requester } from "../resources/requester.ts";
 import { detectRuntime, isBrowserLike } from "../internal/runtime.ts";
@@ -104,6 +105,7 @@ export class ModelGate {
   readonly #requester: Requester;
 
   constructor(options: ClientOptions = {}) {
+    if (!isRecord(options as unknown)) assertCallOptions(options);
     if (isBrowserLike() && !options.dangerouslyAllowBrowser) {
       throw new ModelGateError(
         "ModelGate does not run in a browser by default: any visitor could read the API key. " +
@@ -120,7 +122,8 @@ export class ModelGate {
     this.streamIdleTimeout = nonNegative("streamIdleTimeout", options.streamIdleTimeout, DEFAULT_STREAM_IDLE_TIMEOUT_MS);
     this.maxRetries = nonNegative("maxRetries", options.maxRetries, DEFAULT_MAX_RETRIES);
     if (!Number.isInteger(this.maxRetries)) throw invalidArgument("maxRetries", "a whole number", this.maxRetries);
-    assertCallOptions({ middleware: options.middleware });
+    const redactor = typeof apiKey === "string" ? createRedactor(apiKey) : createRedactor();
+    assertCallOptions({ middleware: options.middleware, fetch: options.fetch }, redactor.redact);
 
     const logLevelFromEnv = readEnv("MODELGATE_LOG");
     const logLevel = options.logLevel ?? (isLogLevel(logLevelFromEnv) ? logLevelFromEnv : "warn");
@@ -129,7 +132,6 @@ export class ModelGate {
     if (root.startsWith("http:")) void loadDebugLines().then((lines) => lines.warnAboutPlainHTTP(root, log), () => {});
 
     this.#options = options;
-    const redactor = typeof apiKey === "string" ? createRedactor(apiKey) : createRedactor();
     this.#config = {
       apiKey,
       root,
@@ -168,6 +170,7 @@ export class ModelGate {
    * @throws ModelGateError for a bad override, as `new ModelGate()` does
    */
   withOptions(overrides: ClientOptions): ModelGate {
+    assertCallOptions(overrides, this.#config.redact);
     const given = definedOnly(overrides);
     const client = new ModelGate({ ...this.#options, ...given });
     const [mine, theirs] = [this.#config, client.#config];

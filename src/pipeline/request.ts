@@ -123,7 +123,7 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec, progress: Progr
 /** Sends the request until `nextStep` says to return or to throw, and carries out each step. */
 async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Progress): Promise<Outcome<T>> {
   const options: unknown = spec.options === undefined ? {} : spec.options;
-  assertCallOptions(options);
+  assertCallOptions(options, config.redact);
   spec.validate?.();
   if (typeof spec.path !== "string") throw invalidArgument("path", 'a string such as "/v1/models"', spec.path);
   const kind = spec.response ?? "json";
@@ -227,15 +227,21 @@ async function debugLine(config: PipelineConfig, line: DebugLine): Promise<void>
   lines?.logDebug(config.log, line, config.redact);
 }
 
+function isFunction(value: unknown): boolean {
+  return typeof value === "function";
+}
+
 /** The per-call options that are checked: name, test, and what a value must be. */
-const CALL_OPTIONS: [keyof RequestOptions, (value: unknown) => boolean, string][] = [
+const CALL_OPTIONS: [keyof RequestOptions | "fetch", (value: unknown) => boolean, string][] = [
   ["shrinkToAffordable", (value) => typeof value === "boolean", "true or false"],
   ["signal", (value) => typeof (value as AbortSignal).addEventListener === "function", "an AbortSignal"],
   ["headers", (value) => typeof value === "object", "a Headers, [name, value] pairs or a record"],
   ["query", isRecord, "a record of parameters"],
   ["timeout", (value) => typeof value === "number" && value >= 0, "a non-negative number of milliseconds"],
   ["maxRetries", (value) => Number.isInteger(value) && (value as number) >= 0, "a whole number from 0"],
-  ["middleware", (value) => Array.isArray(value) && value.every((item) => typeof item === "function"), "an array of middleware functions"],
+  ["middleware", (value) => Array.isArray(value) && value.every(isFunction), "an array of middleware functions"],
+  // A client option only: a `fetch` that is no function would fail every call as a connection error, retried.
+  ["fetch", isFunction, "a fetch function"],
 ];
 
 /**
@@ -243,10 +249,11 @@ const CALL_OPTIONS: [keyof RequestOptions, (value: unknown) => boolean, string][
  * sent. `undefined` or `null` leaves the client's value. The client's options of the same
  * names (`middleware`) are checked here too.
  */
-export function assertCallOptions(options: unknown): asserts options is RequestOptions {
-  if (!isRecord(options)) throw invalidArgument("options", "an object such as { signal, timeout }", options);
+export function assertCallOptions(options: unknown, redact: Redact = String): asserts options is RequestOptions {
+  // What the caller passed is quoted (a string's start): with the key cut out.
+  if (!isRecord(options)) throw invalidArgument("options", "an object", options, undefined, redact);
   for (const [name, isValid, expected] of CALL_OPTIONS) {
-    if (options[name] != null && !isValid(options[name])) throw invalidArgument(name, expected, options[name]);
+    if (options[name] != null && !isValid(options[name])) throw invalidArgument(name, expected, options[name], undefined, redact);
   }
 }
 
