@@ -179,7 +179,7 @@ export class ModelGate {
     theirs.headers = [...mine.headers, given.defaultHeaders];
     theirs.query = [...mine.query, given.defaultQuery];
     // Same gateway, key, headers and query: the same catalogue (its cache is kept by `cache`).
-    if (mine.root === theirs.root && mine.search === theirs.search && mine.apiKey === theirs.apiKey && !given.defaultHeaders && !given.defaultQuery) {
+    if (mine.root === theirs.root && mine.search === theirs.search && mine.apiKey === theirs.apiKey && changesNothing(given.defaultHeaders) && changesNothing(given.defaultQuery)) {
       client.#requester.cache = this.#requester.cache;
     }
     return client;
@@ -296,6 +296,11 @@ function requiredSetting(option: string, value: string | undefined, envName: str
     );
   }
   return resolved;
+}
+
+/** A `defaultHeaders` or `defaultQuery` override that changes nothing (none, or `{}`), so the catalogue stays shared. */
+function changesNothing(layer: unknown): boolean {
+  return !layer || (layer.constructor === Object && !Object.keys(layer)[0]);
 }
 
 /** The fields whose value is not `undefined`: an `undefined` override leaves the original's. */

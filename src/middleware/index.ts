@@ -1,6 +1,7 @@
 // Running a call's middleware, loaded on demand (see src/loader.ts) by the first attempt that
 // has any: a client without middleware never loads this, and its attempts call `fetch` as is.
 import {
+  APIConnectionError,
   APIError,
   describeValue,
   invalidArgument,
@@ -118,6 +119,22 @@ export function throughMiddleware(list: Middleware[], config: PipelineConfig, sp
  */
 export function withoutKey(thrown: unknown, redact: Redact): unknown {
   return keptOrRedacted(thrown, redact, (value) => value instanceof ModelGateError);
+}
+
+/**
+ * The `APIConnectionError` of a failed `fetch` (the client's own, or what `next` rejected with
+ * and a middleware let through): its message names the runtime's reason, with the key cut out;
+ * its `cause` is what fetch threw, as `withoutKey` keeps it. Here rather than in the attempt,
+ * so that the first load does not carry it: a failed fetch is rare.
+ */
+export function connectionError(error: unknown, redact: Redact): APIConnectionError {
+  return new APIConnectionError(redact(`Connection error: ${describeCause(error)}`), { cause: withoutKey(error, redact) });
+}
+
+/** Runtimes hide the socket-level reason (ECONNREFUSED, ...) in `cause`; surface it. */
+function describeCause(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message;
 }
 
 /** The call's options as the attempt runs them: the client's value where the call gives none. */

@@ -70,11 +70,11 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
     if (controller.signal.aborted) return abortError(controller.signal);
     // Already the SDK's word: an error a middleware threw, as the middleware runner gave it.
     if (error instanceof ModelGateError) return error;
-    // What fetch threw is kept only where it is provably free of the key (an HTTP client's
-    // error may hold the Request, with its Authorization header): the rule loads on demand
-    // with the middleware runner. Where even that cannot load (offline), no cause is kept.
-    const cause = await loadMiddleware().then(({ withoutKey }) => withoutKey(error, redact), () => undefined);
-    return new APIConnectionError(redact(`Connection error: ${describeCause(error)}`), { cause });
+    // Worded, and what fetch threw kept only where it is provably free of the key (an HTTP
+    // client's error may hold the Request, with its Authorization header), by code loaded on
+    // demand: a failed fetch is rare. Where even that cannot load (offline), the loader's
+    // connection error says so.
+    return (await loadMiddleware()).connectionError(error, redact);
   };
 
   let response: Response;
@@ -117,10 +117,4 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
 export function isDocument(response: Response): boolean {
   const type = response.headers.get("content-type") ?? "";
   return type.includes("json") || type.includes("html");
-}
-
-/** Runtimes hide the socket-level reason (ECONNREFUSED, ...) in `cause`; surface it. */
-function describeCause(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message;
 }
