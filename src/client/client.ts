@@ -170,7 +170,7 @@ export class ModelGate {
    * @throws ModelGateError for a bad override, as `new ModelGate()` does
    */
   withOptions(overrides: ClientOptions): ModelGate {
-    assertCallOptions(overrides, this.#config.redact);
+    if (!isRecord(overrides as unknown)) assertCallOptions(overrides, this.#config.redact);
     const given = definedOnly(overrides);
     const client = new ModelGate({ ...this.#options, ...given });
     const [mine, theirs] = [this.#config, client.#config];
