@@ -75,7 +75,7 @@ describe("maxCost", () => {
     };
     const completion = await client.chat.completions.create({ model: "cheap/model", messages, max_tokens: 100 }, { maxCost: 1, middleware: [twice] });
     expect(chatBodies).toHaveLength(2);
-    expect(completion.gateway.attempts).toBe(2);
+    expect(completion.gateway?.attempts).toBe(2);
   });
 
   it("lowers max_tokens so that the worst case fits, exactly at the limit", async () => {
