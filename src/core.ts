@@ -34,5 +34,6 @@ export { resolveSchema, toSchemaIssue, type ResolvedSchema } from "./schemas/sch
 export { JSON_SCHEMA_VENDOR, NAME_PATTERN } from "./schemas/tool-internals.ts";
 // Reached only from here, so it loads with the code that uses it (parse(), runTools()), not with the first load.
 export { closeSchema, sendableTools } from "./schemas/strict-mode.ts";
-export { redactThrown } from "./internal/redact-thrown.ts";
+export { keptOrRedacted, redactThrown } from "./internal/redact-thrown.ts";
+export { SEND_BUDGET, type SendBudget } from "./internal/send-budget.ts";
 export { TOOL_INTERNALS, toolInternals } from "./schemas/tool-internals.ts";

@@ -173,4 +173,26 @@ describe("what a key function throws", () => {
     expect((error.cause as Error).message).toBe("refresh failed: token [redacted] expired");
     expect(inspect(error, { depth: 5 })).not.toContain(first.slice(4, 12));
   });
+
+  it("is kept as a copy without the key when it holds a Headers or a Request with a key the function gave", async () => {
+    const first = "sk-first-ABCDEFGH12345678";
+    let calls = 0;
+    const client = new ModelGate({
+      baseURL: "https://g.test",
+      maxRetries: 0,
+      apiKey: () => {
+        if (calls++ === 0) return first;
+        const headers = new Headers({ authorization: `Bearer ${first}` });
+        throw Object.assign(new Error("refresh failed"), { headers, request: new Request("https://idp.test/refresh", { headers }) });
+      },
+      fetch: async () => new Response(JSON.stringify({ error: { message: "expired" } }), { status: 401 }),
+    });
+    const error = (await client.models.list().catch((caught: unknown) => caught)) as Error;
+    expect(error).toBeInstanceOf(ModelGateError);
+    const cause = error.cause as Error & { headers: Headers; request: unknown };
+    expect(cause.message).toBe("refresh failed");
+    expect(cause.headers.get("authorization")).toBe("Bearer [redacted]");
+    expect(cause.request).toBe("[Request]");
+    for (let end = 8; end <= first.length; end++) expect(inspect(error, { depth: Infinity, showHidden: true })).not.toContain(first.slice(end - 8, end));
+  });
 });

@@ -199,6 +199,48 @@ describe("client.withOptions(overrides)", () => {
     expect(catalogueFetches()).toBe(2);
   });
 
+  it("keeps sharing the catalogue when defaultHeaders or defaultQuery is given but empty", async () => {
+    const { fetch, catalogueFetches } = recorder();
+    const original = new ModelGate({ apiKey: API_KEY, baseURL: BASE, fetch });
+    await chat(original, { maxCost: 1 });
+    await chat(original.withOptions({ defaultHeaders: {}, defaultQuery: {} }), { maxCost: 1 });
+    expect(catalogueFetches()).toBe(1);
+  });
+
+  it.each([42, "abc", null])("throws for overrides that are not an object (%s), as the constructor does", (overrides) => {
+    const client = new ModelGate({ apiKey: API_KEY, baseURL: BASE });
+    expect(() => client.withOptions(overrides as never)).toThrow(/^`options` must be an object; got /);
+    expect(() => new ModelGate(overrides as never)).toThrow(/^`options` must be an object; got /);
+  });
+
+  it("throws at construction for a fetch that is not a function", () => {
+    expect(() => new ModelGate({ apiKey: API_KEY, baseURL: BASE, fetch: 42 as never })).toThrow("`fetch` must be a fetch function; got number 42.");
+    expect(() => new ModelGate({ apiKey: API_KEY, baseURL: BASE }).withOptions({ fetch: "fetch" as never })).toThrow(/^`fetch` must be a fetch function/);
+  });
+
+  it("never quotes a bad middleware option's source or the key it holds, in the constructor, a call or withOptions", async () => {
+    // A function where an array belongs, whose source holds the key; and a string that is the key.
+    const leaky = (async (request: Request, next: (request: Request) => Promise<Response>) => {
+      request.headers.set("x-upstream", "sk-test-0123456789abcdef");
+      return next(request);
+    }) as unknown as Middleware[];
+    const key = "sk-test-0123456789abcdef";
+    const client = new ModelGate({ apiKey: key, baseURL: BASE, fetch: async () => Response.json(completionBody("ok")) });
+    const errors = [
+      catchError(() => new ModelGate({ apiKey: key, baseURL: BASE, middleware: leaky })),
+      catchError(() => client.withOptions({ middleware: leaky })),
+      catchError(() => client.withOptions({ middleware: key as never })),
+      (await chat(client, { middleware: leaky } as never).catch((caught: unknown) => caught)) as ModelGateError,
+      (await chat(client, { middleware: key } as never).catch((caught: unknown) => caught)) as ModelGateError,
+    ];
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(ModelGateError);
+      expect(error.message).toMatch(/^`middleware` must be an array of middleware functions; got (a function|"\[redacted\]")\.$/);
+      const shown = `${error.stack} ${inspect(error)}`;
+      for (let end = 8; end <= key.length; end++) expect(shown).not.toContain(key.slice(end - 8, end));
+    }
+  });
+
   it("throws for a bad override as the constructor does", () => {
     const client = new ModelGate({ apiKey: API_KEY, baseURL: BASE });
     for (const overrides of [{ timeout: -1 }, { baseURL: "gateway.test" }, { apiKey: "" }, { middleware: "x" }] as ClientOptions[]) {

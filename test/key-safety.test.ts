@@ -373,6 +373,20 @@ describe("no part of the key shows in what an error holds", () => {
     expectNoPart([SECRET], renderings(error));
   });
 
+  it.each<[string, (url: string, init: RequestInit) => unknown]>([
+    ["the Request it was sending (undici-style)", (url, init) => Object.assign(new TypeError("fetch failed"), { request: new Request(url, init) })],
+    ["the request's Headers", (_, init) => Object.assign(new TypeError("fetch failed"), { headers: new Headers(init.headers) })],
+  ])("when a custom fetch (no middleware) throws an error holding %s", async (_, failure) => {
+    const client = clientAnswering((url, init) => {
+      throw failure(url, init);
+    });
+    const error = (await client.models.list().catch((caught: unknown) => caught)) as APIConnectionError;
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error.message).toBe("Connection error: fetch failed");
+    expect(error.cause).toBeInstanceOf(TypeError);
+    expectNoPart([SECRET], renderings(error));
+  });
+
   it("when an embeddings answer echoes it as an index", async () => {
     const client = clientAnswering(() => json({ object: "list", data: [{ object: "embedding", index: SECRET, embedding: [0.5] }], model: "e" }));
     const error = await client.embeddings.create({ model: "e", input: "a" }).catch((caught: unknown) => caught);

@@ -20,6 +20,9 @@ vi.mock("../src/resources/endpoints/index.ts", () => {
 vi.mock("../src/chat-stream/index.ts", () => {
   throw new TypeError("Failed to fetch dynamically imported module");
 });
+vi.mock("../src/middleware/index.ts", () => {
+  throw new TypeError("Failed to fetch dynamically imported module");
+});
 
 const client = (fetch: ClientOptions["fetch"] = createMockGateway()) => new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://gateway.test", maxRetries: 0, fetch });
 const messages = [{ role: "user" as const, content: "Hello" }];
@@ -42,6 +45,15 @@ describe("the one loader, with every on-demand module unreachable", () => {
     const error = await failing.chat.completions.create({ model: "auto", messages }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as Error).message).toBe("429 slow down");
+  });
+
+  it("reports a failed fetch as a connection error saying what fetch said, though the code that words it cannot load", async () => {
+    const offline = client(async () => {
+      throw new TypeError("Failed to fetch");
+    });
+    const error = await offline.chat.completions.create({ model: "auto", messages, stream: true }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toBe("Connection error: Failed to fetch");
   });
 
   it("rejects a feature that cannot load with APIConnectionError naming the cause, and tries again on the next call", async () => {

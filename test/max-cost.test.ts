@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { APIConnectionTimeoutError, APIUserAbortError, BudgetExceededError, ModelGate, ModelGateError, type Model } from "../src/index.ts";
+import { APIConnectionTimeoutError, APIUserAbortError, BudgetExceededError, ModelGate, ModelGateError, type Middleware, type Model } from "../src/index.ts";
 import { IMAGE_TOKENS, promptTokensAtMost } from "../src/budget/prompt-tokens.ts";
 import { DEFAULT_CATALOGUE } from "../src/testing/index.ts";
 import { sseResponse } from "./fixtures/body.ts";
@@ -32,7 +32,8 @@ function gateway(options: { etag?: string } = {}) {
       if (options.etag && headers.get("if-none-match") === options.etag) return new Response(null, { status: 304, headers: { etag: options.etag } });
       return Response.json({ object: "list", data: catalogue }, { headers: options.etag ? { etag: options.etag } : {} });
     }
-    const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
+    // Through middleware, fetch is given a Request.
+    const body = JSON.parse(url instanceof Request ? await url.text() : String(init?.body)) as Record<string, unknown>;
     chatBodies.push(body);
     if (body.stream === true) return sseResponse([sseData(chunk({ content: "Hello" }, { finish: "stop" })), DONE]);
     return Response.json(completionBody("Hello"));
@@ -46,6 +47,37 @@ afterEach(() => {
 });
 
 describe("maxCost", () => {
+  it("refuses a middleware's second send through next when the two may cost more than the budget, counting both as attempts", async () => {
+    const { client, chatBodies } = gateway();
+    const budget = (promptTokens * 1) / 1e6 + (500 * 2) / 1e6;
+    let refusal: unknown;
+    const resend: Middleware = async (request, next) => {
+      await (await next(request)).text();
+      try {
+        return await next(request);
+      } catch (error) {
+        refusal = error;
+        throw error;
+      }
+    };
+    const error = await client.chat.completions.create({ model: "cheap/model", messages }, { maxCost: budget, middleware: [resend] }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BudgetExceededError);
+    expect(error).toBe(refusal);
+    expect((error as Error).message).toMatch(/^maxCost: a middleware called next\(\) for send 2 of this call/);
+    expect(chatBodies).toHaveLength(1);
+  });
+
+  it("lets a middleware send twice when twice the worst case fits the budget", async () => {
+    const { client, chatBodies } = gateway();
+    const twice: Middleware = async (request, next) => {
+      await (await next(request)).text();
+      return next(request);
+    };
+    const completion = await client.chat.completions.create({ model: "cheap/model", messages, max_tokens: 100 }, { maxCost: 1, middleware: [twice] });
+    expect(chatBodies).toHaveLength(2);
+    expect(completion.gateway?.attempts).toBe(2);
+  });
+
   it("lowers max_tokens so that the worst case fits, exactly at the limit", async () => {
     const { client, chatBodies } = gateway();
     const promptCost = (promptTokens * 1) / 1e6;

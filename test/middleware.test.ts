@@ -5,6 +5,7 @@ import {
   APIConnectionTimeoutError,
   APIUserAbortError,
   BadRequestError,
+  InternalServerError,
   ModelGate,
   ModelGateError,
   RateLimitError,
@@ -149,6 +150,23 @@ describe("middleware: where it runs", () => {
     expect(sent).toHaveLength(2);
     expect(sent[1]!.body).toBe(sent[0]!.body);
     expect(JSON.parse(sent[0]!.body)).toMatchObject({ model: "auto", messages });
+  });
+
+  it("counts every send a middleware makes through next in gateway.attempts, and keeps context.attempt the SDK's", async () => {
+    const { client, sent } = gateway({
+      maxRetries: 1,
+      respond: (_, index) => (index === 1 ? Response.json({ error: { message: "busy" } }, { status: 503, headers: RETRY_NOW }) : Response.json(completionBody(`answer ${index + 1}`))),
+    });
+    const seen: number[] = [];
+    const twice: Middleware = async (request, next, context) => {
+      seen.push(context.attempt);
+      if (context.attempt === 1) await (await next(request)).text();
+      return next(request);
+    };
+    const completion = await client.chat.completions.create({ model: "auto", messages }, { middleware: [twice] });
+    expect(sent).toHaveLength(3);
+    expect(seen).toEqual([1, 2]);
+    expect(completion.gateway?.attempts).toBe(3);
   });
 
   it("keeps a stream a stream through middleware, and says so in the context", async () => {
@@ -346,6 +364,89 @@ describe("middleware: failures", () => {
     expect(cause.message).toBe("rejected Bearer [redacted]");
     expect(cause.headers.authorization).toBe("Bearer [redacted]");
     expectNoPartOfKey(renderings(error));
+  });
+
+  // Each holds the Request, its Headers or the key itself somewhere a plain-data walk does not look.
+  it.each<[string, (request: Request) => unknown]>([
+    ["the Request itself", (request) => request],
+    ["its Headers", (request) => request.headers],
+    ["an Error holding the Request", (request) => Object.assign(new Error("boom"), { request })],
+    ["an Error holding its Headers", (request) => Object.assign(new Error("boom"), { headers: request.headers })],
+    ["an Error whose cause is the Request", (request) => new Error("boom", { cause: request })],
+    ["an object holding a Map of the key", (request) => ({ auth: new Map([["authorization", request.headers.get("authorization")]]) })],
+    ["an Error holding a Set of the key", () => Object.assign(new Error("boom"), { keys: new Set([KEY]) })],
+    ["an Error holding a URL with the key", () => Object.assign(new Error("boom"), { url: new URL(`https://gateway.test/?key=${KEY}`) })],
+    ["an Error holding URLSearchParams with the key", () => Object.assign(new Error("boom"), { query: new URLSearchParams({ key: KEY }) })],
+    ["an Error with a symbol-keyed field", () => Object.assign(new Error("boom"), { [Symbol("auth")]: KEY })],
+    ["an AggregateError of errors quoting the key", () => new AggregateError([new Error(`sent ${KEY}`)], "many")],
+    ["an Error whose util.inspect.custom prints the key", () => Object.assign(new Error("boom"), { [inspect.custom]: () => `custom ${KEY}` })],
+    ["an Error with a getter that returns the key", () => Object.defineProperty(new Error("boom"), "auth", { get: () => KEY, enumerable: true })],
+  ])("never keeps the key in the error when a middleware throws %s", async (_, thrown) => {
+    const { client } = gateway();
+    const error = await rejection(client.chat.completions.create({ model: "auto", messages }, { middleware: [async (request) => Promise.reject(thrown(request))] }));
+    expect(error).toBeInstanceOf(ModelGateError);
+    expectNoPartOfKey(renderings(error));
+  });
+
+  it("keeps what next rejected with, annotated with the Request and rethrown, a connection error without the key", async () => {
+    const { client } = gateway({ respond: () => Promise.reject(new TypeError("fetch failed")) });
+    const annotate: Middleware = async (request, next) => {
+      try {
+        return await next(request);
+      } catch (error) {
+        throw Object.assign(error as Error, { request, headers: request.headers });
+      }
+    };
+    const error = await rejection(client.chat.completions.create({ model: "auto", messages }, { middleware: [annotate] }));
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(((error as Error).cause as Error).message).toBe("fetch failed");
+    expectNoPartOfKey(renderings(error));
+  });
+
+  it("passes an APIError that shows the key as a redacted copy of its class, retried as its status says", async () => {
+    const { client, sent } = gateway({ defaultQuery: { key: KEY }, maxRetries: 1 });
+    let runs = 0;
+    const breaker: Middleware = async (request) => {
+      runs++;
+      throw new InternalServerError(503, { message: `circuit open for ${request.url}`, headers: new Headers([...request.headers, ...Object.entries(RETRY_NOW)]), cause: request });
+    };
+    const error = await rejection(client.chat.completions.create({ model: "auto", messages }, { middleware: [breaker] }));
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect((error as InternalServerError).status).toBe(503);
+    expect((error as InternalServerError).headers?.get("authorization")).toBe("Bearer [redacted]");
+    expect((error as InternalServerError).gateway.attempts).toBe(2);
+    expect(runs).toBe(2);
+    expect(sent).toHaveLength(0);
+    expectNoPartOfKey(renderings(error));
+  });
+
+  it.each([false, true])("names a Response whose body the middleware already read (stream: %s), not retried and not paid for again", async (stream) => {
+    const { client, sent } = gateway({
+      maxRetries: 2,
+      respond: () => (stream ? sseResponse([contentEvent("Hi"), DONE]) : Response.json(completionBody("ok"))),
+    });
+    const logging: Middleware = async (request, next) => {
+      const response = await next(request);
+      await response.text();
+      return response;
+    };
+    const error = await rejection(client.chat.completions.create({ model: "auto", messages, stream }, { middleware: [logging] }));
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(error).not.toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toMatch(/already read.*clone\(\)/);
+    expect(sent).toHaveLength(1);
+  });
+
+  it("names a Response-like object that is not a Response, not retried", async () => {
+    const { client, sent } = gateway({ maxRetries: 2 });
+    const lookalike = (async (request: Request, next: (request: Request) => Promise<Response>) => {
+      const response = await next(request);
+      return { status: response.status, headers: response.headers, json: () => response.json() };
+    }) as unknown as Middleware;
+    const error = await rejection(client.chat.completions.create({ model: "auto", messages }, { middleware: [lookalike] }));
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect((error as Error).message).toBe("A middleware resolved to an object instead of a Response.");
+    expect(sent).toHaveLength(1);
   });
 
   it("names a middleware that resolves to something other than a Response", async () => {

@@ -160,3 +160,20 @@ describe("shrinkToAffordable", () => {
     expect(images.sent).toHaveLength(1);
   });
 });
+
+describe("shrinkToAffordable and the Idempotency-Key", () => {
+  it("sends the smaller request without a key when the caller removed it, never a literal 'null-shrunk'", async () => {
+    const keys: (string | null)[] = [];
+    const contextKeys: (string | undefined)[] = [];
+    const client = new ModelGate({
+      apiKey: "sk-test-key-1234",
+      baseURL: "https://gateway.test",
+      shrinkToAffordable: true,
+      fetch: async (_url, init) => (keys.push(new Headers(init?.headers).get("idempotency-key")), keys.length === 1 ? unaffordable(212)() : ok()),
+      middleware: [(request, next, context) => (contextKeys.push(context.idempotencyKey), next(request))],
+    });
+    await client.chat.completions.create({ model: "m", messages, max_tokens: 4000 }, { headers: { "idempotency-key": null } });
+    expect(keys).toEqual([null, null]);
+    expect(contextKeys).toEqual([undefined, undefined]);
+  });
+});

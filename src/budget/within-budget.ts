@@ -1,11 +1,11 @@
 // `maxCost` on `create()` (and `parse()`, which calls it): keeps a chat call within a budget.
 // Loaded on demand (see src/loader.ts) by a call that sets the option.
-import { assertChatParams, isRecord, outcomeOf, type APIPromise, type Outcome, type Requester } from "../core.ts";
+import { assertChatParams, BudgetExceededError, isRecord, outcomeOf, SEND_BUDGET, type APIPromise, type Outcome, type Requester, type SendBudget } from "../core.ts";
 import { catalogueOf } from "./catalogue.ts";
 import { assertMaxCost } from "./max-cost.ts";
 import { withReplyLimit } from "./reply-limit.ts";
 import { assertRoute, isNoModelFitsError, noModelFits, routeMaxCost, withRouteMaxCost } from "./route.ts";
-import { assertCountable, replyRoom } from "./worst-case.ts";
+import { assertCountable, replyRoom, usd, worstCaseCost } from "./worst-case.ts";
 
 /**
  * Sends a chat request the way `send` does, after fitting it to `options.maxCost`. With
@@ -18,8 +18,24 @@ export async function withinBudget(
   send: (params: unknown, options: Record<string, unknown>) => APIPromise<unknown>,
 ): Promise<Outcome<unknown>> {
   const { maxCost, ...rest } = options;
-  const fitted = await fitToBudget(client, params, maxCost, rest.signal as AbortSignal | undefined, rest.timeout as number | undefined);
-  const outcome = outcomeOf(send(fitted, rest), isRecord(params) && params.stream === true);
+  const signal = rest.signal as AbortSignal | undefined;
+  const timeoutMs = rest.timeout as number | undefined;
+  const fitted = await fitToBudget(client, params, maxCost, signal, timeoutMs);
+  // fitToBudget checked it: a positive number of USD.
+  const budget = maxCost as number;
+  const sendBudget: SendBudget = async (sends) => {
+    // Each send a middleware makes may be answered and billed in full: `sends` of them may cost
+    // `sends` times one's worst case (with "auto", the gateway keeps each within the budget).
+    const one = isRecord(fitted) && fitted.model !== "auto" ? worstCaseCost(fitted, (await catalogueOf(client, signal, timeoutMs)).models, budget) : budget;
+    const worstCase = sends * one;
+    if (worstCase > budget * (1 + 1e-9)) {
+      throw new BudgetExceededError(
+        `maxCost: a middleware called next() for send ${sends} of this call, which may take it to ${usd(worstCase)}, more than the budget of ${usd(budget)}. That send was not made.`,
+        { maxCost: budget, model: isRecord(fitted) ? String(fitted.model) : "", worstCase },
+      );
+    }
+  };
+  const outcome = outcomeOf(send(fitted, { ...rest, [SEND_BUDGET]: sendBudget }), isRecord(params) && params.stream === true);
   const routed = isRecord(fitted) && fitted.model === "auto" ? routeMaxCost(fitted) : undefined;
   if (routed === undefined) return outcome;
   return outcome.catch((error: unknown) => {

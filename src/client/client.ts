@@ -31,6 +31,7 @@ import { VERSION } from "../version.ts";
 import { loadDebugLines } from "../loader.ts";
 import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
 import { readEnv } from "../internal/env.ts";
+import { isRecord } from "../internal/values.ts";
 import { isLogLevel, levelledLogger } from "../internal/logger.ts";
 import type { Requester } from "../resources/requester.ts";
 import { detectRuntime, isBrowserLike } from "../internal/runtime.ts";
@@ -104,6 +105,7 @@ export class ModelGate {
   readonly #requester: Requester;
 
   constructor(options: ClientOptions = {}) {
+    if (!isRecord(options as unknown)) assertCallOptions(options);
     if (isBrowserLike() && !options.dangerouslyAllowBrowser) {
       throw new ModelGateError(
         "In a browser any visitor could read the API key: call the gateway from a server, or pass `dangerouslyAllowBrowser: true` if the key is the visitor's own.",
@@ -119,7 +121,8 @@ export class ModelGate {
     this.streamIdleTimeout = nonNegative("streamIdleTimeout", options.streamIdleTimeout, DEFAULT_STREAM_IDLE_TIMEOUT_MS);
     this.maxRetries = nonNegative("maxRetries", options.maxRetries, DEFAULT_MAX_RETRIES);
     if (!Number.isInteger(this.maxRetries)) throw invalidArgument("maxRetries", "a whole number", this.maxRetries);
-    assertCallOptions({ middleware: options.middleware });
+    const redactor = typeof apiKey === "string" ? createRedactor(apiKey) : createRedactor();
+    assertCallOptions({ middleware: options.middleware, fetch: options.fetch }, redactor.redact);
 
     const logLevelFromEnv = readEnv("MODELGATE_LOG");
     const logLevel = options.logLevel ?? (isLogLevel(logLevelFromEnv) ? logLevelFromEnv : "warn");
@@ -128,7 +131,6 @@ export class ModelGate {
     if (root.startsWith("http:")) void loadDebugLines().then((lines) => lines.warnAboutPlainHTTP(root, log), () => {});
 
     this.#options = options;
-    const redactor = typeof apiKey === "string" ? createRedactor(apiKey) : createRedactor();
     this.#config = {
       apiKey,
       root,
@@ -167,6 +169,7 @@ export class ModelGate {
    * @throws ModelGateError for a bad override, as `new ModelGate()` does
    */
   withOptions(overrides: ClientOptions): ModelGate {
+    if (!isRecord(overrides as unknown)) assertCallOptions(overrides, this.#config.redact);
     const given = definedOnly(overrides);
     const client = new ModelGate({ ...this.#options, ...given });
     const [mine, theirs] = [this.#config, client.#config];
@@ -175,7 +178,7 @@ export class ModelGate {
     theirs.headers = [...mine.headers, given.defaultHeaders];
     theirs.query = [...mine.query, given.defaultQuery];
     // Same gateway, key, headers and query: the same catalogue (its cache is kept by `cache`).
-    if (mine.root === theirs.root && mine.search === theirs.search && mine.apiKey === theirs.apiKey && !given.defaultHeaders && !given.defaultQuery) {
+    if (mine.root === theirs.root && mine.search === theirs.search && mine.apiKey === theirs.apiKey && changesNothing(given.defaultHeaders) && changesNothing(given.defaultQuery)) {
       client.#requester.cache = this.#requester.cache;
     }
     return client;
@@ -276,6 +279,11 @@ function requiredSetting(option: string, value: string | undefined, envName: str
     );
   }
   return resolved;
+}
+
+/** A `defaultHeaders` or `defaultQuery` override that changes nothing (none, or `{}`), so the catalogue stays shared. */
+function changesNothing(layer: unknown): boolean {
+  return !layer || (layer.constructor === Object && !Object.keys(layer)[0]);
 }
 
 /** The fields whose value is not `undefined`: an `undefined` override leaves the original's. */

@@ -1,4 +1,5 @@
 import { excerpt } from "../internal/values.ts";
+import type { Redact } from "../internal/redact.ts";
 import { ModelGateError } from "./modelgate-error.ts";
 
 /**
@@ -11,9 +12,10 @@ import { ModelGateError } from "./modelgate-error.ts";
  * @param expected what it must be
  * @param value what the caller passed, described (see `describeValue`)
  * @param where the function it was passed to, when the message needs it (`tool()`)
+ * @param redact cuts the client's key out of a string quoted (where the key is known)
  */
-export function invalidArgument(param: string, expected: string, value: unknown, where?: string): ModelGateError {
-  return argumentError(param, `must be ${expected}; got ${describeValue(value)}`, where);
+export function invalidArgument(param: string, expected: string, value: unknown, where?: string, redact?: Redact): ModelGateError {
+  return argumentError(param, `must be ${expected}; got ${describeValue(value, redact)}`, where);
 }
 
 /**
@@ -26,11 +28,14 @@ export function argumentError(param: string, problem: string, where?: string): M
   return error;
 }
 
-/** A short description of what a caller passed. Not for secrets: a string is shown (its start). */
-export function describeValue(value: unknown): string {
+/**
+ * A short description of what a caller passed. A string is shown (its start, once `redact`
+ * has cut the key out of it); a function is not (its source may hold anything).
+ */
+export function describeValue(value: unknown, redact: Redact = String): string {
   if (value === undefined) return "nothing";
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return JSON.stringify(excerpt(value, 40));
-  return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
+  if (typeof value === "string") return JSON.stringify(excerpt(redact(value), 40));
+  return typeof value === "object" ? "an object" : typeof value === "function" ? "a function" : `${typeof value} ${String(value)}`;
 }

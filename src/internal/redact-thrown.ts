@@ -1,37 +1,112 @@
-import { redactValue, type Redact } from "./redact.ts";
+import type { Redact } from "./redact.ts";
 
 /** Built-in error classes: a copy made with their constructor is what the original was, minus the key. */
-const NATIVE_ERRORS = [Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError];
-/** How long a `cause` chain is followed; a chain that loops ends here. */
-const MAX_CAUSES = 16;
+const NATIVE_ERRORS: (new (message?: string) => Error)[] = [Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError];
+/** How deep a thrown value is copied (a `cause` chain, nested fields); deeper is a note, not a stack overflow. */
+const MAX_DEPTH = 100;
 
 /**
- * What user code threw (a schema, a middleware), as the error it causes keeps it in `cause`,
- * with the API key cut out: schema code quotes the value it rejects (`new Error("bad: " +
- * JSON.stringify(value))`), the model may have echoed the key, and a middleware holds the
- * `Request` with its `Authorization` header. An error of a built-in class is copied as that class;
- * anything else that cannot be copied as its class (a `DOMException`, an object with private
- * fields, a class instance) becomes an `Error` with its `name` and redacted `message`. Both keep
- * their stack, their own enumerable fields and their `cause`, redacted; plain data is copied as
- * `redactValue` copies it.
+ * What user code threw (a schema, a middleware, a custom `fetch`, a key function), as the
+ * error it causes keeps it, with the API key cut out: schema code quotes the value it rejects,
+ * the model may have echoed the key, and a middleware or an HTTP client holds the `Request`
+ * with its `Authorization` header. Always a copy (see `keptOrRedacted` for the original where
+ * it is provably clean):
+ * - an error of a built-in class is copied as that class, one `sameClass` accepts (the SDK's
+ *   own errors) as that class too, without running its constructor; anything else that is not
+ *   plain data (a `DOMException`, an object with private fields, a `Request`) becomes an
+ *   `Error` with its `name` and redacted `message`. Each keeps its stack, its own fields
+ *   (enumerable or not) and its `cause`, redacted;
+ * - plain objects and arrays are copied field by field; a `Headers` as a `Headers` with every
+ *   value redacted;
+ * - inside those, anything else (a `Request`, a `Map`, a `URL`, a function) becomes a
+ *   description such as `"[Map]"`: what it holds is not data the copy can vouch for;
+ * - symbol-keyed fields (a `[util.inspect.custom]` that would print anything) are dropped.
  */
-export function redactThrown(value: unknown, redact: Redact, causes = 0): unknown {
-  const prototype: unknown = typeof value === "object" && value !== null ? Object.getPrototypeOf(value) : null;
-  if (prototype === null || prototype === Object.prototype || Array.isArray(value)) return redactValue(value, redact);
-  const thrown = value as { name?: unknown; message?: unknown; stack?: unknown; cause?: unknown; constructor?: { name?: unknown } };
-  try {
-    const Class = NATIVE_ERRORS.find((Native) => Native.prototype === prototype) ?? Error;
-    const copy = new Class(redact(typeof thrown.message === "string" ? thrown.message : ""));
-    // Descriptors, not assignment: a field named "__proto__" stays a field.
-    Object.defineProperties(copy, Object.getOwnPropertyDescriptors(redactValue(value, redact)));
-    const hidden = (name: string, item: unknown) => Object.defineProperty(copy, name, { value: item, writable: true, configurable: true });
-    const name = typeof thrown.name === "string" ? thrown.name : thrown.constructor?.name;
-    if (typeof name === "string" && name !== copy.name) hidden("name", redact(name));
-    if (typeof thrown.stack === "string") hidden("stack", redact(thrown.stack));
-    if ("cause" in thrown) hidden("cause", causes < MAX_CAUSES ? redactThrown(thrown.cause, redact, causes + 1) : undefined);
+export function redactThrown(value: unknown, redact: Redact, sameClass?: (value: object) => boolean): unknown {
+  return copyThrown(value, redact, sameClass).copy;
+}
+
+/**
+ * `value` itself when every part of it could be read and none shows a secret (plain data,
+ * errors, `Headers`, with nothing exotic: no getter, no symbol-keyed field, no `Map` or
+ * `Request` or class instance inside), else its redacted copy (see `redactThrown`). The one
+ * rule for what a thrown value may be kept as, wherever the SDK keeps one (a middleware's,
+ * a custom `fetch`'s, a key function's).
+ */
+export function keptOrRedacted(value: unknown, redact: Redact, sameClass?: (value: object) => boolean): unknown {
+  const { copy, clean } = copyThrown(value, redact, sameClass);
+  return clean ? value : copy;
+}
+
+function copyThrown(value: unknown, redact: Redact, sameClass: (value: object) => boolean = () => false): { copy: unknown; clean: boolean } {
+  let clean = true;
+  const text = (item: string) => {
+    const cut = redact(item);
+    clean &&= cut === item;
+    return cut;
+  };
+  const walk = (item: unknown, path: object[]): unknown => {
+    if (typeof item === "string") return text(item);
+    if (typeof item === "function" || typeof item === "symbol") {
+      clean = false;
+      return `[${typeof item}]`;
+    }
+    if (typeof item !== "object" || item === null) return item;
+    // A thrown value may hold itself (an HTTP client's error and its request): a cycle is named, not walked.
+    if (path.includes(item)) return "[circular]";
+    const inner = [...path, item];
+    if (path.length > MAX_DEPTH) {
+      clean = false;
+      return `[nested deeper than ${MAX_DEPTH} levels]`;
+    }
+    const prototype: unknown = Object.getPrototypeOf(item);
+    if (item instanceof Headers) {
+      const copy = new Headers();
+      item.forEach((field, name) => copy.append(text(name), text(field)));
+      return copy;
+    }
+    let copy: object;
+    if (prototype === null || prototype === Object.prototype || Array.isArray(item)) {
+      copy = Array.isArray(item) ? [] : Object.create(prototype as object | null);
+    } else if (item instanceof Error || path.length === 0) {
+      const Native = NATIVE_ERRORS.find((Class) => Class.prototype === prototype);
+      const kept = !!Native || sameClass(item);
+      clean &&= kept;
+      copy = Native ? new Native() : kept ? Object.create(prototype as object) : new Error();
+      const thrown = item as { name?: unknown; message?: unknown; stack?: unknown; constructor?: { name?: unknown } };
+      const name = typeof thrown.name === "string" ? thrown.name : thrown.constructor?.name;
+      // What the class has on its prototype (a DOMException's getters), as the copy's own.
+      hidden(copy, "name", typeof name === "string" && name !== (copy as Error).name ? text(name) : undefined);
+      hidden(copy, "message", typeof thrown.message === "string" ? text(thrown.message) : undefined);
+      hidden(copy, "stack", typeof thrown.stack === "string" ? text(thrown.stack) : undefined);
+    } else {
+      clean = false;
+      return `[${text(String((prototype as { constructor?: { name?: unknown } } | undefined)?.constructor?.name ?? "object"))}]`;
+    }
+    for (const key of Reflect.ownKeys(item)) {
+      if (typeof key === "symbol") {
+        clean = false;
+        continue;
+      }
+      if (key === "length" && Array.isArray(item)) continue;
+      const field = Object.getOwnPropertyDescriptor(item, key) as PropertyDescriptor;
+      // A getter may give another value next time: its value is copied, the original not kept.
+      if (!("value" in field)) clean = false;
+      // Defined, not assigned: a field named "__proto__" stays a field.
+      Object.defineProperty(copy, text(key), { value: walk((item as Record<string, unknown>)[key], inner), writable: true, enumerable: !!field.enumerable, configurable: true });
+    }
     return copy;
+  };
+  try {
+    return { copy: walk(value, []), clean };
   } catch {
     // A getter or a proxy that throws: nothing of it can be shown safely.
-    return new Error("(a thrown value that could not be read)");
+    return { copy: new Error("(a thrown value that could not be read)"), clean: false };
   }
+}
+
+/** Sets (or, for `undefined`, leaves unset) a field an error keeps out of `JSON.stringify` and `Object.keys`. */
+function hidden(target: object, name: string, value: unknown): void {
+  if (value === undefined) delete (target as Record<string, unknown>)[name];
+  else Object.defineProperty(target, name, { value, writable: true, configurable: true });
 }

@@ -1,6 +1,6 @@
 // Asking a key function for the key, loaded on demand (see src/loader.ts) by the first call of
 // a client whose `apiKey` is a function: a client with a fixed key never loads it.
-import { abortError, APIConnectionTimeoutError, assertAPIKey, limits, ModelGateError, redactValue, untilAborted, type APIKeyFunction, type Redact } from "../core.ts";
+import { abortError, APIConnectionTimeoutError, assertAPIKey, keptOrRedacted, limits, ModelGateError, untilAborted, type APIKeyFunction, type Redact } from "../core.ts";
 
 /**
  * The key for the next attempt: the fixed one, or what the function gives now. Every key a
@@ -21,11 +21,9 @@ export async function keyFrom(
     key = await untilAborted(Promise.resolve().then(source), controller.signal);
   } catch (error) {
     if (controller.signal.aborted) throw abortError(controller.signal);
-    // What it threw may quote a key it gave before (a failed refresh): then it is kept as a copy
-    // with every key cut out of its message and fields.
-    const message = error instanceof Error ? error.message : "";
-    const shows = redact(message) !== message || JSON.stringify(redactValue(error, redact)) !== JSON.stringify(redactValue(error, String));
-    const cause = shows ? Object.assign(new Error(redact(message)), redactValue(error, redact), { name: error instanceof Error ? error.name : "Error" }) : error;
+    // What it threw may quote a key it gave before (a failed refresh) or hold a request: it
+    // is kept only where provably free of every key, else as a redacted copy.
+    const cause = keptOrRedacted(error, redact, (value) => value instanceof ModelGateError);
     throw new ModelGateError("The `apiKey` function threw, so no request was sent; see `cause`.", { cause });
   } finally {
     release();

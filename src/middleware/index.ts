@@ -1,19 +1,22 @@
 // Running a call's middleware, loaded on demand (see src/loader.ts) by the first attempt that
 // has any: a client without middleware never loads this, and its attempts call `fetch` as is.
 import {
+  APIConnectionError,
   APIError,
   describeValue,
   invalidArgument,
+  keptOrRedacted,
   ModelGateError,
-  redactThrown,
+  SEND_BUDGET,
   type Fetch,
   type Middleware,
   type MiddlewareContext,
   type MiddlewareNext,
   type Redact,
   type RequestOptions,
+  type SendBudget,
 } from "../core.ts";
-import type { PipelineConfig, RequestSpec } from "../pipeline/request.ts";
+import type { PipelineConfig, Progress, RequestSpec } from "../pipeline/request.ts";
 
 /**
  * The `fetch` of one attempt: `list` (the client's middleware, then the call's) composed around
@@ -21,12 +24,19 @@ import type { PipelineConfig, RequestSpec } from "../pipeline/request.ts";
  * with its own signal, under its own timeout, and reads what it resolves to as the network's
  * answer. What it rejects with:
  * - what `next` rejected with (a middleware let it through or rethrew it): the fetch failure
- *   it is, which the attempt reads as it reads any (a connection error, an abort);
- * - an `APIError` a middleware threw: as it is, retried as its class and status are;
- * - anything else a middleware threw: a `ModelGateError` whose `cause` is a redacted copy of
- *   it (a middleware holds the `Request`, whose `Authorization` header is the key).
+ *   it is, which the attempt reads as it reads any (a connection error, an abort; the
+ *   attempt keeps it as `cause` only where it is free of the key);
+ * - the `BudgetExceededError` `next` refused a send with: as it is;
+ * - an `APIError` a middleware threw: its class, retried as its class and status are (a
+ *   redacted copy of that class where any part of it shows the key);
+ * - anything else a middleware threw: a `ModelGateError` whose `cause` is the thrown value
+ *   where it is provably free of the key, else a redacted copy (see `keptOrRedacted`): a
+ *   middleware holds the `Request`, whose `Authorization` header is the key.
+ * A send `next` makes beyond the first of the attempt counts as an attempt of its own in
+ * `progress` (and so in `gateway.attempts`), and under `maxCost` is made only while the
+ * call's worst case stays within it.
  */
-export function throughMiddleware(list: Middleware[], config: PipelineConfig, spec: RequestSpec, options: RequestOptions, attempt: number): Fetch {
+export function throughMiddleware(list: Middleware[], config: PipelineConfig, spec: RequestSpec, options: RequestOptions, progress: Progress): Fetch {
   return async (url, init = {}) => {
     // The SDK's own fields are the Request's; the rest (a `dispatcher`, `credentials`) goes to
     // every fetch `next` makes, as it would go to a fetch without middleware.
@@ -34,8 +44,25 @@ export function throughMiddleware(list: Middleware[], config: PipelineConfig, sp
     const attemptSignal = signal as AbortSignal;
     /** What `next` rejected with: a middleware that rethrows it has met that fetch failure. */
     const failures = new Set<unknown>();
+    /** The sends `next` refused for the budget: thrown as they are. */
+    const refusals = new Set<unknown>();
+    let sends = 0;
     const next: MiddlewareNext = async (request) => {
       if (typeof (request as Partial<Request> | undefined)?.clone !== "function") throw invalidArgument("next(request)", "a Request", request);
+      // Every send may be answered and billed: one beyond the first of this attempt is an
+      // attempt of its own, and a budget counts it.
+      const sent = (progress.sends = (progress.sends ?? 0) + 1);
+      if (sends++ > 0) {
+        try {
+          await (options as { [SEND_BUDGET]?: SendBudget })[SEND_BUDGET]?.(sent);
+        } catch (error) {
+          progress.sends--;
+          refusals.add(error);
+          throw error;
+        }
+        progress.attempts++;
+        progress.resends = (progress.resends ?? 0) + 1;
+      }
       try {
         // A clone, so `next` may be called again with the same Request; and the attempt's
         // signal, so a Request a middleware built without it still ends with the attempt.
@@ -49,7 +76,8 @@ export function throughMiddleware(list: Middleware[], config: PipelineConfig, sp
     const context: MiddlewareContext = {
       method: spec.method,
       path: String(url).slice(config.root.length).split("?")[0] as string,
-      attempt,
+      // The SDK's attempts (first, retries, re-sends): a middleware's own extra sends are not among them.
+      attempt: progress.attempts - (progress.resends ?? 0),
       stream: spec.response === "sse",
       signal: attemptSignal,
       idempotencyKey: request.headers.get("idempotency-key") ?? undefined,
@@ -62,42 +90,63 @@ export function throughMiddleware(list: Middleware[], config: PipelineConfig, sp
     try {
       response = await chain(request);
     } catch (error) {
-      if (failures.has(error) || error instanceof APIError) throw error;
-      const cause = redacted(error, config.redact);
+      if (failures.has(error) || refusals.has(error)) throw error;
+      const cause = withoutKey(error, config.redact);
+      if (error instanceof APIError) throw cause;
       const what = cause instanceof Error ? `${cause.name}: ${cause.message}` : describeValue(cause);
       throw new ModelGateError(`A middleware threw (${what}), so the request failed; see \`cause\`.`, { cause });
     }
-    // Read like fetch's answer below: a middleware that forgot to return one is named here.
-    if (typeof (response as Partial<Response> | undefined)?.status !== "number") {
+    // Read like fetch's answer: a middleware that forgot to return one, or returned one it
+    // had read, is named here rather than failing as a connection error that is retried (and
+    // paid for) again and again.
+    const answer = response as Partial<Response> | undefined;
+    if (typeof answer?.status !== "number" || typeof answer.arrayBuffer !== "function" || typeof answer.headers?.get !== "function") {
       throw new ModelGateError(`A middleware resolved to ${config.redact(describeValue(response))} instead of a Response.`);
+    }
+    if (answer.bodyUsed) {
+      throw new ModelGateError(
+        "A middleware returned a Response whose body it had already read, so the answer cannot be read again. Read a copy instead: `const copy = response.clone(); await copy.text(); return response;`.",
+      );
     }
     return response as Response;
   };
 }
 
 /**
- * What a middleware threw, as the `cause` of the error it becomes: the value itself, unless
- * some text of it (message, stack, a field, a cause) shows a secret; then a redacted copy
- * (see `redactThrown`).
+ * A thrown value as the SDK may keep it: itself where it is provably free of the key, else a
+ * redacted copy, of its class for the SDK's own errors (an `APIError` stays one, retried as
+ * its class says). Also what the attempt keeps of a custom `fetch`'s failure.
  */
-function redacted(thrown: unknown, redact: Redact): unknown {
-  let shows = false;
-  const copy = redactThrown(thrown, (text) => {
-    const cut = redact(text);
-    shows ||= cut !== text;
-    return cut;
-  });
-  return shows ? copy : thrown;
+export function withoutKey(thrown: unknown, redact: Redact): unknown {
+  return keptOrRedacted(thrown, redact, (value) => value instanceof ModelGateError);
+}
+
+/**
+ * The `APIConnectionError` of a failed `fetch` (the client's own, or what `next` rejected with
+ * and a middleware let through): its message names the runtime's reason, with the key cut out;
+ * its `cause` is what fetch threw, as `withoutKey` keeps it. Here rather than in the attempt,
+ * so that the first load does not carry it: a failed fetch is rare.
+ */
+export function connectionError(error: unknown, redact: Redact): APIConnectionError {
+  return new APIConnectionError(redact(`Connection error: ${describeCause(error)}`), { cause: withoutKey(error, redact) });
+}
+
+/** Runtimes hide the socket-level reason (ECONNREFUSED, ...) in `cause`; surface it. */
+function describeCause(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message;
 }
 
 /** The call's options as the attempt runs them: the client's value where the call gives none. */
 function withClientDefaults(options: RequestOptions, config: PipelineConfig): RequestOptions {
+  // The budget's check is the SDK's, not an option the caller set.
+  const { [SEND_BUDGET]: _budget, ...own } = options as RequestOptions & { [SEND_BUDGET]?: SendBudget };
   return {
-    ...options,
-    timeout: options.timeout ?? config.timeout,
-    maxRetries: options.maxRetries ?? config.maxRetries,
-    shrinkToAffordable: options.shrinkToAffordable ?? config.shrinkToAffordable,
-    fetchOptions: { ...config.fetchOptions, ...options.fetchOptions },
+    ...own,
+    timeout: own.timeout ?? config.timeout,
+    maxRetries: own.maxRetries ?? config.maxRetries,
+    shrinkToAffordable: own.shrinkToAffordable ?? config.shrinkToAffordable,
+    fetchOptions: { ...config.fetchOptions, ...own.fetchOptions },
   };
 }
 

@@ -1,4 +1,5 @@
-import { abortError, APIConnectionError, APIConnectionTimeoutError, ModelGateError, redactValue, type Redact } from "../errors/index.ts";
+import { abortError, APIConnectionError, APIConnectionTimeoutError, ModelGateError, type Redact } from "../errors/index.ts";
+import { loadMiddleware } from "../loader.ts";
 import { BodyReader } from "../streaming/body-reader.ts";
 import { limits } from "./limits.ts";
 import type { Fetch } from "./options.ts";
@@ -63,18 +64,19 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
     return new APIConnectionTimeoutError(`Request timed out after ${timeoutMs} ms waiting for ${waitingFor} (timeout).`);
   });
 
-  const explain = (error: unknown) => {
+  const explain = async (error: unknown) => {
     release();
     if (controller.signal.aborted) return abortError(controller.signal);
     // Already the SDK's word: an error a middleware threw, as the middleware runner gave it.
     if (error instanceof ModelGateError) return error;
-    const text = `Connection error: ${describeCause(error)}`;
-    const shown = redact(text);
-    // What fetch threw is kept as it is unless it shows the key, in its message or in any field
-    // (an HTTP client's error carrying the request's headers): then a redacted copy of its fields.
-    const fields = redactValue(error, redact);
-    const kept = shown === text && JSON.stringify(fields) === JSON.stringify(redactValue(error, String));
-    return new APIConnectionError(shown, { cause: kept ? error : fields });
+    // Worded, and what fetch threw kept only where it is provably free of the key (an HTTP
+    // client's error may hold the Request, with its Authorization header), by code loaded on
+    // demand: a failed fetch is rare. Where even that cannot load (the browser is offline), the
+    // error still says what fetch said, without the value it threw.
+    return loadMiddleware().then(
+      (loaded) => loaded.connectionError(error, redact),
+      () => new APIConnectionError(redact(`Connection error: ${error instanceof Error ? error.message : String(error)}`)),
+    );
   };
 
   // What the attempt awaits but does not own (a fetch that ignores the signal, a body read)
@@ -92,7 +94,7 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
   try {
     response = await untilAborted(fetch(url, { ...init, signal: controller.signal }));
   } catch (error) {
-    throw explain(error);
+    throw await explain(error);
   }
   if (asItComes && response.ok && !isDocument(response)) {
     // One reader for the body, started now: its first read ends the timeout, and an abort
@@ -109,7 +111,7 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
   try {
     bytes = await untilAborted(response.arrayBuffer());
   } catch (error) {
-    throw explain(error);
+    throw await explain(error);
   }
   release();
   const expected = response.headers.get("content-length");
@@ -128,10 +130,4 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
 export function isDocument(response: Response): boolean {
   const type = response.headers.get("content-type") ?? "";
   return type.includes("json") || type.includes("html");
-}
-
-/** Runtimes hide the socket-level reason (ECONNREFUSED, ...) in `cause`; surface it. */
-function describeCause(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message;
 }

@@ -101,8 +101,12 @@ export function request<T>(config: PipelineConfig, spec: RequestSpec): APIPromis
 
 /** What a call has done so far, for the `GatewayInfo` of its result or of its error, and its trace. */
 export interface Progress {
-  /** HTTP attempts made, retries of every kind included. */
+  /** HTTP attempts made, retries of every kind included (and a middleware's extra sends). */
   attempts: number;
+  /** Sends made through a middleware's `next` (counted by the middleware runner). */
+  sends?: number;
+  /** Of `attempts`, the sends a middleware made beyond the first of an attempt. */
+  resends?: number;
 }
 
 async function run<T>(config: PipelineConfig, spec: RequestSpec, progress: Progress): Promise<Outcome<T>> {
@@ -119,7 +123,7 @@ async function run<T>(config: PipelineConfig, spec: RequestSpec, progress: Progr
 /** Sends the request until `nextStep` says to return or to throw, and carries out each step. */
 async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Progress): Promise<Outcome<T>> {
   // Most calls have no options: nothing to check (a `null` is checked, and refused).
-  if (spec.options !== undefined) assertCallOptions(spec.options);
+  if (spec.options !== undefined) assertCallOptions(spec.options, config.redact);
   const options: RequestOptions = spec.options ?? {};
   spec.validate?.();
   if (typeof spec.path !== "string") throw invalidArgument("path", 'a string such as "/v1/models"', spec.path);
@@ -164,7 +168,7 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
     try {
       exchange = await attempt({
         // Most clients have none: then nothing of it is loaded, and fetch is called as is.
-        fetch: middleware[0] ? (await loadMiddleware()).throughMiddleware(middleware, config, spec, options, progress.attempts) : config.fetch,
+        fetch: middleware[0] ? (await loadMiddleware()).throughMiddleware(middleware, config, spec, options, progress) : config.fetch,
         url,
         init: { ...config.fetchOptions, ...options.fetchOptions, method: spec.method, headers, body: body ?? null },
         timeoutMs,
@@ -195,7 +199,9 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
         body = toJSON(smaller);
         // A smaller request is another request: it gets its own key (under a new API key
         // too), so an idempotent gateway does not answer it with the 402 it stored for the first.
-        headers.set("idempotency-key", (sdkHeaders["idempotency-key"] = `${headers.get("idempotency-key")}-shrunk`));
+        // None when the caller removed it (`headers: { "idempotency-key": null }`).
+        const sentKey = headers.get("idempotency-key");
+        if (sentKey) headers.set("idempotency-key", (sdkHeaders["idempotency-key"] = `${sentKey}-shrunk`));
         if (config.debug) await debugLine(config, ["shrink", step.tokens]);
         continue;
       }
@@ -222,15 +228,21 @@ async function debugLine(config: PipelineConfig, line: DebugLine): Promise<void>
   lines?.logDebug(config.log, line, config.redact);
 }
 
+function isFunction(value: unknown): boolean {
+  return typeof value === "function";
+}
+
 /** The per-call options that are checked: name, test, and what a value must be. */
-const CALL_OPTIONS: [keyof RequestOptions, (value: unknown) => boolean, string][] = [
+const CALL_OPTIONS: [keyof RequestOptions | "fetch", (value: unknown) => boolean, string][] = [
   ["shrinkToAffordable", (value) => typeof value === "boolean", "true or false"],
   ["signal", (value) => typeof (value as AbortSignal).addEventListener === "function", "an AbortSignal"],
   ["headers", (value) => typeof value === "object", "a Headers, [name, value] pairs or a record"],
   ["query", isRecord, "a record of parameters"],
   ["timeout", (value) => typeof value === "number" && value >= 0, "a non-negative number of milliseconds"],
   ["maxRetries", (value) => Number.isInteger(value) && (value as number) >= 0, "a whole number from 0"],
-  ["middleware", (value) => Array.isArray(value) && value.every((item) => typeof item === "function"), "an array of middleware functions"],
+  ["middleware", (value) => Array.isArray(value) && value.every(isFunction), "an array of middleware functions"],
+  // A client option only: a `fetch` that is no function would fail every call as a connection error, retried.
+  ["fetch", isFunction, "a fetch function"],
 ];
 
 /**
@@ -238,10 +250,11 @@ const CALL_OPTIONS: [keyof RequestOptions, (value: unknown) => boolean, string][
  * sent. `undefined` or `null` leaves the client's value. The client's options of the same
  * names (`middleware`) are checked here too.
  */
-export function assertCallOptions(options: unknown): asserts options is RequestOptions {
-  if (!isRecord(options)) throw invalidArgument("options", "an object such as { signal, timeout }", options);
+export function assertCallOptions(options: unknown, redact: Redact = String): asserts options is RequestOptions {
+  // What the caller passed is quoted (a string's start): with the key cut out.
+  if (!isRecord(options)) throw invalidArgument("options", "an object", options, undefined, redact);
   for (const [name, isValid, expected] of CALL_OPTIONS) {
-    if (options[name] != null && !isValid(options[name])) throw invalidArgument(name, expected, options[name]);
+    if (options[name] != null && !isValid(options[name])) throw invalidArgument(name, expected, options[name], undefined, redact);
   }
 }
 
