@@ -274,6 +274,23 @@ describe("chat.completions.stream(): final values and iteration", () => {
     expect((await copy.finalMessage()).parsed).toBeNull();
   });
 
+  it("a body made after chunks have gone by (after an await, or after the end) ends with the error frame, never a shortened answer", async () => {
+    for (const lateBy of ["first chunk", "end"] as const) {
+      const source = client.chat.completions.stream({ model, messages });
+      if (lateBy === "end") await source.done();
+      else await source.emitted("chunk");
+      const copy = Stream.fromReadableStream<ChatCompletionChunk>(source.toReadableStream());
+      const read: string[] = [];
+      const error = await (async () => {
+        for await (const each of copy) read.push(each.choices[0]?.delta.content ?? "");
+      })().catch((thrown: unknown) => thrown);
+      expect(error, lateBy).toBeInstanceOf(ModelGateError);
+      expect((error as Error).message).toMatch(/after \d+ chunk\(s\) had gone by/);
+      expect(read).toEqual([]);
+      expect(await source.finalContent()).toBeTruthy();
+    }
+  });
+
   it("reads a body openai's toReadableStream() wrote: its chunks as events, then the APIConnectionError of a body without an end frame", async () => {
     const theirs = openaiTwin().chat.completions.stream({ model, messages });
     const copy = ChatCompletionStream.fromReadableStream(theirs.toReadableStream());

@@ -33,8 +33,9 @@ export class StreamHelper extends ChatHelper {
     }, () => conversation.emitFinal());
   }
 
-  iterator(): AsyncIterable<ChatCompletionChunk> {
-    return listen(this, "chunk", () => this.abort());
+  /** The chunks from now on; for the bridge (`bridge` set, see `HelperShell.toReadableStream`), from the start or not at all. */
+  iterator(bridge?: unknown): AsyncIterable<ChatCompletionChunk> {
+    return bridge ? this.bridged() : listen(this, "chunk", () => this.abort());
   }
 }
 
