@@ -156,6 +156,16 @@ describe("streamIdleTimeout counts only time spent waiting on the network", () =
     expect(elapsedMs, "fake milliseconds until the idle timeout").toBe(100);
     expect(seen.cancelled).toBe(true);
   });
+
+  it("still fires when the server sends only events without data (data: lines), skipped keep-alives that never refill the budget", async () => {
+    const keepAlives = Array.from({ length: 20 }, () => ["data:\n\n", 15]).flat();
+    const { client, seen } = clientFor({ reads: [data(chunk({ content: "a" })), ...keepAlives], then: "hang" }, { streamIdleTimeout: 100 });
+    const { value, elapsedMs } = await inFakeTime(streamOf(client).then(collect));
+    expect(value!.text).toBe("a");
+    expect(value!.error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(elapsedMs, "fake milliseconds until the idle timeout").toBe(100);
+    expect(seen.cancelled).toBe(true);
+  });
 });
 
 describe("timeout runs until the first byte of a stream's body", () => {

@@ -55,6 +55,13 @@ describe("how a stream ends", () => {
     expect(contents).toEqual(["a", "b"]);
   });
 
+  it("ends normally at a [DONE] with whitespace around it, as openai's reader does", async () => {
+    serve([contentEvent("a"), "data: [DONE] \n\n", contentEvent("after")]);
+    const { contents, error } = await drain(await openStream());
+    expect(error).toBeUndefined();
+    expect(contents).toEqual(["a"]);
+  });
+
   it("ends normally without [DONE] when a chunk carried a finish_reason", async () => {
     serve([contentEvent("a"), contentEvent(null, "stop")]);
     const { contents, error } = await drain(await openStream());

@@ -40,7 +40,8 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gate
   const decoder = new SSEDecoder(
     (event) => {
       prelude = undefined;
-      reader.progress();
+      // An event without data is a keep-alive (skipped): like a comment, it does not reset the idle clock.
+      if (event.data) reader.progress();
       events.add(event, bodyEnded);
     },
     { maxLineLength: options.maxLineLength },

@@ -49,8 +49,9 @@ async function* imageEvents(response: Response, reader: BodyReader, count: numbe
   const decoder = new SSEDecoder(
     ({ event, data }) => {
       if (ended || failure) return;
-      reader.progress();
-      if (data === "[DONE]") ended = true;
+      // An event without data is a keep-alive: it does not reset the idle clock.
+      if (data) reader.progress();
+      if (data.trim() === "[DONE]") ended = true;
       else if (event === "error") failure = errorFromStreamEvent(data, context);
       else if (data !== "") failure = take(data);
     },
