@@ -87,6 +87,16 @@ describe("chat.completions.stream(): what it returns", () => {
     expect(stream.messages.map((message) => [message.role, message.content])).toEqual(theirs.messages.map((message) => [message.role, message.content]));
   });
 
+  it("cuts the API key out of requestID when a proxy echoes it in x-request-id, as gateway.requestID does", async () => {
+    const key = "sk-live-0123456789abcdefSECRET";
+    const body = sseData(chunk({ role: "assistant", content: "A" }, { finish: "stop" })) + DONE;
+    const echoing = async () => new Response(body, { headers: { "content-type": "text/event-stream", "x-request-id": `req_${key}` } });
+    const stream = new ModelGate({ apiKey: key, baseURL: "https://proxy.test", fetch: echoing, maxRetries: 0 }).chat.completions.stream({ model, messages });
+    await stream.done();
+    expect(stream.requestID).toBe("req_[redacted]");
+    expect(stream.requestID).toBe(stream.gateway?.requestID);
+  });
+
   it("has no response, requestID or gateway until connect, then those of the stream", async () => {
     const stream = client.chat.completions.stream({ model, messages });
     expect([stream.response, stream.requestID, stream.gateway]).toEqual([undefined, undefined, undefined]);

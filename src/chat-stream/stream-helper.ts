@@ -57,7 +57,8 @@ export function startStream(shell: ShellHandle, client: Requester, completions: 
       const stream = (await completions.parse({ ...(params as object), stream: true } as never, callOptions as never)) as unknown as StructuredStream<unknown>;
       return { stream, parsing: deltaParsing(plan), final: () => stream.finalChatCompletion() as Promise<ChatCompletion> };
     },
-    (stream) => Object.assign(shell[0], { response: stream.response, requestID: stream.requestID, gateway: stream.gateway }),
+    // The request id as `gateway` has it, with the key cut out (a proxy may echo it there).
+    (stream) => Object.assign(shell[0], { response: stream.response, requestID: stream.gateway?.requestID ?? null, gateway: stream.gateway }),
   );
   return helper;
 }
