@@ -21,7 +21,7 @@ const EXCERPT_LENGTH = 120;
  */
 export function imageEventStream(count: number) {
   return (response: Response, reader: BodyReader, controller: AbortController, gateway: GatewayInfo, options: SSEChunkOptions): Stream<unknown> =>
-    new Stream(() => imageEvents(response, reader, count, options), controller, response, gateway);
+    new Stream(() => imageEvents(response, reader, count, options, gateway), controller, response, gateway);
 }
 
 /**
@@ -34,7 +34,7 @@ export function imageEventStream(count: number) {
  * carries `error`, throws the `APIError` it describes. The body's reader keeps its limits
  * (timeouts, abort); only whole events count as the server being alive.
  */
-async function* imageEvents(response: Response, reader: BodyReader, count: number, options: SSEChunkOptions): AsyncGenerator<unknown> {
+async function* imageEvents(response: Response, reader: BodyReader, count: number, options: SSEChunkOptions, gateway: GatewayInfo): AsyncGenerator<unknown> {
   const context = { ...options.errorContext, headers: response.headers };
   const queue: unknown[] = [];
   let failure: Error | undefined;
@@ -96,8 +96,8 @@ async function* imageEvents(response: Response, reader: BodyReader, count: numbe
       }
     }
   } catch (error) {
-    // Like a chat stream's errors, each can be quoted by the stream's request id.
-    if (error instanceof APIError) Object.assign(error, { requestID: error.requestID ?? response.headers.get("x-request-id") });
+    // Like a chat stream's errors, each can be quoted by the stream's request id (the key cut out).
+    if (error instanceof APIError) Object.assign(error, { requestID: error.requestID ?? gateway.requestID });
     throw error;
   } finally {
     // A consumer that stops early, an end before the body closed, or a failure: let the body go.
