@@ -183,6 +183,16 @@ describe("the bridge framing", () => {
     expect(error?.message).toContain("stream bridge sent");
   });
 
+  it("rejects a JSON object line without a choices array (a run's event, {\"foo\":1}) instead of taking it for a chunk", async () => {
+    const end = JSON.stringify({ id: "x", choices: [], modelgate_bridge: "end" });
+    for (const line of ['{"foo":1}', '{"type":"step.start","step":1}']) {
+      const { text, chunks, error } = await readAll(bodyOf(`${JSON.stringify(chunk({ content: "ok" }))}\n${line}\n${end}\n`));
+      expect({ text, chunks }).toEqual({ text: "ok", chunks: 1 });
+      expect(error).toBeInstanceOf(ModelGateError);
+      expect(error?.message).toContain("neither a chunk object nor one of its frames");
+    }
+  });
+
   it("skips blank lines, as openai's reader does", async () => {
     const end = JSON.stringify({ id: "x", choices: [], modelgate_bridge: "end" });
     expect(await readAll(bodyOf(`\n${JSON.stringify(chunk({ content: "ok" }))}\n\r\n  \n${end}\n`))).toEqual({ text: "ok", chunks: 1, error: undefined });

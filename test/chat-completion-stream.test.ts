@@ -87,6 +87,16 @@ describe("chat.completions.stream(): what it returns", () => {
     expect(stream.messages.map((message) => [message.role, message.content])).toEqual(theirs.messages.map((message) => [message.role, message.content]));
   });
 
+  it("cuts the API key out of requestID when a proxy echoes it in x-request-id, as gateway.requestID does", async () => {
+    const key = "sk-live-0123456789abcdefSECRET";
+    const body = sseData(chunk({ role: "assistant", content: "A" }, { finish: "stop" })) + DONE;
+    const echoing = async () => new Response(body, { headers: { "content-type": "text/event-stream", "x-request-id": `req_${key}` } });
+    const stream = new ModelGate({ apiKey: key, baseURL: "https://proxy.test", fetch: echoing, maxRetries: 0 }).chat.completions.stream({ model, messages });
+    await stream.done();
+    expect(stream.requestID).toBe("req_[redacted]");
+    expect(stream.requestID).toBe(stream.gateway?.requestID);
+  });
+
   it("has no response, requestID or gateway until connect, then those of the stream", async () => {
     const stream = client.chat.completions.stream({ model, messages });
     expect([stream.response, stream.requestID, stream.gateway]).toEqual([undefined, undefined, undefined]);
@@ -272,6 +282,23 @@ describe("chat.completions.stream(): final values and iteration", () => {
     expect(await copy.finalContent()).toBe(await source.finalContent());
     expect(await Stream.fromReadableStream<ChatCompletionChunk>(forStream).text()).toBe(await source.finalContent());
     expect((await copy.finalMessage()).parsed).toBeNull();
+  });
+
+  it("a body made after chunks have gone by (after an await, or after the end) ends with the error frame, never a shortened answer", async () => {
+    for (const lateBy of ["first chunk", "end"] as const) {
+      const source = client.chat.completions.stream({ model, messages });
+      if (lateBy === "end") await source.done();
+      else await source.emitted("chunk");
+      const copy = Stream.fromReadableStream<ChatCompletionChunk>(source.toReadableStream());
+      const read: string[] = [];
+      const error = await (async () => {
+        for await (const each of copy) read.push(each.choices[0]?.delta.content ?? "");
+      })().catch((thrown: unknown) => thrown);
+      expect(error, lateBy).toBeInstanceOf(ModelGateError);
+      expect((error as Error).message).toMatch(/after \d+ chunk\(s\) had gone by/);
+      expect(read).toEqual([]);
+      expect(await source.finalContent()).toBeTruthy();
+    }
   });
 
   it("reads a body openai's toReadableStream() wrote: its chunks as events, then the APIConnectionError of a body without an end frame", async () => {

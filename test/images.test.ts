@@ -197,6 +197,16 @@ describe("streamed images.generate()", () => {
     expect((ending as APIConnectionError).requestID).toBe("req_images");
   });
 
+  it("counts a repeated completed event for the same image_index once: image 1 never completing is a cut", async () => {
+    const { client } = streaming([frame("image_generation.completed", { image_index: 0 }), frame("image_generation.completed", { image_index: 0 })]);
+    const { events, ending } = await drain(await generateStream(client, 2));
+    expect(events).toHaveLength(2);
+    expect(ending).toBeInstanceOf(APIConnectionError);
+    expect((ending as Error).message).toMatch(/1 of the 2 image\(s\) asked for completed/);
+    const whole = streaming([frame("image_generation.completed", { image_index: 0 }), frame("image_generation.completed", { image_index: 1 })]);
+    expect((await drain(await generateStream(whole.client, 2))).ending).toBe("end");
+  });
+
   it("throws APIConnectionError when the connection breaks off, and for the mock's cut fault", async () => {
     const { client } = streaming([frame("image_generation.partial_image")], "break-off");
     const broken = await drain(await generateStream(client));

@@ -156,6 +156,16 @@ describe("streamIdleTimeout counts only time spent waiting on the network", () =
     expect(elapsedMs, "fake milliseconds until the idle timeout").toBe(100);
     expect(seen.cancelled).toBe(true);
   });
+
+  it("still fires when the server sends only events without data (data: lines), skipped keep-alives that never refill the budget", async () => {
+    const keepAlives = Array.from({ length: 20 }, () => ["data:\n\n", 15]).flat();
+    const { client, seen } = clientFor({ reads: [data(chunk({ content: "a" })), ...keepAlives], then: "hang" }, { streamIdleTimeout: 100 });
+    const { value, elapsedMs } = await inFakeTime(streamOf(client).then(collect));
+    expect(value!.text).toBe("a");
+    expect(value!.error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(elapsedMs, "fake milliseconds until the idle timeout").toBe(100);
+    expect(seen.cancelled).toBe(true);
+  });
 });
 
 describe("timeout runs until the first byte of a stream's body", () => {
@@ -466,6 +476,18 @@ describe("a 200 error document under a content type that does not say JSON", () 
     const { error } = await collect(await streamOf(client));
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error?.message).toMatch(/Rate limit exceeded/);
+    expectNoKey(error);
+  });
+});
+
+describe("a 200 page under text/event-stream (a proxy's or captive portal's HTML)", () => {
+  it("is a ModelGateError showing the page's start, the key cut out, not a cut connection", async () => {
+    const page = `<html><head><title>Access denied</title></head><body>Blocked by proxy for ${KEY}</body></html>\n`;
+    const { client } = clientFor({ reads: [page], contentType: "text/event-stream" });
+    const { error } = await collect(await streamOf(client));
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(error).not.toBeInstanceOf(APIConnectionError);
+    expect(error?.message).toMatch(/^The stream sent a page: "<html><head><title>Access denied/);
     expectNoKey(error);
   });
 });

@@ -14,7 +14,7 @@ import {
 import { respondWith, sseResponse, streamedBody } from "./fixtures/body.ts";
 import { chunk, contentEvent, DONE, sseData } from "./fixtures/chunks.ts";
 import { inFakeTime, useFakeClock } from "./fixtures/clock.ts";
-import { BASE, USER_HELLO, testClient, useMockServer } from "./fixtures/server.ts";
+import { API_KEY, BASE, USER_HELLO, testClient, useMockServer } from "./fixtures/server.ts";
 
 const server = useMockServer();
 
@@ -53,6 +53,13 @@ describe("how a stream ends", () => {
     const { contents, error } = await drain(await openStream());
     expect(error).toBeUndefined();
     expect(contents).toEqual(["a", "b"]);
+  });
+
+  it("ends normally at a [DONE] with whitespace around it, as openai's reader does", async () => {
+    serve([contentEvent("a"), "data: [DONE] \n\n", contentEvent("after")]);
+    const { contents, error } = await drain(await openStream());
+    expect(error).toBeUndefined();
+    expect(contents).toEqual(["a"]);
   });
 
   it("ends normally without [DONE] when a chunk carried a finish_reason", async () => {
@@ -228,6 +235,14 @@ describe("what a stream exposes", () => {
     expect(stream.requestID).toBe("req_early");
     expect(stream.response?.status).toBe(200);
     expect(stream.controller).toBeInstanceOf(AbortController);
+    await drain(stream);
+  });
+
+  it("cuts the API key out of requestID when a proxy echoes it in x-request-id, as gateway.requestID does", async () => {
+    serve([contentEvent("a", "stop"), DONE], { headers: { "x-request-id": `req_${API_KEY}` } });
+    const stream = await openStream();
+    expect(stream.requestID).toBe("req_[redacted]");
+    expect(stream.requestID).toBe(stream.gateway.requestID);
     await drain(stream);
   });
 

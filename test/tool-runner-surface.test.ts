@@ -2,7 +2,7 @@ import OpenAI from "openai";
 import { zodFunction } from "openai/helpers/zod";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { APIUserAbortError, ModelGate, ModelGateError, tool, type ToolRun, type ToolRunEvent } from "../src/index.ts";
+import { APIUserAbortError, ChatCompletionStream, ModelGate, ModelGateError, Stream, tool, type ChatCompletionChunk, type ToolRun, type ToolRunEvent } from "../src/index.ts";
 import { createMockGateway, MOCK_API_KEY, type MockGateway } from "../src/testing/index.ts";
 import { hearAll, names, printed } from "./fixtures/helper-events.ts";
 import { eventually } from "./fixtures/mock-stream.ts";
@@ -87,6 +87,28 @@ describe("runTools(): openai's runner surface", () => {
     expect(await run.finalFunctionToolCallResult()).toBe('{"city":"Paris","celsius":21}');
     expect(await run.totalUsage()).toEqual({ prompt_tokens: result.usage.prompt_tokens, completion_tokens: result.usage.completion_tokens, total_tokens: result.usage.total_tokens });
     await expect(run.done()).resolves.toBeUndefined();
+  });
+
+  it("toReadableStream() writes the chunks of every streamed step (not the run's events), as openai's streaming runner does", async () => {
+    callsParis();
+    const run = client.chat.completions.runTools({ model, messages, tools: [weatherFunction()], stream: true });
+    const [ours, theirs] = run.toReadableStream().tee();
+    const { ChatCompletionStream: OpenAIChatCompletionStream } = await import("openai/lib/ChatCompletionStream");
+    const [content, openaiContent] = await Promise.all([ChatCompletionStream.fromReadableStream(ours).finalContent(), OpenAIChatCompletionStream.fromReadableStream(theirs).finalContent()]);
+    expect(content).toBe(await run.finalContent());
+    expect(content).toBeTruthy();
+    expect(openaiContent).toBe(content);
+    expect((await run.finalChatCompletion()).choices[0]?.message.tool_calls).toBeUndefined();
+  });
+
+  it("toReadableStream() of a run without stream: true writes the error frame saying so, not an empty answer", async () => {
+    const run = client.chat.completions.runTools({ model, messages, tools: [weatherFunction()] });
+    const error = await Stream.fromReadableStream<ChatCompletionChunk>(run.toReadableStream())
+      .finalChatCompletion()
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect((error as Error).message).toMatch(/needs stream: true/);
+    await run;
   });
 
   it("is awaitable and iterable as before, and then, catch and finally behave as a promise's", async () => {

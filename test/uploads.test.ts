@@ -2,7 +2,7 @@ import { createReadStream, mkdtempSync, openAsBlob, rmSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { APIUserAbortError, ModelGate, ModelGateError, toFile } from "../src/index.ts";
+import { APIConnectionTimeoutError, APIUserAbortError, ModelGate, ModelGateError, toFile } from "../src/index.ts";
 import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
 
 // Uploads as openai's users write them (API.md, "Coming from openai-node"): toFile(), and an
@@ -248,6 +248,82 @@ describe("an endpoint's file from a stream, a Response or an iterable", () => {
     more();
     await vi.waitFor(() => expect(state.closed).toBe(true));
     expect(state.parts).toBe(2);
+    expect(gateway.requests).toHaveLength(0);
+  });
+
+  it("cuts the client's key out of a failing source's error: message, cause and stack", async () => {
+    const { client, gateway } = mocked();
+    const failing = new ReadableStream({
+      pull(controller) {
+        controller.error(new Error(`GET https://files.example/a.wav?key=${MOCK_API_KEY} failed: socket hang up`));
+      },
+    });
+    const error = (await client.audio.transcriptions.create({ model: SPEAKER, file: failing }).catch((caught: unknown) => caught)) as ModelGateError;
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(error.message).toMatch(/^Could not read `file`: GET https:\/\/files.example\/a.wav\?key=\[redacted\] failed/);
+    const cause = error.cause as Error;
+    for (const text of [error.message, error.stack, cause.message, cause.stack, String(cause)]) {
+      for (let i = 0; i + 8 <= MOCK_API_KEY.length; i++) expect(text).not.toContain(MOCK_API_KEY.slice(i, i + 8));
+    }
+    expect(gateway.requests).toHaveLength(0);
+  });
+
+  it("bounds the reading of a stalled upload by the call's timeout: APIConnectionTimeoutError, the source stopped, nothing sent", async () => {
+    vi.useFakeTimers();
+    try {
+      const { client, gateway } = mocked();
+      let destroyed = 0;
+      const stalled = {
+        async *[Symbol.asyncIterator]() {
+          yield AUDIO;
+          await new Promise(() => {});
+        },
+        destroy: () => destroyed++,
+      };
+      const call = client.audio.transcriptions.create({ model: SPEAKER, file: stalled }, { timeout: 300 }).catch((caught: unknown) => caught);
+      await vi.advanceTimersByTimeAsync(299);
+      expect(destroyed).toBe(0);
+      await vi.advanceTimersByTimeAsync(1);
+      const error = await call;
+      expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+      expect((error as Error).message).toMatch(/Reading `file` took longer than the call's timeout \(300 ms\)/);
+      expect(destroyed).toBe(1);
+      expect(gateway.requests).toHaveLength(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("on an abort while a read of the source is pending, destroys a Node stream and cancels a ReadableStream", async () => {
+    const { client, gateway } = mocked();
+    const pending = () => new Promise<never>(() => {});
+    let destroyed = 0;
+    let yielded = 0;
+    const nodeLike = {
+      async *[Symbol.asyncIterator]() {
+        yield AUDIO;
+        yielded++;
+        await pending();
+      },
+      destroy: () => destroyed++,
+      path: "/tmp/talk.wav",
+    };
+    let cancelled = 0;
+    let pulls = 0;
+    const web = new ReadableStream<Uint8Array>({
+      pull: (controller) => (pulls++ === 0 ? controller.enqueue(AUDIO) : pending()),
+      cancel: () => void cancelled++,
+    });
+    for (const file of [nodeLike, web]) {
+      const controller = new AbortController();
+      const call = client.audio.transcriptions.create({ model: SPEAKER, file }, { signal: controller.signal });
+      // Aborted while the second read is pending.
+      await vi.waitFor(() => expect(file === web ? pulls : yielded + 1).toBe(2));
+      controller.abort();
+      await expect(call).rejects.toBeInstanceOf(APIUserAbortError);
+    }
+    expect(destroyed).toBe(1);
+    expect(cancelled).toBe(1);
     expect(gateway.requests).toHaveLength(0);
   });
 

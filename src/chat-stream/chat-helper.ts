@@ -1,7 +1,8 @@
-import { CHAINED_CALLS, LATER_CALLS, type ShellCall } from "../core.ts";
-import type { ChatCompletion, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage } from "../types/index.ts";
+import { CHAINED_CALLS, LATER_CALLS, ModelGateError, type ShellCall } from "../core.ts";
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage } from "../types/index.ts";
 import { Conversation } from "./conversation.ts";
 import { HelperEmitter } from "./emitter.ts";
+import { listen } from "./listen.ts";
 
 /** What the object a helper stands behind (resources/chat/helper-shell.ts) has of its own, synchronously. */
 export interface Shell {
@@ -46,6 +47,20 @@ export class ChatHelper extends HelperEmitter {
     Object.defineProperties(shell, own);
     for (const [name, args] of queued) methods[name]!(...args);
     queued.length = 0;
+  }
+
+  /**
+   * The chunks for `toReadableStream()`: every one from the first, or, when chunks have gone by
+   * already (the body was made after an `await`, or after the end), a failure the bridge writes
+   * as its error frame, so the far side throws instead of taking the rest for the whole answer.
+   * `refusal`: a reason there are no chunks to write at all. Nothing is kept for a bridge that might come later (openai's helper keeps nothing either; it
+   * writes the rest as if it were all).
+   */
+  bridged(refusal?: string): AsyncIterable<ChatCompletionChunk> {
+    refusal ??= this.chunksTold ? `toReadableStream() was called after ${this.chunksTold} chunk(s) had gone by, so its body would lack the start of the answer: call it before awaiting anything else.` : undefined;
+    if (!refusal) return listen(this, "chunk", () => this.abort());
+    const error = new ModelGateError(refusal);
+    return { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(error) }) };
   }
 
   async finalChatCompletion(): Promise<ChatCompletion> {

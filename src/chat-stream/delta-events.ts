@@ -71,6 +71,7 @@ export class DeltaEvents {
   async add(chunk: ChatCompletionChunk): Promise<void> {
     const snapshot = this.#accumulate(chunk);
     const events = this.#events;
+    events.chunksTold++;
     events.emit("chunk", chunk, snapshot);
     for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {
       if (!isObject(choice)) continue;

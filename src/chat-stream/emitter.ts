@@ -20,6 +20,8 @@ export class HelperEmitter {
   readonly #end = new Promise<void>((resolve, reject) => {
     this.#settle = (failure) => (failure ? reject(failure.error) : resolve());
   });
+  /** How many `chunk` events have gone by, listened to or not: a bridge made after the first would lack the start (see `ChatHelper.bridged`). */
+  chunksTold = 0;
   /** The signal the helper's requests go out with: `abort()`, or the caller's own signal, aborts it. */
   readonly controller: AbortController;
 

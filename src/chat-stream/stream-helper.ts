@@ -33,8 +33,9 @@ export class StreamHelper extends ChatHelper {
     }, () => conversation.emitFinal());
   }
 
-  iterator(): AsyncIterable<ChatCompletionChunk> {
-    return listen(this, "chunk", () => this.abort());
+  /** The chunks from now on; for the bridge (`bridge` set, see `HelperShell.toReadableStream`), from the start or not at all. */
+  iterator(bridge?: unknown): AsyncIterable<ChatCompletionChunk> {
+    return bridge ? this.bridged() : listen(this, "chunk", () => this.abort());
   }
 }
 
@@ -56,7 +57,8 @@ export function startStream(shell: ShellHandle, client: Requester, completions: 
       const stream = (await completions.parse({ ...(params as object), stream: true } as never, callOptions as never)) as unknown as StructuredStream<unknown>;
       return { stream, parsing: deltaParsing(plan), final: () => stream.finalChatCompletion() as Promise<ChatCompletion> };
     },
-    (stream) => Object.assign(shell[0], { response: stream.response, requestID: stream.requestID, gateway: stream.gateway }),
+    // The request id as `gateway` has it, with the key cut out (a proxy may echo it there).
+    (stream) => Object.assign(shell[0], { response: stream.response, requestID: stream.gateway?.requestID ?? null, gateway: stream.gateway }),
   );
   return helper;
 }

@@ -116,10 +116,11 @@ export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_
       const chunk = value as Record<string, unknown>;
       // An error inside a chunk is an error wherever it is read, as in an SSE stream.
       if (chunk.error != null) ending = { error: errorFromBody(undefined, chunk) };
-      else {
-        if (Array.isArray(chunk.choices)) for (const choice of chunk.choices) if (isRecord(choice) && isRecord(choice.delta)) aliasReasoning(choice.delta);
+      // A chunk has a `choices` array; anything else (a run's events, `{"foo":1}`) is no chunk.
+      else if (Array.isArray(chunk.choices)) {
+        for (const choice of chunk.choices) if (isRecord(choice) && isRecord(choice.delta)) aliasReasoning(choice.delta);
         queue.push(chunk as T);
-      }
+      } else reject(text);
     } else if (kind === "end") ending = {};
     else if (kind === "error" && isRecord((value as Record<string, unknown>).error)) ending = { error: errorFromFrame((value as { error: Record<string, unknown> }).error) };
     else reject(text);

@@ -62,7 +62,8 @@ export class ChunkEvents<T> {
   add(event: ServerSentEvent, bodyEnded: boolean): void {
     if (this.sawDone || this.failure) return;
     const { data } = event;
-    if (data === "[DONE]") {
+    // openai's reader ends at `[DONE]` with whitespace around it too.
+    if (data.trim() === "[DONE]") {
       this.sawDone = true;
       return;
     }

@@ -32,7 +32,7 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
    * `Stream.fromReadableStream()` has none (its type is `Stream<T, undefined>`).
    */
   readonly response: R;
-  /** The `x-request-id` response header: quote it when reporting a problem. */
+  /** The `x-request-id` response header (the API key cut out): quote it when reporting a problem. */
   readonly requestID: string | null;
   /**
    * What the gateway did: filled from the response headers when the stream is returned, then
@@ -52,7 +52,8 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
     this.controller = controller;
     this.response = response;
     this.gateway = gateway as R extends Response ? GatewayInfo : undefined;
-    this.requestID = response?.headers.get("x-request-id") ?? null;
+    // The gateway's copy has the key cut out: a proxy may echo it in the header.
+    this.requestID = gateway?.requestID ?? null;
   }
 
   /** A stream of the JSON chunks carried by a Server-Sent Events response. */

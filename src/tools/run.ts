@@ -20,6 +20,7 @@ const REPEATS_TO_STOP = 3;
  */
 export function startRun(shell: ShellHandle, client: Requester, completions: Completions, params: unknown, options: unknown): RunnerHelper {
   const helper = new RunnerHelper(shell);
+  helper.streamed = isRecord(params) && params.stream === true;
   helper.start(async () => {
     helper.follow(isRecord(options) ? options.signal : undefined);
     return new ToolRun(client, completions, params, options, helper, shell[0]).run();

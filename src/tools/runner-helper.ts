@@ -1,3 +1,4 @@
+import type { ChatCompletionChunk } from "../types/index.ts";
 import type { ToolRunEvent, ToolRunResult } from "../types/tool-runner.ts";
 import { ChatHelper, type ShellHandle } from "../chat-stream/chat-helper.ts";
 import { EventLog } from "./event-log.ts";
@@ -10,6 +11,8 @@ import { EventLog } from "./event-log.ts";
 export class RunnerHelper extends ChatHelper {
   readonly log = new EventLog<ToolRunEvent>();
   #result: Promise<ToolRunResult> | undefined;
+  /** Whether the run's params asked for `stream: true` (its steps' chunks are what the bridge writes). */
+  streamed = false;
 
   constructor(shell: ShellHandle) {
     super(shell, []);
@@ -51,8 +54,14 @@ export class RunnerHelper extends ChatHelper {
     return this.result().finally(onFinally);
   }
 
-  /** The run's own events (`step.start`, `tool_call`, …), for `for await`. */
-  iterator(): AsyncIterable<ToolRunEvent> {
-    return { [Symbol.asyncIterator]: () => this.log.reader() };
+  /**
+   * The run's own events (`step.start`, `tool_call`, …), for `for await`; for the bridge
+   * (`bridge` set, see `HelperShell.toReadableStream`), the chunks of every streamed step, as
+   * openai's streaming runner writes them, and a clear failure for a run without `stream: true`
+   * (it has no chunks: its body would be an empty answer).
+   */
+  iterator(bridge?: unknown): AsyncIterable<ToolRunEvent> | AsyncIterable<ChatCompletionChunk> {
+    if (!bridge) return { [Symbol.asyncIterator]: () => this.log.reader() };
+    return this.bridged(this.streamed ? undefined : "toReadableStream() on runTools() needs stream: true in its params: without it the run has no chunks to write.");
   }
 }

@@ -141,4 +141,11 @@ export interface ToolRun extends Promise<ToolRunResult>, AsyncIterable<ToolRunEv
   readonly messages: ChatCompletionMessageParam[];
   /** Every completion of the run so far. */
   allChatCompletions(): ChatCompletion[];
+  /**
+   * With `stream: true`, the chunks of every step as the bridge's body (as openai's streaming
+   * runner writes them), for `ChatCompletionStream.fromReadableStream()` on the far side. Call
+   * it before awaiting anything: made after chunks have gone by, or for a run without
+   * `stream: true`, the body is the bridge's error frame (the far side throws a `ModelGateError`).
+   */
+  toReadableStream(): ReadableStream<Uint8Array>;
 }

@@ -71,17 +71,22 @@ export class HelperShell<Module, Item> implements AsyncIterable<Item> {
     return [];
   }
 
-  /** The items (a stream's chunks, a run's events) from now on; breaking out of the loop stops reading. */
-  async *[Symbol.asyncIterator](): AsyncIterator<Item> {
-    yield* await (this as unknown as { iterator(): Promise<AsyncIterable<Item>> }).iterator();
+  /**
+   * The items (a stream's chunks, a run's events) from now on; breaking out of the loop stops
+   * reading. `bridge` (for `toReadableStream()`) asks the helper for the chunks from the start.
+   */
+  async *[Symbol.asyncIterator](bridge?: 1): AsyncIterator<Item> {
+    yield* await (this as unknown as { iterator(bridge?: 1): Promise<AsyncIterable<Item>> }).iterator(bridge);
   }
 
   /**
-   * The items as the bridge's body (newline-delimited JSON, as `Stream.toReadableStream()`
-   * writes it), for `ChatCompletionStream.fromReadableStream()` or `Stream.fromReadableStream()`
-   * (and openai's readers) to read on the far side.
+   * The chunks (of a run: of its streamed steps) as the bridge's body (newline-delimited JSON,
+   * as `Stream.toReadableStream()` writes it), for `ChatCompletionStream.fromReadableStream()`
+   * or `Stream.fromReadableStream()` (and openai's readers) to read on the far side. Made after
+   * chunks have gone by, or for a run without `stream: true`, the body is the bridge's error
+   * frame: a shortened answer never ends normally.
    */
   toReadableStream(): ReadableStream<Uint8Array> {
-    return new ReadableStream(bridgeSource(this[Symbol.asyncIterator]()));
+    return new ReadableStream(bridgeSource(this[Symbol.asyncIterator](1)));
   }
 }

@@ -1,4 +1,4 @@
-import { invalidArgument, isRecord } from "../../core.ts";
+import { invalidArgument, isRecord, type Requester } from "../../core.ts";
 import type { CallOptions } from "./checks.ts";
 import { readUpload } from "./uploads.ts";
 
@@ -18,20 +18,24 @@ export interface FileField {
  * bytes again; a `Blob` or `File` as it is, never copied) and appended under its name. Every
  * other field is text: a list as repeated `name[]` fields, as form-reading servers expect, an
  * object as JSON. A bad file value is an error naming its field, before anything is sent. The
- * call's `signal` stops the reading (the pipeline checks the options themselves later).
+ * call's `signal` stops the reading and its `timeout` (else the client's) bounds it, the whole
+ * of it, not per attempt; a source's failure has the client's key cut out (the pipeline checks
+ * the options themselves later).
  */
-export async function multipartForm(params: Record<string, unknown>, files: Record<string, FileField>, options: CallOptions): Promise<FormData> {
+export async function multipartForm(client: Requester, params: Record<string, unknown>, files: Record<string, FileField>, options: CallOptions): Promise<FormData> {
   const given: unknown = isRecord(options) ? options.signal : undefined;
   const signal = typeof (given as AbortSignal | undefined)?.addEventListener === "function" ? (given as AbortSignal) : undefined;
+  const timeout = isRecord(options) && typeof options.timeout === "number" && options.timeout >= 0 ? options.timeout : client.timeout;
+  const limits = { signal, timeout, redact: client.redact };
   const form = new FormData();
   for (const [name, field] of Object.entries(files)) {
     const value = params[name];
     if (value == null && !field.required) continue;
     if (Array.isArray(value) && field.most > 1) {
       if (value.length === 0 || value.length > field.most) throw invalidArgument(name, `one file or a list of 1 to ${field.most}`, value);
-      for (const [index, item] of value.entries()) appendFile(form, `${name}[]`, await readUpload(item, `${name}[${index}]`, undefined, signal), field.kind);
+      for (const [index, item] of value.entries()) appendFile(form, `${name}[]`, await readUpload(item, `${name}[${index}]`, undefined, limits), field.kind);
     } else {
-      appendFile(form, name, await readUpload(value, name, undefined, signal), field.kind);
+      appendFile(form, name, await readUpload(value, name, undefined, limits), field.kind);
     }
   }
   for (const [name, value] of Object.entries(params)) {

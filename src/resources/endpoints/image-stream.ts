@@ -21,7 +21,7 @@ const EXCERPT_LENGTH = 120;
  */
 export function imageEventStream(count: number) {
   return (response: Response, reader: BodyReader, controller: AbortController, gateway: GatewayInfo, options: SSEChunkOptions): Stream<unknown> =>
-    new Stream(() => imageEvents(response, reader, count, options), controller, response, gateway);
+    new Stream(() => imageEvents(response, reader, count, options, gateway), controller, response, gateway);
 }
 
 /**
@@ -29,23 +29,29 @@ export function imageEventStream(count: number) {
  * (`event: image_generation.partial_image`, `…completed`, or `image_edit.*`) whose data is the
  * event's JSON. OpenAI ends such a stream after the last image's `completed` event without
  * `data: [DONE]`, so the stream ends normally at `[DONE]` or once each of the `count` requested
- * images has its `completed` event; a body that closes before either was cut, and throws
+ * images has its `completed` event (a repeat for an image that names its `image_index` counts once); a body that closes before either was cut, and throws
  * `APIConnectionError` after the events that did arrive. An `event: error`, or an event that
  * carries `error`, throws the `APIError` it describes. The body's reader keeps its limits
  * (timeouts, abort); only whole events count as the server being alive.
  */
-async function* imageEvents(response: Response, reader: BodyReader, count: number, options: SSEChunkOptions): AsyncGenerator<unknown> {
+async function* imageEvents(response: Response, reader: BodyReader, count: number, options: SSEChunkOptions, gateway: GatewayInfo): AsyncGenerator<unknown> {
   const context = { ...options.errorContext, headers: response.headers };
   const queue: unknown[] = [];
   let failure: Error | undefined;
-  let completed = 0;
+  /**
+   * The images completed: by `image_index` when an event names its image (so a repeated event
+   * cannot stand in for an image that never came), else each `completed` event is one more
+   * (OpenAI's name no image; `partial_image_index` counts a partial within its image).
+   */
+  const completed = new Set<unknown>();
   let bodyEnded = false;
   let ended = false;
   const decoder = new SSEDecoder(
     ({ event, data }) => {
       if (ended || failure) return;
-      reader.progress();
-      if (data === "[DONE]") ended = true;
+      // An event without data is a keep-alive: it does not reset the idle clock.
+      if (data) reader.progress();
+      if (data.trim() === "[DONE]") ended = true;
       else if (event === "error") failure = errorFromStreamEvent(data, context);
       else if (data !== "") failure = take(data);
     },
@@ -66,7 +72,7 @@ async function* imageEvents(response: Response, reader: BodyReader, count: numbe
     if (!isRecord(parsed)) return undefined;
     if (parsed.error != null) return errorFromBody(undefined, parsed, context);
     queue.push(parsed);
-    if (typeof parsed.type === "string" && parsed.type.endsWith(".completed") && ++completed >= count) ended = true;
+    if (typeof parsed.type === "string" && parsed.type.endsWith(".completed") && completed.add(typeof parsed.image_index === "number" ? parsed.image_index : `#${completed.size}`).size >= count) ended = true;
     return undefined;
   };
 
@@ -78,7 +84,7 @@ async function* imageEvents(response: Response, reader: BodyReader, count: numbe
       if (ended) return;
       if (bodyEnded) {
         throw new APIConnectionError(
-          `The image stream ended before it finished (no [DONE], and ${completed} of the ${count} image(s) asked for completed): the connection was probably cut.`,
+          `The image stream ended before it finished (no [DONE], and ${completed.size} of the ${count} image(s) asked for completed): the connection was probably cut.`,
         );
       }
       const bytes = await reader.read();
@@ -90,8 +96,8 @@ async function* imageEvents(response: Response, reader: BodyReader, count: numbe
       }
     }
   } catch (error) {
-    // Like a chat stream's errors, each can be quoted by the stream's request id.
-    if (error instanceof APIError) Object.assign(error, { requestID: error.requestID ?? response.headers.get("x-request-id") });
+    // Like a chat stream's errors, each can be quoted by the stream's request id (the key cut out).
+    if (error instanceof APIError) Object.assign(error, { requestID: error.requestID ?? gateway.requestID });
     throw error;
   } finally {
     // A consumer that stops early, an end before the body closed, or a failure: let the body go.

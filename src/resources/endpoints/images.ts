@@ -26,7 +26,7 @@ export async function editImages(client: Requester, params: unknown, options: Ca
   if (params.model != null && typeof params.model !== "string") throw invalidArgument("model", "a model id with the image_generation capability", params.model);
   // Checked before the uploads are read: a mistake costs no reading of a large file.
   const asked = imageOptions(params);
-  const form = await multipartForm(params, { image: { kind: "image", required: true, most: MAX_INPUT_IMAGES }, mask: { kind: "image", required: false, most: 1 } }, options);
+  const form = await multipartForm(client, params, { image: { kind: "image", required: true, most: MAX_INPUT_IMAGES }, mask: { kind: "image", required: false, most: 1 } }, options);
   return send(client, "/v1/images/edits", asked, form, options);
 }
 

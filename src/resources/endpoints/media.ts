@@ -37,7 +37,7 @@ export function createTranslation(client: Requester, params: unknown, options: C
 /** A transcription or translation: the same form, the same answers. */
 async function heard(client: Requester, path: string, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
   assertParams(params, "{ file, model }", { model: "a model id with the audio capability" });
-  const body = await multipartForm(params, { file: { kind: "audio", required: true, most: 1 } }, options);
+  const body = await multipartForm(client, params, { file: { kind: "audio", required: true, most: 1 } }, options);
   // A text answer is a whole body like JSON: read within `timeout`, and retried when cut.
   const spec = TEXT_FORMATS.includes(params.response_format) ? ({ response: "text", options: accepting("text/plain", options) } as const) : { options };
   return outcomeOf(client.request({ method: "POST", path, body, ...spec }), false);

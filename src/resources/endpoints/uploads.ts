@@ -1,4 +1,4 @@
-import { abortError, invalidArgument, ModelGateError, untilAborted, type ToFileInput, type ToFileOptions } from "../../core.ts";
+import { abortError, APIConnectionTimeoutError, invalidArgument, MAX_TIMER_MS, ModelGateError, redactThrown, untilAborted, type Redact, type ToFileInput, type ToFileOptions } from "../../core.ts";
 
 // Uploads as openai's users write them. Nothing here imports `node:*`: a Node `fs.ReadStream`
 // is told by what it has (an async iterator and a `path`), a `Response` by its `blob()` and
@@ -17,41 +17,57 @@ export async function makeFile(value: ToFileInput | string | PromiseLike<ToFileI
   return new File([blob], fileName, { type: type ?? blob.type, ...(options?.lastModified !== undefined && { lastModified: options.lastModified }) });
 }
 
+/** What bounds the reading of a call's upload: the call's signal and timeout, and the client's redaction for its errors. */
+export interface ReadLimits {
+  signal?: AbortSignal | undefined;
+  /** Milliseconds the reading may take (the call's `timeout`): past it, `APIConnectionTimeoutError`. */
+  timeout: number;
+  redact: Redact;
+}
+
 /**
  * The bytes of an upload as a `Blob`, reading a stream or `Response` to its end (once, so that
  * a retry can send them again). A `Blob` is returned as it is; what is read from a named
  * source (a stream's `path`, a `Response`'s URL, a foreign `File`'s name) comes back as a `File`
  * of that name; a `Blob` of another realm or a polyfill is read by its bytes. Bytes
- * become a `Blob`. Aborting `signal` ends the reading at once with the abort's error (a
- * stream is not read further). Anything else (a string included: it is more likely a path than the bytes) is an error naming `param`.
+ * become a `Blob`. Aborting `limits.signal`, or its timeout passing, ends the reading at once
+ * (with the abort's error, or `APIConnectionTimeoutError`) and stops a stream (a `ReadableStream`
+ * is cancelled, a Node stream such as `fs.ReadStream` destroyed, closing its file); a source's
+ * own failure is a `ModelGateError` with the key cut out. Anything else (a string included: it is more likely a path than the bytes) is an error naming `param`.
  */
-export async function readUpload(value: unknown, param: string, where?: string, signal?: AbortSignal): Promise<Blob> {
+export async function readUpload(value: unknown, param: string, where?: string, limits?: ReadLimits): Promise<Blob> {
   if (value instanceof Blob) return value;
   if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return new Blob([value as BlobPart]);
   if (typeof value === "object" && value !== null) {
     if (isBlobLike(value)) {
       // A Blob of another realm or a polyfill (formdata-node, an older undici): its bytes, once.
-      const bytes = await reading(param, where, signal, () => value.arrayBuffer());
+      const bytes = await reading(param, where, limits, () => value.arrayBuffer());
       const blob = new Blob([bytes], { type: typeof value.type === "string" ? value.type : "" });
       return named(blob, typeof value.name === "string" && value.name !== "" ? value.name : undefined);
     }
     if (isResponse(value)) {
-      const blob = await reading(param, where, signal, () => value.blob());
+      const blob = await reading(param, where, limits, () => value.blob());
       return named(blob, urlName(value.url));
     }
     const parts = chunksOf(value);
     if (parts) {
       const read: BlobPart[] = [];
-      await reading(param, where, signal, async () => {
-        for await (const part of parts) {
-          // Leaving the loop closes the source (a ReadStream its file).
-          if (signal?.aborted) break;
-          if (!(typeof part === "string" || part instanceof ArrayBuffer || ArrayBuffer.isView(part))) {
-            throw invalidArgument(param, "a stream of bytes (Uint8Array chunks)", part, where);
+      await reading(
+        param,
+        where,
+        limits,
+        async () => {
+          for await (const part of parts.chunks) {
+            // Leaving the loop closes the source (a ReadStream its file).
+            if (limits?.signal?.aborted) break;
+            if (!(typeof part === "string" || part instanceof ArrayBuffer || ArrayBuffer.isView(part))) {
+              throw invalidArgument(param, "a stream of bytes (Uint8Array chunks)", part, where);
+            }
+            read.push(part as BlobPart);
           }
-          read.push(part as BlobPart);
-        }
-      });
+        },
+        parts.stop,
+      );
       // A Node `fs.ReadStream` names its file by `path` (a string, or a Buffer of one).
       const path = (value as { path?: unknown }).path;
       return named(new Blob(read), path == null ? undefined : lastSegment(String(path)));
@@ -85,19 +101,35 @@ function isResponse(value: object): value is Response {
 
 /**
  * Runs a read of the caller's source; its failure (a missing file, a used body) becomes a
- * `ModelGateError` naming `param`, and an abort of `signal` ends it at once with the abort's error.
+ * `ModelGateError` naming `param`, with the client's key cut out of its message and `cause` (a
+ * source's error may quote a URL that holds it). An abort of the signal ends it at once with the
+ * abort's error, the timeout with `APIConnectionTimeoutError`; either way `stop` stops the
+ * source, whose pending read would otherwise keep it (and a file) open.
  */
-async function reading<T>(param: string, where: string | undefined, signal: AbortSignal | undefined, read: () => Promise<T>): Promise<T> {
+async function reading<T>(param: string, where: string | undefined, limits: ReadLimits | undefined, read: () => Promise<T>, stop?: () => void): Promise<T> {
+  const signal = limits?.signal;
+  const timeout = limits?.timeout ?? Infinity;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     if (signal?.aborted) throw abortError(signal);
-    return await (signal ? untilAborted(read(), signal) : read());
+    const work = signal ? untilAborted(read(), signal) : read();
+    // Past setTimeout's range (Infinity included) there is no timeout.
+    if (!(timeout < MAX_TIMER_MS)) return await work;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new APIConnectionTimeoutError(`Reading \`${param}\` took longer than the call's timeout (${timeout} ms).`)), timeout);
+    });
+    return await Promise.race([work, expired]);
   } catch (error) {
+    stop?.();
     if (signal?.aborted) throw abortError(signal);
     if (error instanceof ModelGateError) throw error;
-    const message = error instanceof Error ? error.message : String(error);
-    const failure = new ModelGateError(`${where ? `${where}: ` : ""}Could not read \`${param}\`: ${message}`, { cause: error });
+    const redact = limits?.redact ?? String;
+    const message = redact(error instanceof Error ? error.message : String(error));
+    const failure = new ModelGateError(`${where ? `${where}: ` : ""}Could not read \`${param}\`: ${message}`, { cause: redactThrown(error, redact) });
     (failure as { param: string }).param = param;
     throw failure;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -122,23 +154,32 @@ function urlName(url: string): string | undefined {
 }
 
 /**
- * The chunks of a stream: an async iterable as it is, a `ReadableStream` without async
- * iteration (older browsers) through its reader; `undefined` for anything else.
+ * The chunks of a stream, and how to stop it while a read is pending: a `ReadableStream`
+ * through its own reader (so that `cancel()` ends even a read that never answers), any other
+ * async iterable as it is, stopped by its `destroy()` if it has one (a Node `fs.ReadStream`,
+ * which closes its file); `undefined` for anything else.
  */
-function chunksOf(value: object): AsyncIterable<unknown> | undefined {
-  if (Symbol.asyncIterator in value) return value as AsyncIterable<unknown>;
+function chunksOf(value: object): { chunks: AsyncIterable<unknown>; stop: () => void } | undefined {
   const stream = value as Partial<ReadableStream<unknown>>;
-  if (typeof stream.getReader !== "function") return undefined;
-  const reader = stream.getReader();
-  return {
-    async *[Symbol.asyncIterator]() {
-      try {
-        for (let result = await reader.read(); !result.done; result = await reader.read()) yield result.value;
-      } finally {
-        reader.releaseLock();
-      }
-    },
-  };
+  if (typeof stream.getReader === "function") {
+    const reader = stream.getReader();
+    return {
+      chunks: {
+        async *[Symbol.asyncIterator]() {
+          try {
+            for (let result = await reader.read(); !result.done; result = await reader.read()) yield result.value;
+          } finally {
+            // Stops the stream on an early exit too (a bad chunk), as `for await` over it would.
+            reader.cancel().catch(() => {});
+          }
+        },
+      },
+      stop: () => void reader.cancel().catch(() => {}),
+    };
+  }
+  if (!(Symbol.asyncIterator in value)) return undefined;
+  const { destroy } = value as { destroy?: unknown };
+  return { chunks: value as AsyncIterable<unknown>, stop: () => void (typeof destroy === "function" && destroy.call(value)) };
 }
 
 /** The name a `Blob` carries, if it is a `File`. */
