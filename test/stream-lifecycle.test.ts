@@ -479,15 +479,3 @@ describe("a 200 error document under a content type that does not say JSON", () 
     expectNoKey(error);
   });
 });
-
-describe("a 200 page under text/event-stream (a proxy's or captive portal's HTML)", () => {
-  it("is a ModelGateError showing the page's start, the key cut out, not a cut connection", async () => {
-    const page = `<html><head><title>Access denied</title></head><body>Blocked by proxy for ${KEY}</body></html>\n`;
-    const { client } = clientFor({ reads: [page], contentType: "text/event-stream" });
-    const { error } = await collect(await streamOf(client));
-    expect(error).toBeInstanceOf(ModelGateError);
-    expect(error).not.toBeInstanceOf(APIConnectionError);
-    expect(error?.message).toMatch(/^The stream sent a page: "<html><head><title>Access denied/);
-    expectNoKey(error);
-  });
-});

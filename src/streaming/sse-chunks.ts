@@ -3,7 +3,6 @@ import type { GatewayInfo } from "../gateway/info.ts";
 import type { BodyReader } from "./body-reader.ts";
 import { ChunkEvents, type EndRules } from "./chunk-events.ts";
 import { SSEDecoder } from "./sse-decoder.ts";
-import { excerpt } from "../internal/values.ts";
 
 /** The most text kept from before the first event (see `prelude`). */
 const MAX_PRELUDE_LENGTH = 64 * 1024;
@@ -117,16 +116,13 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gate
   };
 }
 
-/**
- * The error a body without any event holds, when it is an error document or a page (a proxy's
- * or a captive portal's HTML under `text/event-stream`: not a cut, so it is shown); else `undefined`.
- */
+/** The error a body without any event holds, when it is an error document; else `undefined`. */
 function errorDocumentIn(text: string, context: ErrorContext): Error | undefined {
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    return /^\s*</.test(text) ? new ModelGateError(`The stream sent a page: ${JSON.stringify(excerpt((context.redact ?? String)(text), 120))}`) : undefined;
+    return undefined;
   }
   return isErrorDocument(body) ? errorFromBody(undefined, body, context) : undefined;
 }
