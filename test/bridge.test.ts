@@ -189,7 +189,7 @@ describe("the bridge framing", () => {
       const { text, chunks, error } = await readAll(bodyOf(`${JSON.stringify(chunk({ content: "ok" }))}\n${line}\n${end}\n`));
       expect({ text, chunks }).toEqual({ text: "ok", chunks: 1 });
       expect(error).toBeInstanceOf(ModelGateError);
-      expect(error?.message).toContain("neither a chunk object nor one of its frames");
+      expect(error?.message).toContain("not a chunk or frame");
     }
   });
 
