@@ -94,7 +94,13 @@ export interface RequestSpec {
  */
 export function request<T>(config: PipelineConfig, spec: RequestSpec): APIPromise<T> {
   const channel = subscribedChannel();
-  const call = (progress: Progress) => run<T>(config, spec, progress);
+  const call = (progress: Progress) =>
+    send<T>(config, spec, progress).catch((error) => {
+      // Every APIError says what was known when the call failed (errors a stream throws later
+      // get theirs from the stream, see `iterateSSEChunks`).
+      if (error instanceof APIError) (error as { gateway: GatewayInfo }).gateway = gatewayInfo(spec.body, error.headers, progress.attempts);
+      throw error;
+    });
   // Published on the `modelgate:request` tracing channel while anyone listens (code loaded then).
   return createAPIPromise(channel ? loadTracing().then(({ traceCall }) => traceCall(channel, config, spec, call)) : call({ attempts: 0 }));
 }
@@ -107,17 +113,6 @@ export interface Progress {
   sends?: number;
   /** Of `attempts`, the sends a middleware made beyond the first of an attempt. */
   resends?: number;
-}
-
-async function run<T>(config: PipelineConfig, spec: RequestSpec, progress: Progress): Promise<Outcome<T>> {
-  try {
-    return await send<T>(config, spec, progress);
-  } catch (error) {
-    // Every APIError says what was known when the call failed (errors a stream throws later
-    // get theirs from the stream, see `iterateSSEChunks`).
-    if (error instanceof APIError) (error as { gateway: GatewayInfo }).gateway = gatewayInfo(spec.body, error.headers, progress.attempts);
-    throw error;
-  }
 }
 
 /** Sends the request until `nextStep` says to return or to throw, and carries out each step. */
