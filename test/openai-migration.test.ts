@@ -156,6 +156,7 @@ describe("openai migration: the modelgate programs run against the mock gateway"
     const body = gateway.requests[0]!.body as Record<string, unknown>;
     expect(body.max_completion_tokens).toBe(200);
     expect("temperature" in body).toBe(false);
+    expect(await runOpenAIOriginal("chat")).toEqual(await runProgram("chat"));
   });
 
   it("streaming: writes the text as it arrives, with the usage chunk and the response headers", async () => {
@@ -166,6 +167,7 @@ describe("openai migration: the modelgate programs run against the mock gateway"
     const text = lines.at(-1)!.slice("text: ".length);
     expect(text.length).toBeGreaterThan(10);
     expect(lines.slice(1).join("\n")).toContain(text);
+    expect(await runOpenAIOriginal("streaming")).toEqual(await runProgram("streaming"));
   });
 
   it("tools: finalChatCompletion() gives the tool call, and the tool result gets an answer", async () => {
@@ -241,11 +243,13 @@ describe("openai migration: the modelgate programs run against the mock gateway"
     expect(statusLine).toBe("200 application/json");
     expect(content!.length).toBeGreaterThan(10);
     expect(statusText).toBe("OK");
+    expect(await runOpenAIOriginal("with-response")).toEqual(await runProgram("with-response"));
   });
 
   it("abort: an aborted request throws APIUserAbortError, and break ends a stream quietly", async () => {
     const lines = await runProgram("abort");
     expect(lines).toEqual(["aborted", "stopped after 2 chunks"]);
+    expect(await runOpenAIOriginal("abort")).toEqual(await runProgram("abort"));
   });
 
   it("models: for await over list() and its data give the same catalogue", async () => {
@@ -253,6 +257,7 @@ describe("openai migration: the modelgate programs run against the mock gateway"
     const count = DEFAULT_CATALOGUE.length + ALIASES.length;
     expect(lines).toEqual([`iterated: ${count}`, `data: ${count}`, "true"]);
     expect(gateway.requests.map((request) => request.url.replace(server.url, ""))).toEqual(["/v1/models", "/v1/models"]);
+    expect(await runOpenAIOriginal("models")).toEqual(await runProgram("models"));
   });
 
   it("uploads: streams and toFile() uploads, a translation, an image edit and an image stream print the same under openai", async () => {
