@@ -19,6 +19,8 @@ export { excerpt, isRecord, MAX_TIMER_MS } from "./internal/values.ts";
 export { untilAborted } from "./internal/until-aborted.ts";
 export { gatewayInfo, learnFrom } from "./gateway/info.ts";
 export { limits } from "./pipeline/limits.ts";
+export { assertCallOptions } from "./pipeline/request.ts";
+export { loadKeyFunction } from "./loader.ts";
 export { createAPIPromise, type Outcome } from "./pipeline/api-promise.ts";
 export { outcomeOf } from "./pipeline/outcome-of.ts";
 export { assertAPIKey } from "./pipeline/auth.ts";

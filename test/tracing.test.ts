@@ -135,7 +135,50 @@ describe("the modelgate:request tracing channel", () => {
     await expect(call).rejects.toBeInstanceOf(APIUserAbortError);
     await turns();
     expect(trace.names()).toEqual(["start", "end", ...FAILED]);
-    expect(trace.ended()).toMatchObject({ "error.type": "APIUserAbortError", "modelgate.attempts": 1 });
+    expect(trace.ended()).toMatchObject({ "error.type": "APIUserAbortError", "modelgate.attempts": 0 });
+  });
+
+  it("counts no attempt when the signal was aborted before the call, as nothing was sent", async () => {
+    const { client } = mock();
+    const fetch = vi.fn(client.fetch);
+    const aborted = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", fetch, maxRetries: 0 });
+    await expect(aborted.chat.completions.create({ model: "auto", messages: USER }, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(APIUserAbortError);
+    await turns();
+    expect(fetch).not.toHaveBeenCalled();
+    expect(trace.ended()).toMatchObject({ "error.type": "APIUserAbortError", "modelgate.attempts": 0 });
+  });
+
+  it("treats a break out of chat.completions.stream() as the end of the call, not a failure", async () => {
+    const { client } = mock();
+    const helper = client.chat.completions.stream({ model: "auto", messages: USER });
+    for await (const _chunk of helper) break;
+    await helper.done().catch(() => {});
+    await turns();
+    expect(trace.names()).toEqual(["start", "end", ...SETTLED]);
+    expect(trace.ended()).not.toHaveProperty("error.type");
+  });
+
+  it("keeps finish reasons by choice index in a map: a hostile index costs one entry, in index order", async () => {
+    const huge = 4294967294;
+    const chunk = (index: number, reason: string) => `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index, delta: { content: "x" }, finish_reason: reason }] })}\n\n`;
+    const body = chunk(huge, "stop") + chunk(1e8, "length") + chunk(2, "tool_calls") + "data: [DONE]\n\n";
+    const fetch = async () => new Response(body, { headers: { "content-type": "text/event-stream" } });
+    const client = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", fetch, maxRetries: 0 });
+    // An array indexed by choice would be 4294967295 long: counting what its length would be proves none is built.
+    const lengths: number[] = [];
+    const { filter } = Array.prototype;
+    const spy = vi.spyOn(Array.prototype, "filter").mockImplementation(function (this: unknown[], ...args) {
+      lengths.push(this.length);
+      return filter.apply(this, args as never);
+    });
+    try {
+      for await (const _chunk of await client.chat.completions.create(STREAM)) void _chunk;
+      await turns();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(Math.max(0, ...lengths)).toBeLessThan(100);
+    expect(trace.ended()?.["gen_ai.response.finish_reasons"]).toEqual(["tool_calls", "length", "stop"]);
   });
 
   it("treats a break out of a stream as the end of the call, not a failure", async () => {
@@ -337,6 +380,34 @@ describe("the modelgate:request tracing channel", () => {
       const text = JSON.stringify(fields);
       for (let start = 0; start + 8 <= key.length; start++) expect(text).not.toContain(key.slice(start, start + 8));
     }
+  });
+});
+
+describe("with an apiKey function", () => {
+  it("asks for the first key before start, so no event ever shows the key the function gives", async () => {
+    const key = "mg-live-function-key-0123456789";
+    const gateway = createMockGateway({ apiKey: key, chunkDelayMs: 0 });
+    const apiKey = vi.fn(async () => key);
+    const client = new ModelGate({ apiKey, baseURL: "https://mock.test", fetch: gateway, maxRetries: 0, traceContent: true });
+    const messages = [{ role: "user" as const, content: `rotate ${key}` }];
+    await client.chat.completions.create({ model: `auto-${key}`, messages }).catch(() => {});
+    await client.post(`/v1/echo/${key}`, { body: {} }).catch(() => {});
+    await turns();
+    expect(apiKey).toHaveBeenCalledTimes(2);
+    expect(trace.contexts()).toHaveLength(2);
+    expect(trace.names()).toEqual(["start", "end", ...FAILED, "start", "end", ...FAILED]);
+    for (const { fields } of trace.events) {
+      const text = JSON.stringify(fields);
+      for (let start = 0; start + 8 <= key.length; start++) expect(text).not.toContain(key.slice(start, start + 8));
+    }
+  });
+
+  it("publishes a key function's failure as the call's failure", async () => {
+    const client = new ModelGate({ apiKey: async () => Promise.reject(new Error("vault down")), baseURL: "https://mock.test", fetch: createMockGateway(), maxRetries: 0 });
+    await expect(client.chat.completions.create({ model: "auto", messages: USER })).rejects.toBeInstanceOf(ModelGateError);
+    await turns();
+    expect(trace.names()).toEqual(["start", "end", ...FAILED]);
+    expect(trace.ended()).toMatchObject({ "error.type": "ModelGateError", "modelgate.attempts": 0 });
   });
 });
 

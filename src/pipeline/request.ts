@@ -103,6 +103,8 @@ export function request<T>(config: PipelineConfig, spec: RequestSpec): APIPromis
 export interface Progress {
   /** HTTP attempts made, retries of every kind included. */
   attempts: number;
+  /** The first attempt's key, when the trace asked an `apiKey` function for it already. */
+  key?: string | undefined;
 }
 
 async function run<T>(config: PipelineConfig, spec: RequestSpec, progress: Progress): Promise<Outcome<T>> {
@@ -150,7 +152,7 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
   let key: string | undefined;
   let headers = new Headers();
   /** The key already asked for after a 401, for the attempt that follows it. */
-  let newKey: string | undefined;
+  let newKey: string | undefined = progress.key;
 
   for (;;) {
     const nextKey = typeof keySource === "string" ? keySource : (newKey ?? (await askForKey()));
