@@ -139,8 +139,7 @@ describe("the modelgate:request tracing channel", () => {
   });
 
   it("counts no attempt when the signal was aborted before the call, as nothing was sent", async () => {
-    const { client } = mock();
-    const fetch = vi.fn(client.fetch);
+    const fetch = vi.fn(createMockGateway());
     const aborted = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", fetch, maxRetries: 0 });
     await expect(aborted.chat.completions.create({ model: "auto", messages: USER }, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(APIUserAbortError);
     await turns();
@@ -380,6 +379,16 @@ describe("the modelgate:request tracing channel", () => {
       const text = JSON.stringify(fields);
       for (let start = 0; start + 8 <= key.length; start++) expect(text).not.toContain(key.slice(start, start + 8));
     }
+  });
+});
+
+describe("with maxCost", () => {
+  it("publishes one context per call: the catalogue fetched behind maxCost publishes none of its own", async () => {
+    const { client } = mock();
+    await client.chat.completions.create({ model: "openai/gpt-4.1-mini", messages: USER, max_tokens: 10 }, { maxCost: 0.01 });
+    await turns();
+    expect(trace.contexts()).toHaveLength(1);
+    expect(trace.ended()).toMatchObject({ "gen_ai.operation.name": "chat", "gen_ai.request.model": "openai/gpt-4.1-mini" });
   });
 });
 

@@ -86,6 +86,8 @@ export interface RequestSpec {
    * rejects the returned promise instead of throwing from the call itself.
    */
   validate?: (() => void) | undefined;
+  /** Not published on the tracing channel: a request made for other calls (the catalogue behind `maxCost`). */
+  untraced?: boolean | undefined;
 }
 
 /**

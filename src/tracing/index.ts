@@ -16,6 +16,7 @@ type TraceContext = Record<string, unknown>;
  */
 export async function traceCall<T>(channel: RequestChannel, config: PipelineConfig, spec: RequestSpec, call: (progress: Progress) => Promise<Outcome<T>>): Promise<Outcome<T>> {
   const progress: Progress = { attempts: 0 };
+  if (spec.untraced) return call(progress);
   const { apiKey } = config;
   const options = spec.options ?? {};
   let askable = typeof apiKey !== "string";
