@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { APIUserAbortError, ModelGate, ModelGateError, tool, type ChatCompletionChunk } from "../src/index.ts";
+import { APIUserAbortError, BudgetExceededError, ModelGate, ModelGateError, tool, type ChatCompletionChunk } from "../src/index.ts";
 import { loadTracing } from "../src/loader.ts";
 import { createMockGateway, MOCK_API_KEY, type MockGatewayOptions } from "../src/testing/index.ts";
 import { turns } from "./fixtures/promises.ts";
@@ -389,6 +389,19 @@ describe("with maxCost", () => {
     await turns();
     expect(trace.contexts()).toHaveLength(1);
     expect(trace.ended()).toMatchObject({ "gen_ai.operation.name": "chat", "gen_ai.request.model": "openai/gpt-4.1-mini" });
+  });
+
+  it("publishes a call maxCost refuses before sending, as a failure with the error the caller gets", async () => {
+    const { client } = mock();
+    const tooSmall = client.chat.completions.create({ model: "openai/gpt-4.1-mini", messages: USER }, { maxCost: 1e-12 });
+    await expect(tooSmall).rejects.toBeInstanceOf(BudgetExceededError);
+    const unpriced = client.chat.completions.create({ model: "x/unpriced", messages: USER }, { maxCost: 0.01 });
+    await expect(unpriced).rejects.toBeInstanceOf(BudgetExceededError);
+    await turns();
+    expect(trace.contexts()).toHaveLength(2);
+    expect(trace.names()).toEqual(["start", "end", ...FAILED, "start", "end", ...FAILED]);
+    expect(trace.ended(0)).toMatchObject({ "error.type": "BudgetExceededError", "gen_ai.request.model": "openai/gpt-4.1-mini", "modelgate.attempts": 0 });
+    expect(trace.ended(1)).toMatchObject({ "error.type": "BudgetExceededError", "gen_ai.request.model": "x/unpriced" });
   });
 });
 
