@@ -1,23 +1,10 @@
 // `maxCost` on `create()` (and `parse()`, which calls it): keeps a chat call within a budget.
 // Loaded on demand (see src/loader.ts) by a call that sets the option.
-import {
-  assertChatParams,
-  isRecord,
-  outcomeOf,
-  type APIPromise,
-  type Outcome,
-  type Requester,
-} from "../core.ts";
+import { assertChatParams, isRecord, outcomeOf, type APIPromise, type Outcome, type Requester } from "../core.ts";
 import { catalogueOf } from "./catalogue.ts";
 import { assertMaxCost } from "./max-cost.ts";
 import { withReplyLimit } from "./reply-limit.ts";
-import {
-  assertRoute,
-  isNoModelFitsError,
-  noModelFits,
-  routeMaxCost,
-  withRouteMaxCost,
-} from "./route.ts";
+import { assertRoute, isNoModelFitsError, noModelFits, routeMaxCost, withRouteMaxCost } from "./route.ts";
 import { assertCountable, replyRoom } from "./worst-case.ts";
 
 /**
@@ -28,44 +15,22 @@ export async function withinBudget(
   client: Requester,
   params: unknown,
   options: Record<string, unknown>,
-  send: (
-    params: unknown,
-    options: Record<string, unknown>
-  ) => APIPromise<unknown>
+  send: (params: unknown, options: Record<string, unknown>) => APIPromise<unknown>,
 ): Promise<Outcome<unknown>> {
   const { maxCost, ...rest } = options;
   let fitted: unknown;
   try {
-    fitted = await fitToBudget(
-      client,
-      params,
-      maxCost,
-      rest.signal as AbortSignal | undefined,
-      rest.timeout as number | undefined
-    );
+    fitted = await fitToBudget(client, params, maxCost, rest.signal as AbortSignal | undefined, rest.timeout as number | undefined);
   } catch (error) {
     // Refused before anything is sent, it is still a call: it goes through the pipeline (which
     // sends nothing), so that a tracing subscriber sees it fail with the error the caller gets.
-    return outcomeOf(
-      client.request({
-        method: "POST",
-        path: "/v1/chat/completions",
-        body: params,
-        validate: () => {
-          throw error;
-        },
-      }),
-      false
-    );
+    const refuse = () => {
+      throw error;
+    };
+    return outcomeOf(client.request({ method: "POST", path: "/v1/chat/completions", body: params, validate: refuse }), false);
   }
-  const outcome = outcomeOf(
-    send(fitted, rest),
-    isRecord(params) && params.stream === true
-  );
-  const routed =
-    isRecord(fitted) && fitted.model === "auto"
-      ? routeMaxCost(fitted)
-      : undefined;
+  const outcome = outcomeOf(send(fitted, rest), isRecord(params) && params.stream === true);
+  const routed = isRecord(fitted) && fitted.model === "auto" ? routeMaxCost(fitted) : undefined;
   if (routed === undefined) return outcome;
   return outcome.catch((error: unknown) => {
     throw isNoModelFitsError(error) ? noModelFits(error, routed) : error;
@@ -83,13 +48,7 @@ export async function withinBudget(
  * @throws ModelGateError naming `route.max_cost` when the caller set one that is not a
  *   positive number of USD.
  */
-export async function fitToBudget(
-  client: Requester,
-  params: unknown,
-  maxCost: unknown,
-  signal?: AbortSignal | null,
-  timeoutMs?: number
-): Promise<unknown> {
+export async function fitToBudget(client: Requester, params: unknown, maxCost: unknown, signal?: AbortSignal | null, timeoutMs?: number): Promise<unknown> {
   assertMaxCost(maxCost);
   // Not an object, or no model: create() names the mistake.
   if (!isRecord(params) || typeof params.model !== "string") return params;
