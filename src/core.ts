@@ -22,7 +22,7 @@ export { limits } from "./pipeline/limits.ts";
 export { assertCallOptions } from "./pipeline/request.ts";
 export { loadKeyFunction } from "./loader.ts";
 export { createAPIPromise, type Outcome } from "./pipeline/api-promise.ts";
-export { outcomeOf } from "./pipeline/outcome-of.ts";
+export { finalData, outcomeOf } from "./pipeline/outcome-of.ts";
 export { assertAPIKey } from "./pipeline/auth.ts";
 export { assertChatParams } from "./resources/chat/validate.ts";
 export type { Requester } from "./resources/requester.ts";

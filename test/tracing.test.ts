@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { APIUserAbortError, BudgetExceededError, ModelGate, ModelGateError, tool, type ChatCompletionChunk } from "../src/index.ts";
+import { APIUserAbortError, BudgetExceededError, ModelGate, ModelGateError, StructuredOutputError, tool, type ChatCompletionChunk } from "../src/index.ts";
 import { loadTracing } from "../src/loader.ts";
 import { createMockGateway, MOCK_API_KEY, type MockGatewayOptions } from "../src/testing/index.ts";
 import { turns } from "./fixtures/promises.ts";
@@ -136,6 +136,16 @@ describe("the modelgate:request tracing channel", () => {
     await turns();
     expect(trace.names()).toEqual(["start", "end", ...FAILED]);
     expect(trace.ended()).toMatchObject({ "error.type": "APIUserAbortError", "modelgate.attempts": 0 });
+  });
+
+  it("reports a parse() whose answer does not validate as a failed call, with the error the caller gets", async () => {
+    const { client, gateway } = mock();
+    gateway.inject({ type: "structured", as: "schema-violation" }, 1);
+    const call = client.chat.completions.parse({ model: "openai/gpt-4.1", messages: USER, response_format: z.object({ a: z.string(), b: z.number() }) });
+    await expect(call).rejects.toBeInstanceOf(StructuredOutputError);
+    await turns();
+    expect(trace.names()).toEqual(["start", "end", ...FAILED]);
+    expect(trace.ended()).toMatchObject({ "error.type": "StructuredOutputError" });
   });
 
   it("counts no attempt when the signal was aborted before the call, as nothing was sent", async () => {

@@ -98,7 +98,9 @@ export function request<T>(config: PipelineConfig, spec: RequestSpec): APIPromis
   const channel = subscribedChannel();
   const call = (progress: Progress) => run<T>(config, spec, progress);
   // Published on the `modelgate:request` tracing channel while anyone listens (code loaded then).
-  return createAPIPromise(channel ? loadTracing().then(({ traceCall }) => traceCall(channel, config, spec, call)) : call({ attempts: 0 }));
+  // The trace is given the call's promise: a layer over it (parse()) may say what it finally gave.
+  const promise: APIPromise<T> = createAPIPromise(channel ? loadTracing().then(({ traceCall }) => traceCall(channel, config, spec, call, promise)) : call({ attempts: 0 }));
+  return promise;
 }
 
 /** What a call has done so far, for the `GatewayInfo` of its result or of its error, and its trace. */

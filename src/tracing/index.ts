@@ -1,4 +1,4 @@
-import { abortError, APIError, assertCallOptions, ChatCompletionAccumulator, gatewayInfo, isRecord, learnFrom, loadKeyFunction, Stream, type APIKeyFunction, type ChatCompletionChunk, type GatewayInfo, type Outcome } from "../core.ts";
+import { abortError, APIError, assertCallOptions, ChatCompletionAccumulator, finalData, gatewayInfo, isRecord, learnFrom, loadKeyFunction, Stream, type APIKeyFunction, type ChatCompletionChunk, type GatewayInfo, type Outcome } from "../core.ts";
 import type { PipelineConfig, Progress, RequestSpec } from "../pipeline/request.ts";
 import type { RequestChannel } from "../pipeline/trace-channel.ts";
 import { inputMessages, outputMessages } from "./messages.ts";
@@ -14,7 +14,7 @@ type TraceContext = Record<string, unknown>;
  * or failed, not when the `Stream` is returned. Unlike `tracePromise`, the context never holds
  * the result: only the fields a span needs (no request, completion, chunks, or key).
  */
-export async function traceCall<T>(channel: RequestChannel, config: PipelineConfig, spec: RequestSpec, call: (progress: Progress) => Promise<Outcome<T>>): Promise<Outcome<T>> {
+export async function traceCall<T>(channel: RequestChannel, config: PipelineConfig, spec: RequestSpec, call: (progress: Progress) => Promise<Outcome<T>>, promise?: object): Promise<Outcome<T>> {
   const progress: Progress = { attempts: 0 };
   if (spec.untraced) return call(progress);
   const { apiKey } = config;
@@ -35,14 +35,14 @@ export async function traceCall<T>(channel: RequestChannel, config: PipelineConf
       progress.key = await (await loadKeyFunction()).keyFrom(apiKey as APIKeyFunction, config.rememberSecret, config.redact, options.signal, options.timeout ?? config.timeout);
     } catch (error) {
       if (error instanceof APIError) (error as { gateway: GatewayInfo }).gateway = gatewayInfo(spec.body, error.headers, 0);
-      return publishCall(channel, config, spec, progress, () => Promise.reject(error));
+      return publishCall(channel, config, spec, progress, () => Promise.reject(error), promise);
     }
   }
-  return publishCall(channel, config, spec, progress, call);
+  return publishCall(channel, config, spec, progress, call, promise);
 }
 
 /** Publishes one call (`call`, with the key known if a function gives it): see `traceCall`. */
-function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: RequestSpec, progress: Progress, call: (progress: Progress) => Promise<Outcome<T>>): Promise<Outcome<T>> {
+function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: RequestSpec, progress: Progress, call: (progress: Progress) => Promise<Outcome<T>>, promise?: object): Promise<Outcome<T>> {
   const { redact, traceContent } = config;
   const abortedBefore = (spec.options?.signal as AbortSignal | null | undefined)?.aborted === true;
   const started = performance.now();
@@ -206,8 +206,8 @@ function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: R
       if (data instanceof Stream) {
         return { ...result, data: traceStream(data) as T, asResponse: async () => traceBody(await result.asResponse(), bodyDone, data.gateway) };
       }
-      // `data` may still be worked out (parse() validating): the call settles with it.
-      Promise.resolve(result.data).then((data) => {
+      // `data` may still be worked out (parse() validating, see `finalData`): the call settles with it.
+      Promise.resolve((promise && finalData.get(promise)) ?? result.data).then((data) => {
         // A completion carries what the gateway did; any other answer is read here.
         let info = (data as { gateway?: GatewayInfo } | null)?.gateway;
         if (isRecord(data)) addReasons(data.choices);
