@@ -413,6 +413,14 @@ describe("with maxCost", () => {
     expect(trace.ended(0)).toMatchObject({ "error.type": "BudgetExceededError", "gen_ai.request.model": "openai/gpt-4.1-mini", "modelgate.attempts": 0 });
     expect(trace.ended(1)).toMatchObject({ "error.type": "BudgetExceededError", "gen_ai.request.model": "x/unpriced" });
   });
+
+  it("reports the error the caller gets when no model fits maxCost with model auto", async () => {
+    const { client } = mock({ credits: 0.0005 });
+    await expect(client.chat.completions.create({ model: "auto", messages: USER }, { maxCost: 1e-9 })).rejects.toBeInstanceOf(BudgetExceededError);
+    await turns();
+    expect(trace.names()).toEqual(["start", "end", ...FAILED]);
+    expect(trace.ended()).toMatchObject({ "error.type": "BudgetExceededError" });
+  });
 });
 
 describe("with an apiKey function", () => {

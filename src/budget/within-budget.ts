@@ -1,6 +1,6 @@
 // `maxCost` on `create()` (and `parse()`, which calls it): keeps a chat call within a budget.
 // Loaded on demand (see src/loader.ts) by a call that sets the option.
-import { assertChatParams, isRecord, outcomeOf, type APIPromise, type Outcome, type Requester } from "../core.ts";
+import { assertChatParams, finalData, isRecord, outcomeOf, type APIPromise, type Outcome, type Requester } from "../core.ts";
 import { catalogueOf } from "./catalogue.ts";
 import { assertMaxCost } from "./max-cost.ts";
 import { withReplyLimit } from "./reply-limit.ts";
@@ -29,12 +29,18 @@ export async function withinBudget(
     };
     return outcomeOf(client.request({ method: "POST", path: "/v1/chat/completions", body: params, validate: refuse }), false);
   }
-  const outcome = outcomeOf(send(fitted, rest), isRecord(params) && params.stream === true);
+  const call = send(fitted, rest);
+  const outcome = outcomeOf(call, isRecord(params) && params.stream === true);
   const routed = isRecord(fitted) && fitted.model === "auto" ? routeMaxCost(fitted) : undefined;
   if (routed === undefined) return outcome;
-  return outcome.catch((error: unknown) => {
+  const converted = outcome.catch((error: unknown) => {
     throw isNoModelFitsError(error) ? noModelFits(error, routed) : error;
   });
+  // The call's trace reports the error the caller gets (BudgetExceededError, not the gateway's 400).
+  const final = converted.then((result) => result.data);
+  final.catch(() => {});
+  finalData.set(call, final);
+  return converted;
 }
 
 /**

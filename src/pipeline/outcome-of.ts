@@ -24,7 +24,10 @@ export async function outcomeOf<T>(call: APIPromise<T>, streamed: boolean, trans
   }
   // `data` stays a promise: a transform that fails (an answer that does not validate) rejects
   // the call's own promise, while `asResponse()` still gives the raw response.
-  const { data, response } = await call.withResponse();
+  const answered = call.withResponse();
+  // A failed call fails as it is (the trace waits for `final` whichever way the call went).
+  answered.catch((error: unknown) => final?.(Promise.reject(error)));
+  const { data, response } = await answered;
   const transformed = Promise.resolve(data).then(transform);
   final?.(transformed);
   return {

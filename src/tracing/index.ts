@@ -221,7 +221,10 @@ function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: R
       return result;
     },
     (error: unknown) => {
-      failed(error);
+      // A layer over the call may turn its failure into another (see `finalData`): that is the call's.
+      const final = promise && finalData.get(promise);
+      if (final) final.then(() => failed(error), failed);
+      else failed(error);
       throw error;
     },
   );
