@@ -148,6 +148,25 @@ describe("the modelgate:request tracing channel", () => {
     expect(trace.ended()).toMatchObject({ "error.type": "StructuredOutputError" });
   });
 
+  it("stamps time_to_first_chunk_ms when the first chunk arrives, not when the caller reads it", async () => {
+    const { client } = mock();
+    let now = 0;
+    const clock = vi.spyOn(performance, "now").mockImplementation(() => now);
+    try {
+      const stream = await client.chat.completions.create(STREAM);
+      now = 40;
+      // A timer turn: the chunk is read ahead while the caller is busy elsewhere.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await turns();
+      now = 5_000;
+      expect(await stream.text()).not.toBe("");
+    } finally {
+      clock.mockRestore();
+    }
+    await turns();
+    expect(trace.ended()?.["modelgate.time_to_first_chunk_ms"]).toBe(40);
+  });
+
   it("counts no attempt when the signal was aborted before the call, as nothing was sent", async () => {
     const fetch = vi.fn(createMockGateway());
     const aborted = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", fetch, maxRetries: 0 });

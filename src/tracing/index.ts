@@ -75,6 +75,8 @@ function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: R
   let stopListening = () => {};
   /** Settles a stream whose raw body was read (`asResponse()`) to its end. */
   let bodyDone = () => {};
+  /** The timer that reads a stream's first chunk ahead (see `traceStream`). */
+  let readAhead: ReturnType<typeof setTimeout> | undefined;
   const settle = (info: GatewayInfo | undefined, failed: boolean, error?: unknown, output?: unknown[]) => {
     if (settled) return;
     settled = true;
@@ -158,16 +160,34 @@ function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: R
       settle(gateway, false, undefined, output);
     };
     bodyDone = () => settle(gateway, false);
+    const stamp = () => (context["modelgate.time_to_first_chunk_ms"] ??= performance.now() - started);
+    let source: AsyncIterator<unknown> | undefined;
+    /** The first chunk, asked for before the caller asks (see `readAhead`). */
+    let first: Promise<IteratorResult<unknown>> | undefined;
+    // The first chunk is asked for a timer turn after the stream is handed over (not at once:
+    // `asResponse()`, called then, reads the raw body instead), so that its time is when it came,
+    // not when the caller got round to reading it. One chunk at most waits here.
+    readAhead = setTimeout(() => {
+      if (source) return;
+      source = stream[Symbol.asyncIterator]();
+      first = source.next();
+      first.then((result) => void (result.done || stamp()), () => {});
+    }, 0);
     return new Stream(
       () => {
-        const source = stream[Symbol.asyncIterator]();
+        clearTimeout(readAhead);
+        source ??= stream[Symbol.asyncIterator]();
+        const read = source;
         return {
-          next: () =>
-            source.next().then(
+          next: () => {
+            // Each read takes the chunk read ahead at most once.
+            const pending = first ?? read.next();
+            first = undefined;
+            return pending.then(
               (result) => {
                 if (result.done) done();
                 else {
-                  context["modelgate.time_to_first_chunk_ms"] ??= performance.now() - started;
+                  stamp();
                   if (isRecord(result.value)) addReasons(result.value.choices);
                   accumulator?.add(result.value as ChatCompletionChunk);
                 }
@@ -177,10 +197,12 @@ function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: R
                 failed(error, gateway);
                 throw error;
               },
-            ),
+            );
+          },
           // A `break` (or a tee's two readers both stopping) ends the call; it is no failure.
           return: async () => {
-            const result = (await source.return?.()) ?? { done: true, value: undefined };
+            first = undefined;
+            const result = (await read.return?.()) ?? { done: true, value: undefined };
             done();
             return result;
           },
@@ -204,7 +226,7 @@ function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: R
     (result) => {
       const { data } = result;
       if (data instanceof Stream) {
-        return { ...result, data: traceStream(data) as T, asResponse: async () => traceBody(await result.asResponse(), bodyDone, data.gateway) };
+        return { ...result, data: traceStream(data) as T, asResponse: async () => (clearTimeout(readAhead), traceBody(await result.asResponse(), bodyDone, data.gateway)) };
       }
       // `data` may still be worked out (parse() validating, see `finalData`): the call settles with it.
       Promise.resolve((promise && finalData.get(promise)) ?? result.data).then((data) => {
