@@ -163,6 +163,17 @@ describe("instrumentModelGate()", () => {
     expect(spans()).toHaveLength(0);
   });
 
+  it("ends a span already started when its call settles after unsubscribing, and makes no new one", async () => {
+    const { client } = mock();
+    const stream = await client.chat.completions.create(STREAM);
+    stop();
+    await client.chat.completions.create({ model: "auto", messages: USER });
+    expect(spans()).toHaveLength(0);
+    await stream.text();
+    await turns();
+    expect(only().attributes["gen_ai.response.finish_reasons"]).toEqual(["stop"]);
+  });
+
   it("throws a TypeError for a tracerProvider that is not one", () => {
     expect(() => instrumentModelGate({ tracerProvider: {} as never })).toThrow(TypeError);
   });

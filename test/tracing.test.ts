@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { APIUserAbortError, ModelGate, ModelGateError, tool, type ChatCompletionChunk } from "../src/index.ts";
+import { APIUserAbortError, BudgetExceededError, ModelGate, ModelGateError, StructuredOutputError, tool, type ChatCompletionChunk } from "../src/index.ts";
 import { loadTracing } from "../src/loader.ts";
 import { createMockGateway, MOCK_API_KEY, type MockGatewayOptions } from "../src/testing/index.ts";
 import { turns } from "./fixtures/promises.ts";
@@ -135,7 +135,78 @@ describe("the modelgate:request tracing channel", () => {
     await expect(call).rejects.toBeInstanceOf(APIUserAbortError);
     await turns();
     expect(trace.names()).toEqual(["start", "end", ...FAILED]);
-    expect(trace.ended()).toMatchObject({ "error.type": "APIUserAbortError", "modelgate.attempts": 1 });
+    expect(trace.ended()).toMatchObject({ "error.type": "APIUserAbortError", "modelgate.attempts": 0 });
+  });
+
+  it("reports a parse() whose answer does not validate as a failed call, with the error the caller gets", async () => {
+    const { client, gateway } = mock();
+    gateway.inject({ type: "structured", as: "schema-violation" }, 1);
+    const call = client.chat.completions.parse({ model: "openai/gpt-4.1", messages: USER, response_format: z.object({ a: z.string(), b: z.number() }) });
+    await expect(call).rejects.toBeInstanceOf(StructuredOutputError);
+    await turns();
+    expect(trace.names()).toEqual(["start", "end", ...FAILED]);
+    expect(trace.ended()).toMatchObject({ "error.type": "StructuredOutputError" });
+  });
+
+  it("stamps time_to_first_chunk_ms when the first chunk arrives, not when the caller reads it", async () => {
+    const { client } = mock();
+    let now = 0;
+    const clock = vi.spyOn(performance, "now").mockImplementation(() => now);
+    try {
+      const stream = await client.chat.completions.create(STREAM);
+      now = 40;
+      // A timer turn: the chunk is read ahead while the caller is busy elsewhere.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await turns();
+      now = 5_000;
+      expect(await stream.text()).not.toBe("");
+    } finally {
+      clock.mockRestore();
+    }
+    await turns();
+    expect(trace.ended()?.["modelgate.time_to_first_chunk_ms"]).toBe(40);
+  });
+
+  it("counts no attempt when the signal was aborted before the call, as nothing was sent", async () => {
+    const fetch = vi.fn(createMockGateway());
+    const aborted = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", fetch, maxRetries: 0 });
+    await expect(aborted.chat.completions.create({ model: "auto", messages: USER }, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(APIUserAbortError);
+    await turns();
+    expect(fetch).not.toHaveBeenCalled();
+    expect(trace.ended()).toMatchObject({ "error.type": "APIUserAbortError", "modelgate.attempts": 0 });
+  });
+
+  it("treats a break out of chat.completions.stream() as the end of the call, not a failure", async () => {
+    const { client } = mock();
+    const helper = client.chat.completions.stream({ model: "auto", messages: USER });
+    for await (const _chunk of helper) break;
+    await helper.done().catch(() => {});
+    await turns();
+    expect(trace.names()).toEqual(["start", "end", ...SETTLED]);
+    expect(trace.ended()).not.toHaveProperty("error.type");
+  });
+
+  it("keeps finish reasons by choice index in a map: a hostile index costs one entry, in index order", async () => {
+    const huge = 4294967294;
+    const chunk = (index: number, reason: string) => `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index, delta: { content: "x" }, finish_reason: reason }] })}\n\n`;
+    const body = chunk(huge, "stop") + chunk(1e8, "length") + chunk(2, "tool_calls") + "data: [DONE]\n\n";
+    const fetch = async () => new Response(body, { headers: { "content-type": "text/event-stream" } });
+    const client = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", fetch, maxRetries: 0 });
+    // An array indexed by choice would be 4294967295 long: counting what its length would be proves none is built.
+    const lengths: number[] = [];
+    const { filter } = Array.prototype;
+    const spy = vi.spyOn(Array.prototype, "filter").mockImplementation(function (this: unknown[], ...args) {
+      lengths.push(this.length);
+      return filter.apply(this, args as never);
+    });
+    try {
+      for await (const _chunk of await client.chat.completions.create(STREAM)) void _chunk;
+      await turns();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(Math.max(0, ...lengths)).toBeLessThan(100);
+    expect(trace.ended()?.["gen_ai.response.finish_reasons"]).toEqual(["tool_calls", "length", "stop"]);
   });
 
   it("treats a break out of a stream as the end of the call, not a failure", async () => {
@@ -198,6 +269,18 @@ describe("the modelgate:request tracing channel", () => {
     await cancelled.body!.cancel();
     expect(trace.names()).toEqual(["start", "end", ...SETTLED, "start", "end", ...SETTLED]);
     expect(trace.ended(1)).not.toHaveProperty("error.type");
+  });
+
+  it("refuses asResponse() once the traced stream has read its first chunk ahead, rather than hand over a body without it", async () => {
+    const { client } = mock();
+    const call = client.chat.completions.create(STREAM);
+    const stream = await call;
+    // The read-ahead starts a timer turn after the stream is returned.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await expect(call.asResponse()).rejects.toThrow(ModelGateError);
+    await expect(call.asResponse()).rejects.toThrow(/before awaiting the stream/);
+    // The stream itself still reads whole.
+    expect(await stream.text()).not.toBe("");
   });
 
   it("reports a stream that fails in the middle with the class of its error", async () => {
@@ -337,6 +420,65 @@ describe("the modelgate:request tracing channel", () => {
       const text = JSON.stringify(fields);
       for (let start = 0; start + 8 <= key.length; start++) expect(text).not.toContain(key.slice(start, start + 8));
     }
+  });
+});
+
+describe("with maxCost", () => {
+  it("publishes one context per call: the catalogue fetched behind maxCost publishes none of its own", async () => {
+    const { client } = mock();
+    await client.chat.completions.create({ model: "openai/gpt-4.1-mini", messages: USER, max_tokens: 10 }, { maxCost: 0.01 });
+    await turns();
+    expect(trace.contexts()).toHaveLength(1);
+    expect(trace.ended()).toMatchObject({ "gen_ai.operation.name": "chat", "gen_ai.request.model": "openai/gpt-4.1-mini" });
+  });
+
+  it("publishes a call maxCost refuses before sending, as a failure with the error the caller gets", async () => {
+    const { client } = mock();
+    const tooSmall = client.chat.completions.create({ model: "openai/gpt-4.1-mini", messages: USER }, { maxCost: 1e-12 });
+    await expect(tooSmall).rejects.toBeInstanceOf(BudgetExceededError);
+    const unpriced = client.chat.completions.create({ model: "x/unpriced", messages: USER }, { maxCost: 0.01 });
+    await expect(unpriced).rejects.toBeInstanceOf(BudgetExceededError);
+    await turns();
+    expect(trace.contexts()).toHaveLength(2);
+    expect(trace.names()).toEqual(["start", "end", ...FAILED, "start", "end", ...FAILED]);
+    expect(trace.ended(0)).toMatchObject({ "error.type": "BudgetExceededError", "gen_ai.request.model": "openai/gpt-4.1-mini", "modelgate.attempts": 0 });
+    expect(trace.ended(1)).toMatchObject({ "error.type": "BudgetExceededError", "gen_ai.request.model": "x/unpriced" });
+  });
+
+  it("reports the error the caller gets when no model fits maxCost with model auto", async () => {
+    const { client } = mock({ credits: 0.0005 });
+    await expect(client.chat.completions.create({ model: "auto", messages: USER }, { maxCost: 1e-9 })).rejects.toBeInstanceOf(BudgetExceededError);
+    await turns();
+    expect(trace.names()).toEqual(["start", "end", ...FAILED]);
+    expect(trace.ended()).toMatchObject({ "error.type": "BudgetExceededError" });
+  });
+});
+
+describe("with an apiKey function", () => {
+  it("asks for the first key before start, so no event ever shows the key the function gives", async () => {
+    const key = "mg-live-function-key-0123456789";
+    const gateway = createMockGateway({ apiKey: key, chunkDelayMs: 0 });
+    const apiKey = vi.fn(async () => key);
+    const client = new ModelGate({ apiKey, baseURL: "https://mock.test", fetch: gateway, maxRetries: 0, traceContent: true });
+    const messages = [{ role: "user" as const, content: `rotate ${key}` }];
+    await client.chat.completions.create({ model: `auto-${key}`, messages }).catch(() => {});
+    await client.post(`/v1/echo/${key}`, { body: {} }).catch(() => {});
+    await turns();
+    expect(apiKey).toHaveBeenCalledTimes(2);
+    expect(trace.contexts()).toHaveLength(2);
+    expect(trace.names()).toEqual(["start", "end", ...FAILED, "start", "end", ...FAILED]);
+    for (const { fields } of trace.events) {
+      const text = JSON.stringify(fields);
+      for (let start = 0; start + 8 <= key.length; start++) expect(text).not.toContain(key.slice(start, start + 8));
+    }
+  });
+
+  it("publishes a key function's failure as the call's failure", async () => {
+    const client = new ModelGate({ apiKey: async () => Promise.reject(new Error("vault down")), baseURL: "https://mock.test", fetch: createMockGateway(), maxRetries: 0 });
+    await expect(client.chat.completions.create({ model: "auto", messages: USER })).rejects.toBeInstanceOf(ModelGateError);
+    await turns();
+    expect(trace.names()).toEqual(["start", "end", ...FAILED]);
+    expect(trace.ended()).toMatchObject({ "error.type": "ModelGateError", "modelgate.attempts": 0 });
   });
 });
 

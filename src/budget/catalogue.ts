@@ -85,9 +85,10 @@ function startFetch(client: Requester, cache: CacheEntry): PendingFetch {
 }
 
 async function fetchCatalogue(client: Requester, previous: Catalogue | undefined, signal: AbortSignal): Promise<Catalogue> {
+  // Part of the calls that wait for it (it may serve several): it publishes no trace of its own.
   const headers = previous?.etag ? { "if-none-match": previous.etag } : undefined;
   try {
-    const { data, response } = await client.request<ModelList>({ method: "GET", path: "/v1/models", options: { headers, signal } }).withResponse();
+    const { data, response } = await client.request<ModelList>({ method: "GET", path: "/v1/models", options: { headers, signal }, untraced: true }).withResponse();
     const list: unknown[] = isRecord(data) && Array.isArray(data.data) ? data.data : [];
     // An entry that is not a model with an id is skipped: it cannot be priced anyway.
     const entries = list.filter((model): model is Model => isRecord(model) && typeof model.id === "string");

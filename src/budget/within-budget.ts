@@ -1,6 +1,6 @@
 // `maxCost` on `create()` (and `parse()`, which calls it): keeps a chat call within a budget.
 // Loaded on demand (see src/loader.ts) by a call that sets the option.
-import { assertChatParams, BudgetExceededError, isRecord, outcomeOf, SEND_BUDGET, type APIPromise, type Outcome, type Requester, type SendBudget } from "../core.ts";
+import { assertChatParams, BudgetExceededError, finalData, isRecord, outcomeOf, SEND_BUDGET, type APIPromise, type Outcome, type Requester, type SendBudget } from "../core.ts";
 import { catalogueOf } from "./catalogue.ts";
 import { assertMaxCost } from "./max-cost.ts";
 import { withReplyLimit } from "./reply-limit.ts";
@@ -20,7 +20,17 @@ export async function withinBudget(
   const { maxCost, ...rest } = options;
   const signal = rest.signal as AbortSignal | undefined;
   const timeoutMs = rest.timeout as number | undefined;
-  const fitted = await fitToBudget(client, params, maxCost, signal, timeoutMs);
+  let fitted: unknown;
+  try {
+    fitted = await fitToBudget(client, params, maxCost, signal, timeoutMs);
+  } catch (error) {
+    // Refused before anything is sent, it is still a call: it goes through the pipeline (which
+    // sends nothing), so that a tracing subscriber sees it fail with the error the caller gets.
+    const refuse = () => {
+      throw error;
+    };
+    return outcomeOf(client.request({ method: "POST", path: "/v1/chat/completions", body: params, validate: refuse }), false);
+  }
   // fitToBudget checked it: a positive number of USD.
   const budget = maxCost as number;
   const sendBudget: SendBudget = async (sends) => {
@@ -35,12 +45,18 @@ export async function withinBudget(
       );
     }
   };
-  const outcome = outcomeOf(send(fitted, { ...rest, [SEND_BUDGET]: sendBudget }), isRecord(params) && params.stream === true);
+  const call = send(fitted, { ...rest, [SEND_BUDGET]: sendBudget });
+  const outcome = outcomeOf(call, isRecord(params) && params.stream === true);
   const routed = isRecord(fitted) && fitted.model === "auto" ? routeMaxCost(fitted) : undefined;
   if (routed === undefined) return outcome;
-  return outcome.catch((error: unknown) => {
+  const converted = outcome.catch((error: unknown) => {
     throw isNoModelFitsError(error) ? noModelFits(error, routed) : error;
   });
+  // The call's trace reports the error the caller gets (BudgetExceededError, not the gateway's 400).
+  const final = converted.then((result) => result.data);
+  final.catch(() => {});
+  finalData.set(call, final);
+  return converted;
 }
 
 /**

@@ -34,8 +34,9 @@ export class StreamHelper extends ChatHelper {
   }
 
   /** The chunks from now on; for the bridge (`bridge` set, see `HelperShell.toReadableStream`), from the start or not at all. */
+  // A `break` ends the request with a reason tracing knows (no failure, unlike `abort()`).
   iterator(bridge?: unknown): AsyncIterable<ChatCompletionChunk> {
-    return bridge ? this.bridged() : listen(this, "chunk", () => this.abort());
+    return bridge ? this.bridged() : listen(this, "chunk", () => this.controller.abort(Symbol.for("modelgate.break")));
   }
 }
 

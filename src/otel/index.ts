@@ -32,7 +32,8 @@ type Runtime = { getBuiltinModule?: (id: string) => { tracingChannel?: (name: st
  * const stop = instrumentModelGate(); // the global tracer provider
  * ```
  *
- * @returns a function that unsubscribes: later calls make no span, and spans still open are left unended.
+ * @returns a function that unsubscribes: later calls make no span; a span already started
+ *   still ends when its call settles (its handlers stay subscribed until the last one has).
  * @throws TypeError where the runtime has no `diagnostics_channel` tracing channels (Node
  *   before 20.16, browsers, workers), or when `tracerProvider` is not a tracer provider.
  */
@@ -50,6 +51,8 @@ export function instrumentModelGate(options: InstrumentModelGateOptions = {}): (
   const spans = new WeakMap<object, Span>();
   const handlers = {
     start(message: CallContext) {
+      if (!subscribed) return;
+      open++;
       const attributes = attributesOf(message);
       const name = [message["gen_ai.operation.name"], message["gen_ai.request.model"]].filter((part) => typeof part === "string").join(" ");
       spans.set(message, tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, context.active()));
@@ -65,12 +68,15 @@ export function instrumentModelGate(options: InstrumentModelGateOptions = {}): (
       spans.delete(message);
       span.setAttributes(attributesOf(message));
       span.end();
+      if (--open === 0 && !subscribed) channel.unsubscribe(handlers);
     },
   };
   channel.subscribe(handlers);
   let subscribed = true;
+  /** Spans started and not yet ended: after unsubscribing, their calls are still listened to. */
+  let open = 0;
   return () => {
-    if (subscribed) channel.unsubscribe(handlers);
+    if (subscribed && open === 0) channel.unsubscribe(handlers);
     subscribed = false;
   };
 }

@@ -4,16 +4,34 @@ import type { APIPromise, Outcome } from "./api-promise.ts";
 // `create()` and hands the result on as its own: it imports nothing at run time.
 
 /**
+ * Per call (its `APIPromise`), what a layer over it finally gives the caller: a traced call
+ * settles with that (parse() rejecting an answer that does not validate is the call's failure).
+ */
+export const finalData = new WeakMap<object, Promise<unknown>>();
+
+/**
  * The outcome of an inner call, its `data` passed through `transform`. For a plain call the
  * response is cloned per use, so that each `withResponse()` can read the body; a stream's is
  * the live one its `Stream` reads.
  */
-export async function outcomeOf<T>(call: APIPromise<T>, streamed: boolean, transform: (data: T) => unknown = (data) => data): Promise<Outcome<unknown>> {
+export async function outcomeOf<T>(call: APIPromise<T>, streamed: boolean, transform?: (data: T) => unknown): Promise<Outcome<unknown>> {
+  // What the caller finally gets, for the call's trace (see `finalData`); nobody may ask for it.
+  let final: ((data: Promise<unknown>) => void) | undefined;
+  if (transform) {
+    const later = new Promise<unknown>((resolve) => (final = resolve));
+    later.catch(() => {});
+    finalData.set(call, later);
+  }
   // `data` stays a promise: a transform that fails (an answer that does not validate) rejects
   // the call's own promise, while `asResponse()` still gives the raw response.
-  const { data, response } = await call.withResponse();
+  const answered = call.withResponse();
+  // A failed call fails as it is (the trace waits for `final` whichever way the call went).
+  answered.catch((error: unknown) => final?.(Promise.reject(error)));
+  const { data, response } = await answered;
+  const transformed = Promise.resolve(data).then(transform);
+  final?.(transformed);
   return {
-    data: Promise.resolve(data).then(transform),
+    data: transformed,
     response: () => (streamed ? response : response.clone()),
     asResponse: () => call.asResponse(),
   };

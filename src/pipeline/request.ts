@@ -86,6 +86,8 @@ export interface RequestSpec {
    * rejects the returned promise instead of throwing from the call itself.
    */
   validate?: (() => void) | undefined;
+  /** Not published on the tracing channel: a request made for other calls (the catalogue behind `maxCost`). */
+  untraced?: boolean | undefined;
 }
 
 /**
@@ -102,7 +104,9 @@ export function request<T>(config: PipelineConfig, spec: RequestSpec): APIPromis
       throw error;
     });
   // Published on the `modelgate:request` tracing channel while anyone listens (code loaded then).
-  return createAPIPromise(channel ? loadTracing().then(({ traceCall }) => traceCall(channel, config, spec, call)) : call({ attempts: 0 }));
+  // The trace is given the call's promise: a layer over it (parse()) may say what it finally gave.
+  const promise: APIPromise<T> = createAPIPromise(channel ? loadTracing().then(({ traceCall }) => traceCall(channel, config, spec, call, promise)) : call({ attempts: 0 }));
+  return promise;
 }
 
 /** What a call has done so far, for the `GatewayInfo` of its result or of its error, and its trace. */
@@ -113,6 +117,8 @@ export interface Progress {
   sends?: number;
   /** Of `attempts`, the sends a middleware made beyond the first of an attempt. */
   resends?: number;
+  /** The first attempt's key, when the trace asked an `apiKey` function for it already. */
+  key?: string | undefined;
 }
 
 /** Sends the request until `nextStep` says to return or to throw, and carries out each step. */
@@ -149,7 +155,7 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
   let key: string | undefined;
   let headers = new Headers();
   /** The key already asked for after a 401, for the attempt that follows it. */
-  let newKey: string | undefined;
+  let newKey: string | undefined = progress.key;
 
   for (;;) {
     const nextKey = typeof keySource === "string" ? keySource : (newKey ?? (await askForKey()));
