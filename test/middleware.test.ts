@@ -388,6 +388,21 @@ describe("middleware: failures", () => {
     expectNoPartOfKey(renderings(error));
   });
 
+  it("wraps a Proxy whose getPrototypeOf trap throws (quoting the key) in a ModelGateError, not retried as a connection error", async () => {
+    let runs = 0;
+    const { client, sent } = gateway({ maxRetries: 2 });
+    const trap: Middleware = async () => {
+      runs++;
+      throw new Proxy(new Error("p"), { getPrototypeOf: () => { throw new Error(`trap ${KEY}`); } });
+    };
+    const error = await rejection(client.chat.completions.create({ model: "auto", messages }, { middleware: [trap] }));
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(error).not.toBeInstanceOf(APIConnectionError);
+    expect(runs).toBe(1);
+    expect(sent).toHaveLength(0);
+    expectNoPartOfKey(renderings(error));
+  });
+
   it("keeps what next rejected with, annotated with the Request and rethrown, a connection error without the key", async () => {
     const { client } = gateway({ respond: () => Promise.reject(new TypeError("fetch failed")) });
     const annotate: Middleware = async (request, next) => {

@@ -91,8 +91,9 @@ export function throughMiddleware(list: Middleware[], config: PipelineConfig, sp
       response = await chain(request);
     } catch (error) {
       if (failures.has(error) || refusals.has(error)) throw error;
+      // The copy's class, not the thrown value's: asking a Proxy for its class may throw.
       const cause = withoutKey(error, config.redact);
-      if (error instanceof APIError) throw cause;
+      if (cause instanceof APIError) throw cause;
       const what = cause instanceof Error ? `${cause.name}: ${cause.message}` : describeValue(cause);
       throw new ModelGateError(`A middleware threw (${what}), so the request failed; see \`cause\`.`, { cause });
     }
@@ -127,14 +128,25 @@ export function withoutKey(thrown: unknown, redact: Redact): unknown {
  * its `cause` is what fetch threw, as `withoutKey` keeps it. Here rather than in the attempt,
  * so that the first load does not carry it: a failed fetch is rare.
  */
-export function connectionError(error: unknown, redact: Redact): APIConnectionError {
-  return new APIConnectionError(redact(`Connection error: ${describeCause(error)}`), { cause: withoutKey(error, redact) });
+export function connectionError(error: unknown, redact: Redact): ModelGateError {
+  const cause = withoutKey(error, redact);
+  // Already the SDK's word: an error a middleware threw, as the middleware runner gave it.
+  // The copy is asked, not the thrown value: a Proxy may throw when asked its class.
+  if (cause instanceof ModelGateError) return cause;
+  return new APIConnectionError(redact(`Connection error: ${describeCause(error)}`), { cause });
 }
 
-/** Runtimes hide the socket-level reason (ECONNREFUSED, ...) in `cause`; surface it. */
+/**
+ * Runtimes hide the socket-level reason (ECONNREFUSED, ...) in `cause`; surface it. A getter
+ * (or a Proxy trap) that throws, reading it, is not let out: its own error may quote the key.
+ */
 function describeCause(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message;
+  try {
+    if (!(error instanceof Error)) return String(error);
+    return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : String(error.message);
+  } catch {
+    return "(a thrown value that could not be read)";
+  }
 }
 
 /** The call's options as the attempt runs them: the client's value where the call gives none. */

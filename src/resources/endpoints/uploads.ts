@@ -1,4 +1,4 @@
-import { abortError, APIConnectionTimeoutError, invalidArgument, MAX_TIMER_MS, ModelGateError, redactThrown, untilAborted, type Redact, type ToFileInput, type ToFileOptions } from "../../core.ts";
+import { abortError, APIConnectionTimeoutError, invalidArgument, MAX_TIMER_MS, ModelGateError, keptOrRedacted, redactThrown, untilAborted, type Redact, type ToFileInput, type ToFileOptions } from "../../core.ts";
 
 // Uploads as openai's users write them. Nothing here imports `node:*`: a Node `fs.ReadStream`
 // is told by what it has (an async iterator and a `path`), a `Response` by its `blob()` and
@@ -122,10 +122,13 @@ async function reading<T>(param: string, where: string | undefined, limits: Read
   } catch (error) {
     stop?.();
     if (signal?.aborted) throw abortError(signal);
-    if (error instanceof ModelGateError) throw error;
     const redact = limits?.redact ?? String;
-    const message = redact(error instanceof Error ? error.message : String(error));
-    const failure = new ModelGateError(`${where ? `${where}: ` : ""}Could not read \`${param}\`: ${message}`, { cause: redactThrown(error, redact) });
+    // Only the kept (or redacted) copy is asked anything: a getter or a Proxy trap of what the
+    // source threw may throw, its own error quoting the key.
+    const cause = keptOrRedacted(error, redact, (value) => value instanceof ModelGateError);
+    if (cause instanceof ModelGateError) throw cause;
+    const message = redact(cause instanceof Error ? cause.message : String(cause));
+    const failure = new ModelGateError(`${where ? `${where}: ` : ""}Could not read \`${param}\`: ${message}`, { cause: redactThrown(cause, redact) });
     (failure as { param: string }).param = param;
     throw failure;
   } finally {
