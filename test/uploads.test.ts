@@ -341,6 +341,17 @@ describe("an endpoint's file from a stream, a Response or an iterable", () => {
     expect(gateway.requests).toHaveLength(0);
   });
 
+  it.each([
+    ["a stream yielding it", (key: string) => (async function* () { yield Symbol(key); })()],
+    ["the file itself", (key: string) => Symbol(key)],
+  ])("names a Symbol whose description is the key (%s) without the key", async (_, file) => {
+    const { client, gateway } = mocked();
+    const error = (await client.audio.transcriptions.create({ model: SPEAKER, file: file(MOCK_API_KEY) as never }).catch((caught: unknown) => caught)) as ModelGateError;
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(error.message).toContain("got symbol Symbol([redacted])");
+    expect(gateway.requests).toHaveLength(0);
+  });
+
   it("reports a ReadStream of a missing file as a ModelGateError naming file, and sends nothing", async () => {
     const { client, gateway } = mocked();
     const error = (await client.audio.transcriptions.create({ model: SPEAKER, file: createReadStream(join(folder, "gone.wav")) }).catch((caught: unknown) => caught)) as ModelGateError;

@@ -61,7 +61,7 @@ export async function readUpload(value: unknown, param: string, where?: string, 
             // Leaving the loop closes the source (a ReadStream its file).
             if (limits?.signal?.aborted) break;
             if (!(typeof part === "string" || part instanceof ArrayBuffer || ArrayBuffer.isView(part))) {
-              throw invalidArgument(param, "a stream of bytes (Uint8Array chunks)", part, where);
+              throw invalidArgument(param, "a stream of bytes (Uint8Array chunks)", part, where, limits?.redact);
             }
             read.push(part as BlobPart);
           }
@@ -78,6 +78,7 @@ export async function readUpload(value: unknown, param: string, where?: string, 
     "a Blob, a File, bytes (an ArrayBuffer or a typed array), a Response, or an async iterable of bytes such as fs.createReadStream(path)",
     value,
     where,
+    limits?.redact,
   );
 }
 
