@@ -452,6 +452,23 @@ describe("middleware: failures", () => {
     expect(sent).toHaveLength(1);
   });
 
+  it.each([false, true])("names a Response whose body the middleware took a reader of (stream: %s), not retried and not paid for again", async (stream) => {
+    const { client, sent } = gateway({
+      maxRetries: 2,
+      respond: () => (stream ? sseResponse([contentEvent("Hi"), DONE]) : Response.json(completionBody("ok"))),
+    });
+    const peeking: Middleware = async (request, next) => {
+      const response = await next(request);
+      response.body?.getReader();
+      return response;
+    };
+    const error = await rejection(client.chat.completions.create({ model: "auto", messages, stream }, { middleware: [peeking] }));
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(error).not.toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toMatch(/already read.*clone\(\)/);
+    expect(sent).toHaveLength(1);
+  });
+
   it("names a Response-like object that is not a Response, not retried", async () => {
     const { client, sent } = gateway({ maxRetries: 2 });
     const lookalike = (async (request: Request, next: (request: Request) => Promise<Response>) => {

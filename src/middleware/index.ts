@@ -104,9 +104,10 @@ export function throughMiddleware(list: Middleware[], config: PipelineConfig, sp
     if (typeof answer?.status !== "number" || typeof answer.arrayBuffer !== "function" || typeof answer.headers?.get !== "function") {
       throw new ModelGateError(`A middleware resolved to ${config.redact(describeValue(response))} instead of a Response.`);
     }
-    if (answer.bodyUsed) {
+    // A body with a reader on it (`getReader()`) is as unreadable as a used one.
+    if (answer.bodyUsed || answer.body?.locked) {
       throw new ModelGateError(
-        "A middleware returned a Response whose body it had already read, so the answer cannot be read again. Read a copy instead: `const copy = response.clone(); await copy.text(); return response;`.",
+        "A middleware returned a Response whose body it had already read (or taken a reader of), so the answer cannot be read again. Read a copy instead: `const copy = response.clone(); await copy.text(); return response;`.",
       );
     }
     return response as Response;
