@@ -599,6 +599,48 @@ describe("what a custom fetch throws", () => {
   });
 });
 
+describe("a thrown value that cannot be read without throwing", () => {
+  const key = "sk-live-ABCDEFGH12345678abcdefgh";
+  const unreadable: [string, () => unknown][] = [
+    ["a message getter that throws", () => Object.defineProperty(new Error("x"), "message", { get: () => { throw new Error(`getter ${key}`); } })],
+    ["a cause getter that throws", () => Object.defineProperty(new Error("x"), "cause", { get: () => { throw new Error(`cause ${key}`); } })],
+    ["a Proxy whose getPrototypeOf trap throws", () => new Proxy(new Error("p"), { getPrototypeOf: () => { throw new Error(`trap ${key}`); } })],
+  ];
+  const expectSdkErrorWithoutKey = (error: unknown) => {
+    expect(error).toBeInstanceOf(ModelGateError);
+    const shown = everyRendering(error).join(" ") + inspect((error as Error).cause, { depth: 9, showHidden: true });
+    for (let start = 0; start + 8 <= key.length; start++) expect(shown).not.toContain(key.slice(start, start + 8));
+  };
+
+  it.each(unreadable)("rejects a call whose custom fetch threw %s with a ModelGateError that shows no part of the key", async (_, make) => {
+    const client = new ModelGate({ apiKey: key, baseURL: "https://g.test", maxRetries: 0, fetch: () => Promise.reject(make()) });
+    expectSdkErrorWithoutKey(await client.chat.completions.create({ model: "m", messages }).catch((caught: unknown) => caught));
+  });
+
+  it.each(unreadable)("rejects a call whose middleware rethrew %s from next() with a ModelGateError that shows no part of the key", async (_, make) => {
+    const client = new ModelGate({
+      apiKey: key,
+      baseURL: "https://g.test",
+      maxRetries: 0,
+      fetch: () => Promise.reject(make()),
+      middleware: [async (request, next) => next(request)],
+    });
+    expectSdkErrorWithoutKey(await client.chat.completions.create({ model: "m", messages }).catch((caught: unknown) => caught));
+  });
+
+  it.each([false, true])("rejects a call whose middleware's Response body errors with such a value (stream: %s) with a ModelGateError without the key", async (stream) => {
+    const body = () => new ReadableStream({ start: (controller) => controller.error(unreadable[0]![1]()) });
+    const client = new ModelGate({
+      apiKey: key,
+      baseURL: "https://g.test",
+      maxRetries: 0,
+      fetch: async () => new Response("{}"),
+      middleware: [async () => new Response(body(), { headers: { "content-type": stream ? "text/event-stream" : "application/json" } })],
+    });
+    expectSdkErrorWithoutKey(await client.chat.completions.create({ model: "m", messages, stream }).catch((caught: unknown) => caught));
+  });
+});
+
 describe("a key written into baseURL's path", () => {
   it("is cut out of the client's JSON and inspection", () => {
     const key = "sk-live-ABCDEFGH12345678abcdefgh";

@@ -63,8 +63,77 @@ describe("maxCost", () => {
     const error = await client.chat.completions.create({ model: "cheap/model", messages }, { maxCost: budget, middleware: [resend] }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(BudgetExceededError);
     expect(error).toBe(refusal);
-    expect((error as Error).message).toMatch(/^maxCost: a middleware called next\(\) for send 2 of this call/);
+    expect((error as Error).message).toMatch(/^maxCost: send 2 of this call comes after 1 that may have been billed.*That send was not made\.$/);
     expect(chatBodies).toHaveLength(1);
+  });
+
+  // Budget for one send of the request below (the prompt and 500 tokens of reply), not two.
+  const oneSendBudget = (promptTokens * 1) / 1e6 + (500 * 2) / 1e6;
+
+  it("does not retry a send whose 200 body was cut when another send may take the call past the budget", async () => {
+    let chatSends = 0;
+    const client = new ModelGate({
+      apiKey: "sk-test-key-1234",
+      baseURL: "https://gateway.test",
+      maxRetries: 2,
+      fetch: async (url) => {
+        if (String(url).endsWith("/v1/models")) return Response.json({ object: "list", data: catalogue });
+        chatSends++;
+        // Served (and billed) by the gateway, then cut before the body came.
+        return new Response(new ReadableStream({ start: (controller) => controller.error(new TypeError("terminated")) }), { headers: { "content-type": "application/json" } });
+      },
+    });
+    const error = await client.chat.completions.create({ model: "cheap/model", messages }, { maxCost: oneSendBudget }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BudgetExceededError);
+    expect((error as Error).message).toMatch(/send 2 of this call comes after 1 that may have been billed.*That send was not made\.$/);
+    expect(chatSends).toBe(1);
+  });
+
+  it("refuses the retry of a send a middleware turned into a 500 after the gateway answered it, when two may cost more than the budget", async () => {
+    const { client, chatBodies } = gateway();
+    const failing: Middleware = async (request, next) => {
+      await (await next(request)).text();
+      return new Response(JSON.stringify({ error: { message: "tenant quota" } }), { status: 500, headers: { "retry-after-ms": "0" } });
+    };
+    const error = await client.chat.completions.create({ model: "cheap/model", messages }, { maxCost: oneSendBudget, maxRetries: 2, middleware: [failing] }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BudgetExceededError);
+    expect(chatBodies).toHaveLength(1);
+  });
+
+  it("counts sends a middleware makes in parallel against the budget", async () => {
+    const { client, chatBodies } = gateway();
+    const parallel: Middleware = async (request, next) => (await Promise.all([next(request), next(request)]))[0] as Response;
+    const error = await client.chat.completions.create({ model: "cheap/model", messages }, { maxCost: oneSendBudget, middleware: [parallel] }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BudgetExceededError);
+    expect(chatBodies).toHaveLength(1);
+  });
+
+  it("refuses a send whose max_tokens a middleware raised past what the budget fitted", async () => {
+    const { client, chatBodies } = gateway();
+    const raising: Middleware = async (request, next) => {
+      const body = (await request.clone().json()) as Record<string, unknown>;
+      return next(new Request(request, { body: JSON.stringify({ ...body, max_tokens: 8_000 }) }));
+    };
+    const error = await client.chat.completions.create({ model: "cheap/model", messages }, { maxCost: oneSendBudget, middleware: [raising] }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BudgetExceededError);
+    expect((error as Error).message).toMatch(/That send was not made\.$/);
+    expect(chatBodies).toHaveLength(0);
+  });
+
+  it("still retries a 503 the gateway answered itself (not served), within the budget of one send", async () => {
+    let chatSends = 0;
+    const client = new ModelGate({
+      apiKey: "sk-test-key-1234",
+      baseURL: "https://gateway.test",
+      maxRetries: 2,
+      fetch: async (url) => {
+        if (String(url).endsWith("/v1/models")) return Response.json({ object: "list", data: catalogue });
+        return ++chatSends < 3 ? new Response("{}", { status: 503, headers: { "retry-after-ms": "0" } }) : Response.json(completionBody("Hello"));
+      },
+    });
+    const completion = await client.chat.completions.create({ model: "cheap/model", messages }, { maxCost: oneSendBudget });
+    expect(completion.choices[0]?.message.content).toBe("Hello");
+    expect(chatSends).toBe(3);
   });
 
   it("lets a middleware send twice when twice the worst case fits the budget", async () => {

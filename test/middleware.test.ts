@@ -388,6 +388,21 @@ describe("middleware: failures", () => {
     expectNoPartOfKey(renderings(error));
   });
 
+  it("wraps a Proxy whose getPrototypeOf trap throws (quoting the key) in a ModelGateError, not retried as a connection error", async () => {
+    let runs = 0;
+    const { client, sent } = gateway({ maxRetries: 2 });
+    const trap: Middleware = async () => {
+      runs++;
+      throw new Proxy(new Error("p"), { getPrototypeOf: () => { throw new Error(`trap ${KEY}`); } });
+    };
+    const error = await rejection(client.chat.completions.create({ model: "auto", messages }, { middleware: [trap] }));
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(error).not.toBeInstanceOf(APIConnectionError);
+    expect(runs).toBe(1);
+    expect(sent).toHaveLength(0);
+    expectNoPartOfKey(renderings(error));
+  });
+
   it("keeps what next rejected with, annotated with the Request and rethrown, a connection error without the key", async () => {
     const { client } = gateway({ respond: () => Promise.reject(new TypeError("fetch failed")) });
     const annotate: Middleware = async (request, next) => {
@@ -431,6 +446,23 @@ describe("middleware: failures", () => {
       return response;
     };
     const error = await rejection(client.chat.completions.create({ model: "auto", messages, stream }, { middleware: [logging] }));
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(error).not.toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toMatch(/already read.*clone\(\)/);
+    expect(sent).toHaveLength(1);
+  });
+
+  it.each([false, true])("names a Response whose body the middleware took a reader of (stream: %s), not retried and not paid for again", async (stream) => {
+    const { client, sent } = gateway({
+      maxRetries: 2,
+      respond: () => (stream ? sseResponse([contentEvent("Hi"), DONE]) : Response.json(completionBody("ok"))),
+    });
+    const peeking: Middleware = async (request, next) => {
+      const response = await next(request);
+      response.body?.getReader();
+      return response;
+    };
+    const error = await rejection(client.chat.completions.create({ model: "auto", messages, stream }, { middleware: [peeking] }));
     expect(error).toBeInstanceOf(ModelGateError);
     expect(error).not.toBeInstanceOf(APIConnectionError);
     expect((error as Error).message).toMatch(/already read.*clone\(\)/);

@@ -327,6 +327,31 @@ describe("an endpoint's file from a stream, a Response or an iterable", () => {
     expect(gateway.requests).toHaveLength(0);
   });
 
+  it("reports a source that errors with a value whose message getter throws (quoting the key) as a ModelGateError without the key", async () => {
+    const { client, gateway } = mocked();
+    const unreadable = Object.defineProperty(new Error("x"), "message", { get: () => { throw new Error(`getter ${MOCK_API_KEY}`); } });
+    const failing = new ReadableStream({ pull: (controller) => controller.error(unreadable) });
+    const error = (await client.audio.transcriptions.create({ model: SPEAKER, file: failing }).catch((caught: unknown) => caught)) as ModelGateError;
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(error.param).toBe("file");
+    const cause = error.cause as Error;
+    for (const text of [error.message, error.stack, cause.message, cause.stack, String(cause)]) {
+      for (let i = 0; i + 8 <= MOCK_API_KEY.length; i++) expect(text).not.toContain(MOCK_API_KEY.slice(i, i + 8));
+    }
+    expect(gateway.requests).toHaveLength(0);
+  });
+
+  it.each([
+    ["a stream yielding it", (key: string) => (async function* () { yield Symbol(key); })()],
+    ["the file itself", (key: string) => Symbol(key)],
+  ])("names a Symbol whose description is the key (%s) without the key", async (_, file) => {
+    const { client, gateway } = mocked();
+    const error = (await client.audio.transcriptions.create({ model: SPEAKER, file: file(MOCK_API_KEY) as never }).catch((caught: unknown) => caught)) as ModelGateError;
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(error.message).toContain("got symbol Symbol([redacted])");
+    expect(gateway.requests).toHaveLength(0);
+  });
+
   it("reports a ReadStream of a missing file as a ModelGateError naming file, and sends nothing", async () => {
     const { client, gateway } = mocked();
     const error = (await client.audio.transcriptions.create({ model: SPEAKER, file: createReadStream(join(folder, "gone.wav")) }).catch((caught: unknown) => caught)) as ModelGateError;

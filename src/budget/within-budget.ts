@@ -33,19 +33,8 @@ export async function withinBudget(
   }
   // fitToBudget checked it: a positive number of USD.
   const budget = maxCost as number;
-  const sendBudget: SendBudget = async (sends) => {
-    // Each send a middleware makes may be answered and billed in full: `sends` of them may cost
-    // `sends` times one's worst case (with "auto", the gateway keeps each within the budget).
-    const one = isRecord(fitted) && fitted.model !== "auto" ? worstCaseCost(fitted, (await catalogueOf(client, signal, timeoutMs)).models, budget) : budget;
-    const worstCase = sends * one;
-    if (worstCase > budget * (1 + 1e-9)) {
-      throw new BudgetExceededError(
-        `maxCost: a middleware called next() for send ${sends} of this call, which may take it to ${usd(worstCase)}, more than the budget of ${usd(budget)}. That send was not made.`,
-        { maxCost: budget, model: isRecord(fitted) ? String(fitted.model) : "", worstCase },
-      );
-    }
-  };
-  const call = send(fitted, { ...rest, [SEND_BUDGET]: sendBudget });
+  const sendBudget = budgetedSends(client, fitted, budget, signal, timeoutMs);
+  const call = send(fitted, { ...rest, maxCost, [SEND_BUDGET]: sendBudget });
   const outcome = outcomeOf(call, isRecord(params) && params.stream === true);
   const routed = isRecord(fitted) && fitted.model === "auto" ? routeMaxCost(fitted) : undefined;
   if (routed === undefined) return outcome;
@@ -57,6 +46,50 @@ export async function withinBudget(
   final.catch(() => {});
   finalData.set(call, final);
   return converted;
+}
+
+/**
+ * The check of every send of one call (see `SEND_BUDGET`): a send that may have been billed
+ * (answered with a 2xx, or with no status at all: a connection error, a cut, a timeout after
+ * sending) counts toward the call's worst case; one answered with an error status was not
+ * served. Before each send, if the sends that may have been billed plus this one may cost
+ * more than `budget`, it is refused with `BudgetExceededError` and not made. Counted per call,
+ * so an SDK retry, a key-refresh repeat, a shrink re-send and a middleware's extra `next()`
+ * are all checked alike.
+ */
+function budgetedSends(client: Requester, fitted: unknown, budget: number, signal?: AbortSignal, timeoutMs?: number): SendBudget {
+  let billed = 0;
+  let sends = 0;
+  return (fetch) => async (input, init) => {
+    sends++;
+    // What is sent, as a middleware may have rewritten it (a larger `max_tokens`), else what was fitted.
+    const sent = (await sentBody(input, init)) ?? fitted;
+    // With "auto", the gateway keeps each send within the budget: one may cost all of it.
+    const one = isRecord(sent) && sent.model !== "auto" ? worstCaseCost(sent, (await catalogueOf(client, signal, timeoutMs)).models, budget) : budget;
+    const worstCase = (billed + 1) * one;
+    if (worstCase > budget * (1 + 1e-9)) {
+      throw new BudgetExceededError(
+        `maxCost: send ${sends} of this call comes after ${billed} that may have been billed, which may take it to ${usd(worstCase)}, more than the budget of ${usd(budget)}. That send was not made.`,
+        { maxCost: budget, model: isRecord(fitted) ? String(fitted.model) : "", worstCase },
+      );
+    }
+    // Counted from the moment it is made (sends in parallel each see the others), and
+    // uncounted only once the gateway answers with an error status: it was not served. No
+    // status (a connection error, a cut): it may have been served.
+    billed++;
+    const response = await fetch(input, init);
+    if (!response.ok) billed--;
+    return response;
+  };
+}
+
+/** The JSON body of a send, as `fetch` is given it (a `Request` through middleware); `undefined` when it cannot be read. */
+async function sentBody(input: RequestInfo | URL, init?: RequestInit): Promise<unknown> {
+  try {
+    return JSON.parse(input instanceof Request ? await input.clone().text() : String(init?.body));
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -30,12 +30,14 @@ export function argumentError(param: string, problem: string, where?: string): M
 
 /**
  * A short description of what a caller passed. A string is shown (its start, once `redact`
- * has cut the key out of it); a function is not (its source may hold anything).
+ * has cut the key out of it), a symbol, number or bigint too (redacted); a function is not
+ * (its source may hold anything).
  */
 export function describeValue(value: unknown, redact: Redact = String): string {
   if (value === undefined) return "nothing";
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "string") return JSON.stringify(excerpt(redact(value), 40));
-  return typeof value === "object" ? "an object" : typeof value === "function" ? "a function" : `${typeof value} ${String(value)}`;
+  // A symbol shows its description, which may be anything (the key).
+  return typeof value === "object" ? "an object" : typeof value === "function" ? "a function" : redact(`${typeof value} ${String(value)}`);
 }

@@ -37,6 +37,10 @@ import type { PipelineConfig, Progress, RequestSpec } from "../pipeline/request.
  * call's worst case stays within it.
  */
 export function throughMiddleware(list: Middleware[], config: PipelineConfig, spec: RequestSpec, options: RequestOptions, progress: Progress): Fetch {
+  // Under `maxCost`, the network fetch counts and checks every send of the call (see `SEND_BUDGET`).
+  const network = (options as { [SEND_BUDGET]?: SendBudget })[SEND_BUDGET]?.(config.fetch) ?? config.fetch;
+  // No middleware (a call with `maxCost` comes here for the budget alone): fetch as is, with no Request built.
+  if (!list[0]) return network;
   return async (url, init = {}) => {
     // The SDK's own fields are the Request's; the rest (a `dispatcher`, `credentials`) goes to
     // every fetch `next` makes, as it would go to a fetch without middleware.
@@ -44,30 +48,22 @@ export function throughMiddleware(list: Middleware[], config: PipelineConfig, sp
     const attemptSignal = signal as AbortSignal;
     /** What `next` rejected with: a middleware that rethrows it has met that fetch failure. */
     const failures = new Set<unknown>();
-    /** The sends `next` refused for the budget: thrown as they are. */
-    const refusals = new Set<unknown>();
     let sends = 0;
     const next: MiddlewareNext = async (request) => {
       if (typeof (request as Partial<Request> | undefined)?.clone !== "function") throw invalidArgument("next(request)", "a Request", request);
       // Every send may be answered and billed: one beyond the first of this attempt is an
-      // attempt of its own, and a budget counts it.
-      const sent = (progress.sends = (progress.sends ?? 0) + 1);
+      // attempt of its own.
+      progress.sends = (progress.sends ?? 0) + 1;
       if (sends++ > 0) {
-        try {
-          await (options as { [SEND_BUDGET]?: SendBudget })[SEND_BUDGET]?.(sent);
-        } catch (error) {
-          progress.sends--;
-          refusals.add(error);
-          throw error;
-        }
         progress.attempts++;
         progress.resends = (progress.resends ?? 0) + 1;
       }
       try {
         // A clone, so `next` may be called again with the same Request; and the attempt's
         // signal, so a Request a middleware built without it still ends with the attempt.
-        return await config.fetch(request.clone(), { ...extras, signal: bothSignals(request.signal, attemptSignal) });
+        return await network(request.clone(), { ...extras, signal: bothSignals(request.signal, attemptSignal) });
       } catch (error) {
+        // The budget's refusal is thrown as it is, as a fetch failure is.
         failures.add(error);
         throw error;
       }
@@ -90,9 +86,10 @@ export function throughMiddleware(list: Middleware[], config: PipelineConfig, sp
     try {
       response = await chain(request);
     } catch (error) {
-      if (failures.has(error) || refusals.has(error)) throw error;
+      if (failures.has(error)) throw error;
+      // The copy's class, not the thrown value's: asking a Proxy for its class may throw.
       const cause = withoutKey(error, config.redact);
-      if (error instanceof APIError) throw cause;
+      if (cause instanceof APIError) throw cause;
       const what = cause instanceof Error ? `${cause.name}: ${cause.message}` : describeValue(cause);
       throw new ModelGateError(`A middleware threw (${what}), so the request failed; see \`cause\`.`, { cause });
     }
@@ -103,9 +100,10 @@ export function throughMiddleware(list: Middleware[], config: PipelineConfig, sp
     if (typeof answer?.status !== "number" || typeof answer.arrayBuffer !== "function" || typeof answer.headers?.get !== "function") {
       throw new ModelGateError(`A middleware resolved to ${config.redact(describeValue(response))} instead of a Response.`);
     }
-    if (answer.bodyUsed) {
+    // A body with a reader on it (`getReader()`) is as unreadable as a used one.
+    if (answer.bodyUsed || answer.body?.locked) {
       throw new ModelGateError(
-        "A middleware returned a Response whose body it had already read, so the answer cannot be read again. Read a copy instead: `const copy = response.clone(); await copy.text(); return response;`.",
+        "A middleware returned a Response whose body it had already read (or taken a reader of), so the answer cannot be read again. Read a copy instead: `const copy = response.clone(); await copy.text(); return response;`.",
       );
     }
     return response as Response;
@@ -127,14 +125,25 @@ export function withoutKey(thrown: unknown, redact: Redact): unknown {
  * its `cause` is what fetch threw, as `withoutKey` keeps it. Here rather than in the attempt,
  * so that the first load does not carry it: a failed fetch is rare.
  */
-export function connectionError(error: unknown, redact: Redact): APIConnectionError {
-  return new APIConnectionError(redact(`Connection error: ${describeCause(error)}`), { cause: withoutKey(error, redact) });
+export function connectionError(error: unknown, redact: Redact): ModelGateError {
+  const cause = withoutKey(error, redact);
+  // Already the SDK's word: an error a middleware threw, as the middleware runner gave it.
+  // The copy is asked, not the thrown value: a Proxy may throw when asked its class.
+  if (cause instanceof ModelGateError) return cause;
+  return new APIConnectionError(redact(`Connection error: ${describeCause(error)}`), { cause });
 }
 
-/** Runtimes hide the socket-level reason (ECONNREFUSED, ...) in `cause`; surface it. */
+/**
+ * Runtimes hide the socket-level reason (ECONNREFUSED, ...) in `cause`; surface it. A getter
+ * (or a Proxy trap) that throws, reading it, is not let out: its own error may quote the key.
+ */
 function describeCause(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message;
+  try {
+    if (!(error instanceof Error)) return String(error);
+    return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : String(error.message);
+  } catch {
+    return "(a thrown value that could not be read)";
+  }
 }
 
 /** The call's options as the attempt runs them: the client's value where the call gives none. */

@@ -1,4 +1,4 @@
-import { abortError, APIConnectionError, APIConnectionTimeoutError, ModelGateError, type Redact } from "../errors/index.ts";
+import { abortError, APIConnectionError, APIConnectionTimeoutError, type Redact } from "../errors/index.ts";
 import { loadMiddleware } from "../loader.ts";
 import { BodyReader } from "../streaming/body-reader.ts";
 import { limits } from "./limits.ts";
@@ -67,16 +67,17 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
   const explain = async (error: unknown) => {
     release();
     if (controller.signal.aborted) return abortError(controller.signal);
-    // Already the SDK's word: an error a middleware threw, as the middleware runner gave it.
-    if (error instanceof ModelGateError) return error;
-    // Worded, and what fetch threw kept only where it is provably free of the key (an HTTP
-    // client's error may hold the Request, with its Authorization header), by code loaded on
-    // demand: a failed fetch is rare. Where even that cannot load (the browser is offline), the
-    // error still says what fetch said, without the value it threw.
-    return loadMiddleware().then(
-      (loaded) => loaded.connectionError(error, redact),
-      () => new APIConnectionError(redact(`Connection error: ${error instanceof Error ? error.message : String(error)}`)),
-    );
+    // Worded (or, a middleware's ModelGateError, kept), and what fetch threw kept only where it
+    // is provably free of the key (an HTTP client's error may hold the Request, with its
+    // Authorization header), by code loaded on demand: a failed fetch is rare. Where even that
+    // cannot load (the browser is offline), the error still says what fetch said, without the
+    // value it threw, or nothing where reading it throws (a getter's error may quote the key).
+    return loadMiddleware()
+      .then(
+        (loaded) => loaded.connectionError(error, redact),
+        () => new APIConnectionError(redact(`Connection error: ${error instanceof Error ? error.message : String(error)}`)),
+      )
+      .catch(() => new APIConnectionError("Connection error"));
   };
 
   // What the attempt awaits but does not own (a fetch that ignores the signal, a body read)

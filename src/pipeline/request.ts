@@ -168,8 +168,9 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
     let outcome: AttemptOutcome;
     try {
       exchange = await attempt({
-        // Most clients have none: then nothing of it is loaded, and fetch is called as is.
-        fetch: middleware[0] ? (await loadMiddleware()).throughMiddleware(middleware, config, spec, options, progress) : config.fetch,
+        // Most clients have none: then nothing of it is loaded, and fetch is called as is. Under
+        // `maxCost` the runner (with or without middleware) checks every send against the budget.
+        fetch: middleware[0] || (options as { maxCost?: unknown }).maxCost ? (await loadMiddleware()).throughMiddleware(middleware, config, spec, options, progress) : config.fetch,
         url,
         init: { ...config.fetchOptions, ...options.fetchOptions, method: spec.method, headers, body: body ?? null },
         timeoutMs,

@@ -99,10 +99,11 @@ export class BodyReader {
     try {
       // An abort cancels the reader (#onAbort), which settles this read at once.
       result = await this.#reader.read();
-    } catch (error) {
-      throw this.#stop(
-        signal.aborted ? abortError(signal) : new APIConnectionError("The connection broke off mid-stream.", { cause: error }),
-      );
+    } catch {
+      // What the body errored with is not kept: it may quote the key (a middleware's or a
+      // custom fetch's body), and reading it (a getter, a Proxy) may throw; the first load has
+      // no redacted copy to give.
+      throw this.#stop(signal.aborted ? abortError(signal) : new APIConnectionError("The connection broke off mid-stream."));
     } finally {
       this.#stopIdleClock();
     }

@@ -1,4 +1,4 @@
-import { abortError, APIConnectionTimeoutError, invalidArgument, MAX_TIMER_MS, ModelGateError, redactThrown, untilAborted, type Redact, type ToFileInput, type ToFileOptions } from "../../core.ts";
+import { abortError, APIConnectionTimeoutError, invalidArgument, MAX_TIMER_MS, ModelGateError, keptOrRedacted, redactThrown, untilAborted, type Redact, type ToFileInput, type ToFileOptions } from "../../core.ts";
 
 // Uploads as openai's users write them. Nothing here imports `node:*`: a Node `fs.ReadStream`
 // is told by what it has (an async iterator and a `path`), a `Response` by its `blob()` and
@@ -61,7 +61,7 @@ export async function readUpload(value: unknown, param: string, where?: string, 
             // Leaving the loop closes the source (a ReadStream its file).
             if (limits?.signal?.aborted) break;
             if (!(typeof part === "string" || part instanceof ArrayBuffer || ArrayBuffer.isView(part))) {
-              throw invalidArgument(param, "a stream of bytes (Uint8Array chunks)", part, where);
+              throw invalidArgument(param, "a stream of bytes (Uint8Array chunks)", part, where, limits?.redact);
             }
             read.push(part as BlobPart);
           }
@@ -78,6 +78,7 @@ export async function readUpload(value: unknown, param: string, where?: string, 
     "a Blob, a File, bytes (an ArrayBuffer or a typed array), a Response, or an async iterable of bytes such as fs.createReadStream(path)",
     value,
     where,
+    limits?.redact,
   );
 }
 
@@ -122,10 +123,13 @@ async function reading<T>(param: string, where: string | undefined, limits: Read
   } catch (error) {
     stop?.();
     if (signal?.aborted) throw abortError(signal);
-    if (error instanceof ModelGateError) throw error;
     const redact = limits?.redact ?? String;
-    const message = redact(error instanceof Error ? error.message : String(error));
-    const failure = new ModelGateError(`${where ? `${where}: ` : ""}Could not read \`${param}\`: ${message}`, { cause: redactThrown(error, redact) });
+    // Only the kept (or redacted) copy is asked anything: a getter or a Proxy trap of what the
+    // source threw may throw, its own error quoting the key.
+    const cause = keptOrRedacted(error, redact, (value) => value instanceof ModelGateError);
+    if (cause instanceof ModelGateError) throw cause;
+    const message = redact(cause instanceof Error ? cause.message : String(cause));
+    const failure = new ModelGateError(`${where ? `${where}: ` : ""}Could not read \`${param}\`: ${message}`, { cause: redactThrown(cause, redact) });
     (failure as { param: string }).param = param;
     throw failure;
   } finally {
