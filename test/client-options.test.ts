@@ -34,7 +34,7 @@ describe("new ModelGate(): API key", () => {
     const key = "mg-secret-with-newline\n";
     const error = catchError(() => new ModelGate({ apiKey: key, baseURL: BASE }));
     expect(error).toBeInstanceOf(ModelGateError);
-    expect(error.message).toMatch(/line break/);
+    expect(error.message).toMatch(/newline/);
     expect(error.param).toBe("apiKey");
     expect(error.message).not.toContain("mg-secret");
   });
