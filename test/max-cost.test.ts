@@ -100,6 +100,32 @@ describe("maxCost", () => {
     expect(chatBodies).toHaveLength(1);
   });
 
+  it("sums what the sends already made may cost: a smaller second send after a full one is refused", async () => {
+    const { client, chatBodies } = gateway();
+    const smaller: Middleware = async (request, next) => {
+      await (await next(request)).text();
+      const body = (await request.clone().json()) as Record<string, unknown>;
+      return next(new Request(request, { body: JSON.stringify({ ...body, max_tokens: 20 }) }));
+    };
+    const error = await client.chat.completions.create({ model: "cheap/model", messages }, { maxCost: oneSendBudget, middleware: [smaller] }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BudgetExceededError);
+    expect((error as Error).message).toMatch(/send 2 of this call comes after 1 that may have been billed.*That send was not made\.$/);
+    expect(chatBodies).toHaveLength(1);
+  });
+
+  it("refuses a send with model auto whose route.max_cost a middleware raised past the budget or removed", async () => {
+    const rewrites = [(body: Record<string, unknown>) => ({ ...body, route: { max_cost: 1 } }), ({ route: _route, ...body }: Record<string, unknown>) => body];
+    for (const rewrite of rewrites) {
+      const { client, chatBodies } = gateway();
+      const rewriting: Middleware = async (request, next) =>
+        next(new Request(request, { body: JSON.stringify(rewrite((await request.clone().json()) as Record<string, unknown>)) }));
+      const error = await client.chat.completions.create({ model: "auto", messages }, { maxCost: 0.002, middleware: [rewriting] }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(BudgetExceededError);
+      expect((error as Error).message).toMatch(/That send was not made\.$/);
+      expect(chatBodies).toHaveLength(0);
+    }
+  });
+
   it("counts sends a middleware makes in parallel against the budget", async () => {
     const { client, chatBodies } = gateway();
     const parallel: Middleware = async (request, next) => (await Promise.all([next(request), next(request)]))[0] as Response;

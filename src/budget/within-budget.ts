@@ -51,36 +51,55 @@ export async function withinBudget(
 /**
  * The check of every send of one call (see `SEND_BUDGET`): a send that may have been billed
  * (answered with a 2xx, or with no status at all: a connection error, a cut, a timeout after
- * sending) counts toward the call's worst case; one answered with an error status was not
- * served. Before each send, if the sends that may have been billed plus this one may cost
- * more than `budget`, it is refused with `BudgetExceededError` and not made. Counted per call,
- * so an SDK retry, a key-refresh repeat, a shrink re-send and a middleware's extra `next()`
- * are all checked alike.
+ * sending) counts toward the call's worst case with its own worst case; one answered with an
+ * error status was not served. Before each send, if the worst cases of the sends that may
+ * have been billed plus this one's pass `budget`, it is refused with `BudgetExceededError`
+ * and not made. Counted per call, so an SDK retry, a key-refresh repeat, a shrink re-send and
+ * a middleware's extra `next()` are all checked alike, each priced as it is actually sent.
  */
 function budgetedSends(client: Requester, fitted: unknown, budget: number, signal?: AbortSignal, timeoutMs?: number): SendBudget {
+  /** The worst cases of the sends so far that may have been billed, summed. */
+  let committed = 0;
   let billed = 0;
   let sends = 0;
   return (fetch) => async (input, init) => {
     sends++;
-    // What is sent, as a middleware may have rewritten it (a larger `max_tokens`), else what was fitted.
+    // What is sent, as a middleware may have rewritten it (a larger `max_tokens`, another
+    // `route`), else what was fitted.
     const sent = (await sentBody(input, init)) ?? fitted;
-    // With "auto", the gateway keeps each send within the budget: one may cost all of it.
-    const one = isRecord(sent) && sent.model !== "auto" ? worstCaseCost(sent, (await catalogueOf(client, signal, timeoutMs)).models, budget) : budget;
-    const worstCase = (billed + 1) * one;
+    const one = await sendWorstCase(client, sent, budget, signal, timeoutMs);
+    const worstCase = committed + one;
     if (worstCase > budget * (1 + 1e-9)) {
+      const what = Number.isFinite(one) ? `may take it to ${usd(worstCase)}` : "sends model auto without a route.max_cost to keep it within";
       throw new BudgetExceededError(
-        `maxCost: send ${sends} of this call comes after ${billed} that may have been billed, which may take it to ${usd(worstCase)}, more than the budget of ${usd(budget)}. That send was not made.`,
+        `maxCost: send ${sends} of this call comes after ${billed} that may have been billed, which ${what}, more than the budget of ${usd(budget)}. That send was not made.`,
         { maxCost: budget, model: isRecord(fitted) ? String(fitted.model) : "", worstCase },
       );
     }
     // Counted from the moment it is made (sends in parallel each see the others), and
     // uncounted only once the gateway answers with an error status: it was not served. No
     // status (a connection error, a cut): it may have been served.
+    committed += one;
     billed++;
     const response = await fetch(input, init);
-    if (!response.ok) billed--;
+    if (!response.ok) {
+      committed -= one;
+      billed--;
+    }
     return response;
   };
+}
+
+/**
+ * The most one send may cost: with a model id, its worst case at catalogue prices; with
+ * "auto", the `route.max_cost` it carries (the gateway keeps the send within it), or no bound
+ * at all when it carries none.
+ */
+async function sendWorstCase(client: Requester, sent: unknown, budget: number, signal?: AbortSignal, timeoutMs?: number): Promise<number> {
+  if (!isRecord(sent)) return budget;
+  if (sent.model !== "auto") return worstCaseCost(sent, (await catalogueOf(client, signal, timeoutMs)).models, budget);
+  const cap = routeMaxCost(sent);
+  return cap !== undefined && Number.isFinite(cap) && cap >= 0 ? cap : Number.POSITIVE_INFINITY;
 }
 
 /** The JSON body of a send, as `fetch` is given it (a `Request` through middleware); `undefined` when it cannot be read. */
