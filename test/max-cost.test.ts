@@ -126,6 +126,28 @@ describe("maxCost", () => {
     }
   });
 
+  it("bounds every send of a runTools() step too: a lost answer is not sent again past the budget, and the run ends with max_cost", async () => {
+    let chatSends = 0;
+    const tools = [weatherTool];
+    // One step's worst case fits the budget; two do not.
+    const body = { model: "cheap/model", messages, tools, max_tokens: 100 };
+    const stepWorstCase = (promptTokensAtMost(JSON.parse(JSON.stringify(body)) as Record<string, unknown>) * 1 + 100 * 2) / 1e6;
+    const client = new ModelGate({
+      apiKey: "sk-test-key-1234",
+      baseURL: "https://gateway.test",
+      maxRetries: 2,
+      fetch: async (url) => {
+        if (String(url).endsWith("/v1/models")) return Response.json({ object: "list", data: catalogue });
+        chatSends++;
+        // Served and billed by the gateway, then the answer is lost on the way back.
+        throw new TypeError("fetch failed");
+      },
+    });
+    const run = await client.chat.completions.runTools(body, { maxCost: stepWorstCase * 1.9 });
+    expect(run.stopReason).toBe("max_cost");
+    expect(chatSends).toBe(1);
+  });
+
   it("counts sends a middleware makes in parallel against the budget", async () => {
     const { client, chatBodies } = gateway();
     const parallel: Middleware = async (request, next) => (await Promise.all([next(request), next(request)]))[0] as Response;

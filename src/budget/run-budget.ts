@@ -16,6 +16,8 @@ export interface BudgetedStep {
   body: Record<string, unknown>;
   /** The most the step may cost, in USD. */
   worstCase: number;
+  /** What was left of the budget when the step started: its own `maxCost`, bounding every send it makes. */
+  left: number;
   /** Whether the gateway picks the model within `route.max_cost`. */
   routed: boolean;
   models: Map<string, Model>;
@@ -66,10 +68,10 @@ export class RunBudget {
       );
       if (servers.length > 0 && !servers.some((model) => fits({ ...body, model: model.id, models: undefined }, left, models, true))) return undefined;
       const routed = withRouteMaxCost(body, left);
-      return { body: routed, worstCase: routeMaxCost(routed) ?? left, routed: true, models };
+      return { body: routed, worstCase: routeMaxCost(routed) ?? left, left, routed: true, models };
     }
     if (!fits(body, left, models, false)) return undefined;
-    return { body, worstCase: worstCaseCost(body, models, left), routed: false, models };
+    return { body, worstCase: worstCaseCost(body, models, left), left, routed: false, models };
   }
 
   /**
@@ -79,7 +81,10 @@ export class RunBudget {
    * a catalogue out of date), so what is counted stays an upper bound of what was billed.
    * Only a finite cost from 0 counts as reported: a negative one would give the run budget.
    */
-  count(step: BudgetedStep, cost: number | null, usage: CompletionUsage | undefined, model: string | undefined): void {
+  count(step: BudgetedStep, cost: number | null, usage: CompletionUsage | undefined, model: string | undefined, attempts = 1): void {
+    // A step that took more than one send may have been billed for the others too (a lost
+    // answer, a middleware's extra send): each counts at the step's worst case.
+    if (attempts > 1) this.#spent += (attempts - 1) * step.worstCase;
     const served = model === undefined ? undefined : step.models.get(model);
     const pricing = pricingOf(served);
     const used = usage && pricing ? costOf(pricing, tokens(usage.prompt_tokens), tokens(usage.completion_tokens)) : 0;
@@ -98,9 +103,13 @@ export class RunBudget {
     this.#spent += Math.max(bound, used);
   }
 
-  /** Whether `error`, from sending `step`, is the gateway's 400 saying no model fits what was left: the run ends with `"max_cost"`. */
+  /**
+   * Whether `error`, from sending `step`, says the budget is spent: the gateway's 400 saying no
+   * model fits what was left, or a send of the step refused because it might pass what was
+   * left (see the step's own `maxCost`). The run then ends with `"max_cost"`.
+   */
   endsRun(step: BudgetedStep, error: unknown): boolean {
-    return step.routed && isNoModelFitsError(error);
+    return error instanceof BudgetExceededError || (step.routed && isNoModelFitsError(error));
   }
 }
 

@@ -100,7 +100,7 @@ class ToolRun {
         break;
       }
       this.#helper.log.push({ type: "step.start", step });
-      const answer = await named(step, this.#complete(budgeted ? budgeted.body : body, step)).catch((error: unknown) => {
+      const answer = await named(step, this.#complete(budgeted ? budgeted.body : body, step, budgeted)).catch((error: unknown) => {
         // With model "auto", the gateway saying no model fits what is left is a stop condition.
         if (budgeted && this.#budget?.endsRun(budgeted, error)) return undefined;
         throw error;
@@ -113,7 +113,7 @@ class ToolRun {
       const message = completion.choices?.[0]?.message as ChatCompletionMessage | undefined;
       if (!isRecord(message)) throw new ModelGateError(`Step ${step} of the tool run failed: the reply has no message.`);
       const cost = gateway?.cost ?? null;
-      this.#count(completion, cost, gateway?.model ?? completion.model, budgeted);
+      this.#count(completion, cost, gateway?.model ?? completion.model, budgeted, gateway?.attempts);
       // Whatever the reply holds, the turn that goes back is a valid request's; a call that cannot be run says why in its tool message.
       const { turn, calls } = assistantTurn(message, step, this.#callIDs);
       const record: ToolRunStep = { completion, model: completion.model, cost, gateway, toolCalls: [] };
@@ -160,10 +160,14 @@ class ToolRun {
   }
 
   /** One chat completion: streamed (each chunk an event) when the params ask for it. */
-  async #complete(body: Record<string, unknown>, step: number): Promise<{ completion: ChatCompletion; gateway: ToolRunStep["gateway"] }> {
+  async #complete(body: Record<string, unknown>, step: number, budgeted: BudgetedStep | null = null): Promise<{ completion: ChatCompletion; gateway: ToolRunStep["gateway"] }> {
     // Each step is a request of its own: a caller's idempotency key is made one per step.
     const key = this.#requestOptions.idempotencyKey;
-    const options = typeof key === "string" ? { ...this.#requestOptions, idempotencyKey: `${key}-step-${step}` } : this.#requestOptions;
+    const keyed = typeof key === "string" ? { ...this.#requestOptions, idempotencyKey: `${key}-step-${step}` } : this.#requestOptions;
+    // Under a budget, the step goes out with what is left as its own `maxCost`, so that every
+    // send of it (a retry after a lost answer, a middleware's extra `next()`) is counted and
+    // checked as `create()` checks its sends.
+    const options = budgeted ? { ...keyed, maxCost: budgeted.left } : keyed;
     if (body.stream !== true) {
       const completion = (await this.#completions.create(body as never, options as never)) as ChatCompletion;
       this.#helper.emit("connect");
@@ -207,7 +211,7 @@ class ToolRun {
    * Adds a step's usage and cost to the run's, and counts the step against the budget: for
    * the cost the gateway reported, else for its worst case (see `RunBudget.count`).
    */
-  #count(completion: ChatCompletion, cost: number | null, model: string, budgeted: BudgetedStep | null): void {
+  #count(completion: ChatCompletion, cost: number | null, model: string, budgeted: BudgetedStep | null, attempts?: number): void {
     const usage = completion.usage;
     if (usage) {
       this.#usage.prompt_tokens += usage.prompt_tokens ?? 0;
@@ -215,7 +219,7 @@ class ToolRun {
       this.#usage.total_tokens += usage.total_tokens ?? 0;
     }
     if (cost !== null) this.#reportedCost = (this.#reportedCost ?? 0) + cost;
-    if (budgeted) this.#budget?.count(budgeted, cost, usage, model);
+    if (budgeted) this.#budget?.count(budgeted, cost, usage, model, attempts);
   }
 
   /** Whether the function `tool_choice` forces is openai-shaped and ran without error this step: openai's runner ends then. */
