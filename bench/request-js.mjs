@@ -6,19 +6,12 @@
 // everything yet), "warm" 30,000 after 200. "bare" is the same Response read with `json()`.
 import { execFileSync } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { COMPLETION_JSON } from "./completion.mjs";
 
 if (process.argv[2] === "--child") {
   const [, , , dist, which, countText] = process.argv;
   const { ModelGate } = await import(dist);
-  const text = JSON.stringify({
-    id: "chatcmpl-bench",
-    object: "chat.completion",
-    created: 1,
-    model: "bench/model",
-    choices: [{ index: 0, message: { role: "assistant", content: "Hello from the benchmark." }, finish_reason: "stop" }],
-    usage: { prompt_tokens: 5, completion_tokens: 5, total_tokens: 10 },
-  });
-  const bytes = new TextEncoder().encode(text);
+  const bytes = new TextEncoder().encode(COMPLETION_JSON);
   const headers = { "content-type": "application/json", "x-request-id": "req_bench" };
   const answer = () => new Response(bytes, { status: 200, headers });
   const client = new ModelGate({ apiKey: "bench-key", baseURL: "http://127.0.0.1:1", maxRetries: 0, fetch: async () => answer() });

@@ -3,6 +3,7 @@
 // non-streamed completions. Listens on 127.0.0.1 and reports its port on stdout.
 import { createServer } from "node:http";
 
+import { COMPLETION_JSON } from "./completion.mjs";
 import { WORDS } from "./words.mjs";
 const BATCH = 1024; // a multiple of WORDS.length, so every batch is the same bytes
 
@@ -10,14 +11,7 @@ const event = (content, finish) =>
   `data: ${JSON.stringify({ id: "chatcmpl-bench", object: "chat.completion.chunk", created: 1, model: "bench/model", choices: [{ index: 0, delta: content === null ? {} : { content }, finish_reason: finish }] })}\n\n`;
 const batch = Buffer.from(Array.from({ length: BATCH }, (_, i) => event(WORDS[i % WORDS.length], null)).join(""));
 const ending = Buffer.from(event(null, "stop") + "data: [DONE]\n\n");
-const completion = JSON.stringify({
-  id: "chatcmpl-bench",
-  object: "chat.completion",
-  created: 1,
-  model: "bench/model",
-  choices: [{ index: 0, message: { role: "assistant", content: "Hello from the benchmark." }, finish_reason: "stop" }],
-  usage: { prompt_tokens: 5, completion_tokens: 5, total_tokens: 10 },
-});
+const completion = COMPLETION_JSON;
 
 function stream(response, chunks) {
   response.writeHead(200, { "content-type": "text/event-stream", "x-request-id": "req_bench" });

@@ -156,18 +156,23 @@ describe("redaction of the keys a function gives", () => {
 });
 
 describe("what a key function throws", () => {
-  it("is kept as cause with every key the function gave cut out of it", async () => {
-    const first = "sk-first-ABCDEFGH12345678";
+  const first = "sk-first-ABCDEFGH12345678";
+  /** A client whose key function gives `first`, then (asked again after the 401) throws what `refreshFails` makes. */
+  function refreshThatThrows(refreshFails: () => unknown) {
     let calls = 0;
-    const client = new ModelGate({
+    return new ModelGate({
       baseURL: "https://g.test",
       maxRetries: 0,
       apiKey: () => {
         if (calls++ === 0) return first;
-        throw new Error(`refresh failed: token ${first} expired`);
+        throw refreshFails();
       },
       fetch: async () => new Response(JSON.stringify({ error: { message: "expired" } }), { status: 401 }),
     });
+  }
+
+  it("is kept as cause with every key the function gave cut out of it", async () => {
+    const client = refreshThatThrows(() => new Error(`refresh failed: token ${first} expired`));
     const error = (await client.models.list().catch((caught: unknown) => caught)) as Error;
     expect(error).toBeInstanceOf(ModelGateError);
     expect((error.cause as Error).message).toBe("refresh failed: token [redacted] expired");
@@ -175,17 +180,9 @@ describe("what a key function throws", () => {
   });
 
   it("is kept as a copy without the key when it holds a Headers or a Request with a key the function gave", async () => {
-    const first = "sk-first-ABCDEFGH12345678";
-    let calls = 0;
-    const client = new ModelGate({
-      baseURL: "https://g.test",
-      maxRetries: 0,
-      apiKey: () => {
-        if (calls++ === 0) return first;
-        const headers = new Headers({ authorization: `Bearer ${first}` });
-        throw Object.assign(new Error("refresh failed"), { headers, request: new Request("https://idp.test/refresh", { headers }) });
-      },
-      fetch: async () => new Response(JSON.stringify({ error: { message: "expired" } }), { status: 401 }),
+    const client = refreshThatThrows(() => {
+      const headers = new Headers({ authorization: `Bearer ${first}` });
+      return Object.assign(new Error("refresh failed"), { headers, request: new Request("https://idp.test/refresh", { headers }) });
     });
     const error = (await client.models.list().catch((caught: unknown) => caught)) as Error;
     expect(error).toBeInstanceOf(ModelGateError);

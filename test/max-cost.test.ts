@@ -42,6 +42,19 @@ function gateway(options: { etag?: string } = {}) {
   return { client, chatBodies, catalogueRequests };
 }
 
+/**
+ * A client with retries whose gateway serves the catalogue and answers each chat send with
+ * `chat()`: for the tests of sends that may have been billed.
+ */
+function retryingClient(chat: () => Response | Promise<Response>) {
+  return new ModelGate({
+    apiKey: "sk-test-key-1234",
+    baseURL: "https://gateway.test",
+    maxRetries: 2,
+    fetch: async (url) => (String(url).endsWith("/v1/models") ? Response.json({ object: "list", data: catalogue }) : chat()),
+  });
+}
+
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -72,16 +85,10 @@ describe("maxCost", () => {
 
   it("does not retry a send whose 200 body was cut when another send may take the call past the budget", async () => {
     let chatSends = 0;
-    const client = new ModelGate({
-      apiKey: "sk-test-key-1234",
-      baseURL: "https://gateway.test",
-      maxRetries: 2,
-      fetch: async (url) => {
-        if (String(url).endsWith("/v1/models")) return Response.json({ object: "list", data: catalogue });
-        chatSends++;
-        // Served (and billed) by the gateway, then cut before the body came.
-        return new Response(new ReadableStream({ start: (controller) => controller.error(new TypeError("terminated")) }), { headers: { "content-type": "application/json" } });
-      },
+    const client = retryingClient(() => {
+      chatSends++;
+      // Served (and billed) by the gateway, then cut before the body came.
+      return new Response(new ReadableStream({ start: (controller) => controller.error(new TypeError("terminated")) }), { headers: { "content-type": "application/json" } });
     });
     const error = await client.chat.completions.create({ model: "cheap/model", messages }, { maxCost: oneSendBudget }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(BudgetExceededError);
@@ -132,16 +139,10 @@ describe("maxCost", () => {
     // One step's worst case fits the budget; two do not.
     const body = { model: "cheap/model", messages, tools, max_tokens: 100 };
     const stepWorstCase = (promptTokensAtMost(JSON.parse(JSON.stringify(body)) as Record<string, unknown>) * 1 + 100 * 2) / 1e6;
-    const client = new ModelGate({
-      apiKey: "sk-test-key-1234",
-      baseURL: "https://gateway.test",
-      maxRetries: 2,
-      fetch: async (url) => {
-        if (String(url).endsWith("/v1/models")) return Response.json({ object: "list", data: catalogue });
-        chatSends++;
-        // Served and billed by the gateway, then the answer is lost on the way back.
-        throw new TypeError("fetch failed");
-      },
+    const client = retryingClient(() => {
+      chatSends++;
+      // Served and billed by the gateway, then the answer is lost on the way back.
+      throw new TypeError("fetch failed");
     });
     const run = await client.chat.completions.runTools(body, { maxCost: stepWorstCase * 1.9 });
     expect(run.stopReason).toBe("max_cost");
@@ -170,15 +171,9 @@ describe("maxCost", () => {
 
   it("still retries a 503 the gateway answered itself (not served), within the budget of one send", async () => {
     let chatSends = 0;
-    const client = new ModelGate({
-      apiKey: "sk-test-key-1234",
-      baseURL: "https://gateway.test",
-      maxRetries: 2,
-      fetch: async (url) => {
-        if (String(url).endsWith("/v1/models")) return Response.json({ object: "list", data: catalogue });
-        return ++chatSends < 3 ? new Response("{}", { status: 503, headers: { "retry-after-ms": "0" } }) : Response.json(completionBody("Hello"));
-      },
-    });
+    const client = retryingClient(() =>
+      ++chatSends < 3 ? new Response("{}", { status: 503, headers: { "retry-after-ms": "0" } }) : Response.json(completionBody("Hello")),
+    );
     const completion = await client.chat.completions.create({ model: "cheap/model", messages }, { maxCost: oneSendBudget });
     expect(completion.choices[0]?.message.content).toBe("Hello");
     expect(chatSends).toBe(3);
