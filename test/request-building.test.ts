@@ -51,16 +51,17 @@ describe("request URL", () => {
 });
 
 describe("request headers", () => {
-  it("sends the key as a Bearer token, JSON content type and the SDK identification", async () => {
+  it("sends the key as a Bearer token, JSON content type and the SDK identification in one header", async () => {
     const seen = record();
     await testClient().chat.completions.create({ model: "auto", messages: USER_HELLO });
     const headers = seen[0]!.headers;
     expect(headers.get("authorization")).toBe(`Bearer ${API_KEY}`);
     expect(headers.get("content-type")).toBe("application/json");
     expect(headers.get("accept")).toBe("application/json");
-    expect(headers.get("x-modelgate-sdk")).toBe(`modelgate-js/${VERSION}`);
-    expect(headers.get("x-modelgate-runtime")).toMatch(/^node\/\d+\./);
-    expect(headers.get("user-agent")).toContain(`modelgate-js/${VERSION}`);
+    // SDK and runtime in User-Agent; no x-modelgate-* header says it again (each header costs every request).
+    expect(headers.get("user-agent")).toBe(`modelgate-js/${VERSION} (node ${process.versions.node})`);
+    expect([...headers.keys()].filter((name) => name.startsWith("x-modelgate-"))).toEqual([]);
+    expect([...headers.keys()].sort()).toEqual(["accept", "authorization", "content-type", "idempotency-key", "user-agent"]);
   });
 
   it("asks for an event stream when streaming", async () => {
@@ -78,7 +79,7 @@ describe("request headers", () => {
 
   it("merges defaultHeaders then per-request headers, and null removes a header", async () => {
     const seen = record();
-    const client = testClient({ defaultHeaders: { "x-team": "a", "x-drop": "1", "x-modelgate-runtime": null } });
+    const client = testClient({ defaultHeaders: { "x-team": "a", "x-drop": "1", "user-agent": null } });
     await client.chat.completions.create(
       { model: "auto", messages: USER_HELLO },
       { headers: { "x-team": "b", "x-drop": null, "x-call": "c" } },
@@ -87,7 +88,7 @@ describe("request headers", () => {
     expect(headers.get("x-team")).toBe("b");
     expect(headers.get("x-call")).toBe("c");
     expect(headers.has("x-drop")).toBe(false);
-    expect(headers.has("x-modelgate-runtime")).toBe(false);
+    expect(headers.has("user-agent")).toBe(false);
   });
 
   it("sends an Idempotency-Key on POST but not on GET, and uses the caller's when given", async () => {

@@ -260,13 +260,9 @@ function resolveFetch(custom: Fetch | undefined): Fetch {
 
 function identificationHeaders(): Record<string, string> {
   const runtime = detectRuntime();
-  const headers: Record<string, string> = {
-    "x-modelgate-sdk": `modelgate-js/${VERSION}`,
-    "x-modelgate-runtime": `${runtime.name}/${runtime.version}`,
-  };
-  // Browsers do not let a page set User-Agent; elsewhere it names the SDK in server logs.
-  if (runtime.name !== "browser") headers["user-agent"] = `modelgate-js/${VERSION} (${runtime.name} ${runtime.version})`;
-  return headers;
+  // Browsers do not let a page set User-Agent (and send their own); elsewhere it names the SDK
+  // and the runtime in server logs. One header, not three: each costs every request.
+  return runtime.name === "browser" ? { "x-modelgate-sdk": `modelgate-js/${VERSION}` } : { "user-agent": `modelgate-js/${VERSION} (${runtime.name} ${runtime.version})` };
 }
 
 /** An option that may come from the environment instead, and must come from one of them. */

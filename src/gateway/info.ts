@@ -35,18 +35,19 @@ export function gatewayInfo(requestBody: unknown, headers: Headers | undefined, 
  * The texts are cut by `redact`: a chunk may echo anything, and a stream's info goes into the
  * errors it throws.
  */
-export function learnFrom(info: GatewayInfo, data: Record<string, unknown>, redact: Redact = (text) => text): void {
+export function learnFrom(info: GatewayInfo, data: Record<string, unknown>, redact?: Redact): void {
   info.model ??= textOr(data.model, redact);
   info.provider ??= textOr(data.provider, redact);
   info.generationID ??= textOr(data.id, redact);
   const usage = data.usage;
   if (isRecord(usage)) {
-    info.usage = redactValue(usage, redact) as CompletionUsage;
+    // Without a redactor (a whole answer, the caller's own data) there is nothing to cut: kept as it came.
+    info.usage = (redact ? redactValue(usage, redact) : usage) as CompletionUsage;
     // A charge is never negative nor infinite: such a number is not a cost (a budget would grow by it).
     if (Number.isFinite(usage.cost) && (usage.cost as number) >= 0) info.cost = usage.cost as number;
   }
 }
 
-function textOr(value: unknown, redact: Redact): string | null {
-  return typeof value === "string" && value !== "" ? redact(value) : null;
+function textOr(value: unknown, redact: Redact | undefined): string | null {
+  return typeof value === "string" && value !== "" ? (redact ? redact(value) : value) : null;
 }

@@ -121,8 +121,11 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
   if (response.ok && expected !== null && bytes.byteLength < Number(expected) && !response.headers.has("content-encoding")) {
     throw new APIConnectionError(`Connection error: ${bytes.byteLength} of ${expected} bytes (content-length) arrived.`);
   }
-  return { response, text: new TextDecoder().decode(bytes), controller };
+  return { response, text: utf8.decode(bytes), controller };
 }
+
+/** Decodes whole bodies (no `stream` option: it keeps no state between calls). */
+const utf8 = new TextDecoder();
 
 /**
  * A JSON or HTML answer to a request for a body read as it comes is not that body (a proxy's

@@ -153,14 +153,14 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
     mayShrink: options.shrinkToAffordable ?? config.shrinkToAffordable,
   };
   let key: string | undefined;
-  let headers = new Headers();
+  let headers: Headers | undefined;
   /** The key already asked for after a 401, for the attempt that follows it. */
   let newKey: string | undefined = progress.key;
 
   for (;;) {
     const nextKey = typeof keySource === "string" ? keySource : (newKey ?? (await askForKey()));
     newKey = undefined;
-    if (nextKey !== key) headers = headersFor((key = nextKey));
+    if (!headers || nextKey !== key) headers = headersFor((key = nextKey));
     if (state.retries > 0) headers.set("x-modelgate-retry-count", String(state.retries));
     if (config.debug) await debugLine(config, ["request", spec.method, url, state.retries + 1, headers]);
     progress.attempts++;

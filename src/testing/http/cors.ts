@@ -1,5 +1,5 @@
 /** The headers the SDK sends, allowed when a preflight does not list the ones it wants. */
-const SDK_HEADERS = "authorization, content-type, idempotency-key, x-modelgate-sdk, x-modelgate-runtime, x-modelgate-retry-count";
+const SDK_HEADERS = "authorization, content-type, idempotency-key, x-modelgate-sdk, x-modelgate-retry-count";
 
 /**
  * The answer to a CORS preflight: any origin, the methods the gateway serves, and the headers
