@@ -4,7 +4,7 @@ import { APIConnectionError, APIError, InternalServerError, ModelGate, RateLimit
 import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { chunk, completionBody, DONE, sseData, usageChunk } from "./fixtures/chunks.ts";
-import { pricedGateway } from "./fixtures/priced-gateway.ts";
+import { catalogueEntry, pricedGateway } from "./fixtures/priced-gateway.ts";
 
 // What the gateway did, on completions, streams and errors: from the response headers, the
 // body and the pipeline's own count of attempts.
@@ -66,15 +66,36 @@ describe("completion.gateway", () => {
     expect(completion.gateway).toMatchObject({ requestedModel: "auto", model: "openai/gpt-4.1-mini", cost: 0.000123 });
   });
 
-  it("reads only a plain decimal x-modelgate-cost, and leaves a server's own gateway field alone", async () => {
+  it("reads only a plain decimal x-modelgate-cost", async () => {
     for (const header of ["", "-1", "0x10", "abc"]) {
       const { client } = pricedGateway({ chat: () => new Response(JSON.stringify(completionBody("ok")), { headers: { "x-modelgate-cost": header, "content-type": "application/json" } }) });
       expect((await client.chat.completions.create({ model: "m", messages })).gateway?.cost).toBeNull();
     }
-    const own = { ...completionBody("ok"), gateway: "theirs" };
-    const { client } = pricedGateway({ chat: () => Response.json(own) });
+  });
+
+  it("is always the SDK's own: a gateway field in the body is replaced, so it cannot tell a budget the call was free", async () => {
+    const usage = { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5, cost: 5 };
+    const theirs = { ...completionBody("ok"), model: "m", usage, gateway: { cost: 0, attempts: 1, model: "free-model" } };
+    const { client } = pricedGateway({ chat: () => Response.json(theirs) });
     const completion = await client.chat.completions.create({ model: "m", messages });
-    expect(JSON.stringify(completion)).toBe(JSON.stringify(own));
+    expect(completion.gateway).toMatchObject({ cost: 5, model: "m", attempts: 1 });
+    expect(Object.getOwnPropertyDescriptor(completion, "gateway")?.enumerable).toBe(false);
+    expect(JSON.parse(JSON.stringify(completion))).not.toHaveProperty("gateway");
+  });
+
+  it("keeps a runTools() budget when every answer's body claims a cost of 0", async () => {
+    // Each step calls a tool again; without usage, a step counts at its worst case ($3 at these prices).
+    const call = { role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "noop", arguments: "{}" } }] };
+    let step = 0;
+    const { client } = pricedGateway({
+      models: [catalogueEntry("m", { prompt: 0, completion: 3_000_000 })],
+      chat: () => Response.json({ ...completionBody("ok"), model: "m", choices: [{ index: 0, message: { ...call, tool_calls: [{ ...call.tool_calls[0], id: `c${step}`, function: { name: "noop", arguments: `{"i":${step++}}` } }] }, finish_reason: "tool_calls" }], gateway: { cost: 0 } }),
+    });
+    const noop = { type: "function" as const, function: { name: "noop", parameters: { type: "object", properties: {} }, function: () => "done" } };
+    const result = await client.chat.completions.runTools({ model: "m", messages, tools: [noop], max_tokens: 1 }, { maxCost: 10, maxSteps: 50 });
+    expect(result.stopReason).toBe("max_cost");
+    // $3 at worst per step: at most three fit in $10; the body's "cost: 0" bought none more.
+    expect(step).toBeLessThanOrEqual(3);
   });
 
   it("keeps the gateway info on the completion a StructuredOutputError carries", async () => {

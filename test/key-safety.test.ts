@@ -63,6 +63,25 @@ describe("the key never shows", () => {
     }
   });
 
+  it("nor does a credential the caller sends in a header of their own, in an echoed 401", async () => {
+    const echo = await serve((request, response) => {
+      response.writeHead(401, { "content-type": "application/json" });
+      const sent = [request.headers.authorization, request.headers["x-api-key"], request.headers["proxy-authorization"]];
+      response.end(JSON.stringify({ error: { message: `invalid credential ${sent.join(" ")}` } }));
+    });
+    const viaDefaults = new ModelGate({ apiKey: "placeholder", baseURL: echo.url, maxRetries: 0, defaultHeaders: { authorization: "Bearer sk-header-QQQQRRRRSSSS", "proxy-authorization": "Basic cHJveHktc2VjcmV0LXh5eg==" } });
+    const viaCall = new ModelGate({ apiKey: "placeholder", baseURL: echo.url, maxRetries: 0 });
+    const errors = [
+      await viaDefaults.models.list().catch((error: unknown) => error),
+      await viaCall.chat.completions.create({ model: "m", messages }, { headers: { Authorization: "Bearer sk-call-TTTTUUUUVVVV", "X-Api-Key": "xk-WWWWXXXXYYYY" } }).catch((error: unknown) => error),
+    ];
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(AuthenticationError);
+      for (const text of everyRendering(error)) for (const secret of ["QQQQRRRRSSSS", "cHJveHktc2VjcmV0LXh5eg", "TTTTUUUUVVVV", "WWWWXXXXYYYY"]) expect(text).not.toContain(secret);
+    }
+    expect((errors[1] as Error).message).toContain("invalid credential");
+  });
+
   it("in debug logs, which show the request with Authorization redacted", async () => {
     const server = await serve((_, response) => {
       response.writeHead(503, { "retry-after-ms": "1" });

@@ -157,4 +157,24 @@ describe("custom fetch", () => {
     expect(completion.choices[0]?.message.content).toBe("from custom fetch");
     expect(calls).toEqual(["https://custom.test/v1/chat/completions"]);
   });
+
+  it("takes a plain Response from a fetch written without async, as if it were a promise of one", async () => {
+    const client = new ModelGate({ apiKey: API_KEY, baseURL: "https://custom.test", maxRetries: 0, fetch: (() => Response.json(completionBody("not awaited"))) as never });
+    const completion = await client.chat.completions.create({ model: "auto", messages: USER_HELLO });
+    expect(completion.choices[0]?.message.content).toBe("not awaited");
+  });
+
+  it("rejects, never throws, when a getter of plain JavaScript's params or options throws", async () => {
+    const client = new ModelGate({ apiKey: API_KEY, baseURL: "https://custom.test", maxRetries: 0, fetch: async () => Response.json(completionBody("x")) });
+    const create = client.chat.completions.create.bind(client.chat.completions) as (...args: unknown[]) => Promise<unknown>;
+    const boom = () => {
+      throw new Error("getter boom");
+    };
+    const throwing = new Proxy({}, { get: boom, has: boom, ownKeys: boom, getOwnPropertyDescriptor: boom });
+    for (const args of [[throwing], [{ model: "auto", messages: USER_HELLO }, throwing], [{ model: "auto", messages: USER_HELLO, get tools() { return boom(); } }]]) {
+      let promise: Promise<unknown> | undefined;
+      expect(() => (promise = create(...args))).not.toThrow();
+      await expect(promise).rejects.toThrow("getter boom");
+    }
+  });
 });

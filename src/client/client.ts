@@ -34,7 +34,7 @@ import { readEnv } from "../internal/env.ts";
 import { isRecord } from "../internal/values.ts";
 import { isLogLevel, levelledLogger } from "../internal/logger.ts";
 import type { Requester } from "../resources/requester.ts";
-import { detectRuntime, isBrowserLike } from "../internal/runtime.ts";
+import { isBrowserLike, runtimeName } from "../internal/runtime.ts";
 import { DEFAULT_MAX_LINE_LENGTH } from "../streaming/sse-decoder.ts";
 import type { ClientOptions, Fetch, RequestOptions } from "./options.ts";
 
@@ -108,7 +108,7 @@ export class ModelGate {
     if (!isRecord(options as unknown)) assertCallOptions(options);
     if (isBrowserLike() && !options.dangerouslyAllowBrowser) {
       throw new ModelGateError(
-        "In a browser any visitor could read the API key: call the gateway from a server, or pass `dangerouslyAllowBrowser: true` if the key is the visitor's own.",
+        "In a browser every visitor can read the API key: call the gateway from a server, or pass `dangerouslyAllowBrowser: true` if the key is theirs.",
       );
     }
     // A key function is never called here: it is asked before each attempt.
@@ -259,10 +259,9 @@ function resolveFetch(custom: Fetch | undefined): Fetch {
 }
 
 function identificationHeaders(): Record<string, string> {
-  const runtime = detectRuntime();
   // Browsers do not let a page set User-Agent (and send their own); elsewhere it names the SDK
   // and the runtime in server logs. One header, not three: each costs every request.
-  return runtime.name === "browser" ? { "x-modelgate-sdk": `modelgate-js/${VERSION}` } : { "user-agent": `modelgate-js/${VERSION} (${runtime.name} ${runtime.version})` };
+  return isBrowserLike() ? { "x-modelgate-sdk": `modelgate-js/${VERSION}` } : { "user-agent": `modelgate-js/${VERSION} (${runtimeName()})` };
 }
 
 /** An option that may come from the environment instead, and must come from one of them. */

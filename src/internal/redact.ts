@@ -16,6 +16,12 @@ const PART = 8;
 /** Keys a key function gave that stay redacted: the most recent ones. */
 const MAX_REMEMBERED = 64;
 
+/**
+ * The request headers that carry a credential (SECURITY.md): what a caller sends in them is
+ * cut out of errors as the key is, and debug lines show them as `[redacted]`.
+ */
+export const CREDENTIAL_HEADERS = "authorization proxy-authorization x-api-key api-key x-goog-api-key cookie".split(" ");
+
 /** Leaves text as it is: for errors built where no secret is known. */
 export const redactNothing: Redact = (text) => text;
 
@@ -31,11 +37,14 @@ export function createRedactor(...secrets: string[]): { redact: Redact; remember
   let spellings: string[] = [];
   let parts = new Set<string>();
   const remember = (secret: string) => {
+    // A short string is no secret; an empty one is what a header the caller did not set gives.
     if (secret.length < MIN_SECRET_LENGTH) return;
     // Most recent last; a function minting a key per call must not grow this without bound,
-    // and a server only echoes a key that was recently sent.
-    known.delete(secret);
+    // and a server only echoes a key that was recently sent. A known one (every request's own
+    // key, seen again in its Authorization) only moves: its spellings are already in.
+    const isKnown = known.delete(secret);
     known.add(secret);
+    if (isKnown) return;
     if (known.size > MAX_REMEMBERED) known.delete(known.values().next().value as string);
     // Rebuilt each time: a few thousand short strings at most, once per attempt at most.
     spellings = [...known].flatMap((known) => [known, JSON.stringify(known).slice(1, -1), new URLSearchParams({ k: known }).toString().slice(2)]);

@@ -1,9 +1,3 @@
-/** The JavaScript runtime the SDK is running in, reported to the gateway for diagnostics. */
-export interface RuntimeInfo {
-  name: "node" | "bun" | "deno" | "workerd" | "browser" | "unknown";
-  version: string;
-}
-
 /** The runtime-specific globals the SDK looks at, all optional: each runtime has only some. */
 export interface RuntimeGlobals {
   Deno?: {
@@ -19,18 +13,17 @@ export interface RuntimeGlobals {
   importScripts?: unknown;
 }
 
-/** Bun and Deno also define `process`, so they are recognised before Node. */
-export function detectRuntime(): RuntimeInfo {
+/**
+ * The runtime and its version as the User-Agent names them ("node 20.20.2", "bun 1.2.0", "deno
+ * 2.1.0"), else what the runtime calls itself (workerd: "Cloudflare-Workers"). Bun and Deno
+ * also define `process`, so they are recognised before Node.
+ */
+export function runtimeName(): string {
   const g = globalThis as RuntimeGlobals;
-  if (typeof g.Bun?.version === "string") return { name: "bun", version: g.Bun.version };
-  if (typeof g.Deno?.version?.deno === "string") return { name: "deno", version: g.Deno.version.deno };
-  if (typeof g.process?.versions?.node === "string") {
-    return { name: "node", version: g.process.versions.node };
-  }
-  const userAgent = g.navigator?.userAgent ?? "";
-  if (userAgent === "Cloudflare-Workers") return { name: "workerd", version: "unknown" };
-  if (isBrowserLike()) return { name: "browser", version: "unknown" };
-  return { name: "unknown", version: "unknown" };
+  if (typeof g.Bun?.version === "string") return `bun ${g.Bun.version}`;
+  if (typeof g.Deno?.version?.deno === "string") return `deno ${g.Deno.version.deno}`;
+  if (typeof g.process?.versions?.node === "string") return `node ${g.process.versions.node}`;
+  return g.navigator?.userAgent ?? "unknown";
 }
 
 /**

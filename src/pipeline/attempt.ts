@@ -70,13 +70,11 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
     // Worded (or, a middleware's ModelGateError, kept), and what fetch threw kept only where it
     // is provably free of the key (an HTTP client's error may hold the Request, with its
     // Authorization header), by code loaded on demand: a failed fetch is rare. Where even that
-    // cannot load (the browser is offline), the error still says what fetch said, without the
-    // value it threw, or nothing where reading it throws (a getter's error may quote the key).
+    // cannot load, the network is down: the loader's APIConnectionError says so (its cause is
+    // the failed import, not what fetch threw). Nothing more where the wording throws (a
+    // getter's error may quote the key).
     return loadMiddleware()
-      .then(
-        (loaded) => loaded.connectionError(error, redact),
-        () => new APIConnectionError(redact(`Connection error: ${error instanceof Error ? error.message : String(error)}`)),
-      )
+      .then((loaded) => loaded.connectionError(error, redact), (cannotLoad: unknown) => cannotLoad)
       .catch(() => new APIConnectionError("Connection error"));
   };
 
@@ -88,7 +86,8 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
   const untilAborted = <T>(promise: Promise<T>) =>
     new Promise<T>((resolve, reject) => {
       rejectWait = reject;
-      promise.then(resolve, reject);
+      // A custom fetch may answer with a plain Response rather than a promise of one.
+      Promise.resolve(promise).then(resolve, reject);
     });
 
   let response: Response;

@@ -4,6 +4,7 @@ import type { DebugLine } from "../debug-lines/index.ts";
 import type { Logger } from "../internal/logger.ts";
 import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
 import { loadBudget, loadDebugLines, loadKeyFunction, loadMiddleware, loadTracing } from "../loader.ts";
+import { CREDENTIAL_HEADERS } from "../internal/redact.ts";
 import { rawResponse } from "../streaming/raw-response.ts";
 import { isRecord } from "../internal/values.ts";
 import type { BodyReader } from "../streaming/body-reader.ts";
@@ -160,7 +161,12 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
   for (;;) {
     const nextKey = typeof keySource === "string" ? keySource : (newKey ?? (await askForKey()));
     newKey = undefined;
-    if (!headers || nextKey !== key) headers = headersFor((key = nextKey));
+    if (!headers || nextKey !== key) {
+      headers = headersFor((key = nextKey));
+      // A credential sent in a header the caller set (a proxy's `Authorization`, an `x-api-key`)
+      // is cut out of errors as the key is: a server may echo it.
+      for (const name of CREDENTIAL_HEADERS) config.rememberSecret(headers.get(name)?.replace(/^\w+ /, "") ?? "");
+    }
     if (state.retries > 0) headers.set("x-modelgate-retry-count", String(state.retries));
     if (config.debug) await debugLine(config, ["request", spec.method, url, state.retries + 1, headers]);
     progress.attempts++;

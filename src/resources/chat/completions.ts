@@ -69,16 +69,20 @@ export class Completions {
         options: callOptions as RequestOptions,
         validate: () => assertChatParams(body),
       });
-    // `tool()` tools are closed and given `strict` by the code that loads with parse(): a chat
-    // app without them never downloads it (parse() and runTools() send them ready).
-    if (Array.isArray(params?.tools) && params.tools.some(toolInternals)) {
-      return createAPIPromise(loadStructured().then(({ createWithTools }) => createWithTools(this, params, options))) as APIPromise<Stream<ChatCompletionChunk> | ChatCompletion>;
+    type Result = APIPromise<Stream<ChatCompletionChunk> | ChatCompletion>;
+    try {
+      // `tool()` tools are closed and given `strict` by the code that loads with parse(): a chat
+      // app without them never downloads it (parse() and runTools() send them ready).
+      if (Array.isArray(params?.tools) && params.tools.some(toolInternals)) {
+        return createAPIPromise(loadStructured().then(({ createWithTools }) => createWithTools(this, params, options))) as Result;
+      }
+      // A budget is kept by code loaded when a call first asks for one.
+      if ((options as ChatRequestOptions | null | undefined)?.maxCost === undefined) return send(params, options);
+      return createAPIPromise(loadBudget().then(({ withinBudget }) => withinBudget(this.#client, params, options as Record<string, unknown>, send))) as Result;
+    } catch (error) {
+      // A getter of plain JavaScript's params or options that throws: the call rejects, never throws.
+      return createAPIPromise(Promise.reject(error));
     }
-    // A budget is kept by code loaded when a call first asks for one.
-    if ((options as ChatRequestOptions | null | undefined)?.maxCost === undefined) return send(params, options);
-    return createAPIPromise(loadBudget().then(({ withinBudget }) => withinBudget(this.#client, params, options as Record<string, unknown>, send))) as APIPromise<
-      Stream<ChatCompletionChunk> | ChatCompletion
-    >;
   }
 
   /**

@@ -17,10 +17,10 @@ export function decodeChatAnswer(data: unknown, gateway: GatewayInfo): unknown {
     // Some providers spell it `reasoning_content`; `reasoning` wins when both come.
     if (isRecord(message)) aliasReasoning(message);
   }
-  if (!("gateway" in data)) {
-    learnFrom(gateway, data);
-    Object.defineProperty(data, "gateway", { value: gateway, configurable: true });
-  }
+  // Always the SDK's own: a `gateway` field in the body is the server's word, and budgets read
+  // cost and attempts from this one (a body saying `"gateway": { "cost": 0 }` would pass them).
+  learnFrom(gateway, data);
+  Object.defineProperty(data, "gateway", { value: gateway, configurable: true, enumerable: false });
   return data;
 }
 
