@@ -61,6 +61,19 @@ export function assertCountable(params: Record<string, unknown>): void {
   choicesOf(params);
 }
 
+/**
+ * The dearest of `pricings` for what a usage report can cost: the highest prompt and the
+ * highest completion price (from one model or two), an upper bound of each; `undefined` when
+ * none is given.
+ */
+export function dearest(pricings: readonly (Pricing | undefined)[]): Pricing | undefined {
+  let worst: Pricing | undefined;
+  for (const pricing of pricings) {
+    if (pricing) worst = worst ? { prompt: Math.max(worst.prompt, pricing.prompt), completion: Math.max(worst.completion, pricing.completion) } : pricing;
+  }
+  return worst;
+}
+
 /** How long a reply may be, and how long the budget allows, in tokens per choice. */
 export interface ReplyRoom {
   /** The most reply tokens per choice the budget pays for on every model the request may reach. */
@@ -136,7 +149,7 @@ export function usd(amount: number): string {
 }
 
 /** `model` and its `models` fallbacks: every model the gateway may serve the request with. */
-function candidateModels(params: Record<string, unknown>): string[] {
+export function candidateModels(params: Record<string, unknown>): string[] {
   return [params.model, ...(Array.isArray(params.models) ? params.models : [])].filter((id): id is string => typeof id === "string");
 }
 
