@@ -269,10 +269,33 @@ describe("maxCost", () => {
     expect(sent).toHaveLength(0);
   });
 
-  it("leaves a request that fits as it is when the model gives no max_output_tokens but a context length", async () => {
+  it("sends the context length as max_tokens when the model gives no max_output_tokens and the request no limit", async () => {
     const { client, sent } = pricedGateway({ models: [catalogueEntry("m/ctx", { prompt: 0.1, completion: 0.1 }, { context_length: 128_000 })] });
     await client.chat.completions.create({ model: "m/ctx", messages }, { maxCost: 1 });
-    expect(sent[0]!.body).not.toHaveProperty("max_tokens");
+    expect(sent[0]!.body.max_tokens).toBe(128_000);
+  });
+
+  it("always sends the limit the worst case was computed with, even when the model's own limit fits the budget", async () => {
+    const { client, sent } = pricedGateway({
+      models: [
+        catalogueEntry("m/x", { prompt: 0, completion: 1 }, { max_output_tokens: 100 }),
+        catalogueEntry("m/odd", { prompt: 0, completion: 1 }, { max_output_tokens: 99.5 }),
+        catalogueEntry("m/free", { prompt: 0, completion: 0 }),
+      ],
+      chat: (body) => (body.stream === true ? sseResponse([sseData(chunk({ content: "ok" }, { finish: "stop" })), DONE]) : Response.json(completionBody("ok"))),
+    });
+    // No limit in the request: the catalogue's max_output_tokens (a whole number of tokens), in max_tokens.
+    await client.chat.completions.create({ model: "m/x", messages }, { maxCost: 1 });
+    await client.chat.completions.create({ model: "m/x", messages, stream: true }, { maxCost: 1 });
+    await client.chat.completions.create({ model: "m/odd", messages }, { maxCost: 1 });
+    expect(sent.map(({ body }) => body.max_tokens)).toEqual([100, 100, 100]);
+    // A max_completion_tokens that fits is the one relied on: a larger max_tokens beside it is lowered.
+    await client.chat.completions.create({ model: "m/x", messages, max_completion_tokens: 50, max_tokens: 5_000 }, { maxCost: 1 });
+    expect(sent[3]!.body).toMatchObject({ max_completion_tokens: 50, max_tokens: 50 });
+    // A free reply on a model that states no limit: no length changes the worst case, and none is made up.
+    await client.chat.completions.create({ model: "m/free", messages }, { maxCost: 1 });
+    expect(sent[4]!.body).not.toHaveProperty("max_tokens");
+    expect(sent[4]!.body).not.toHaveProperty("max_completion_tokens");
   });
 
   it("keeps a tighter route.max_cost the caller wrote", async () => {
