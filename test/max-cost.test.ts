@@ -217,6 +217,26 @@ describe("maxCost", () => {
     expect(chatBodies[0]!.max_tokens).toBe(100);
   });
 
+  it("refuses models fallbacks that are not an array of model ids in create() and runTools(), sending nothing, since only ids can be priced", async () => {
+    const { client, chatBodies, catalogueRequests } = gateway();
+    const named = /^`models` must be an array of model ids \(non-empty strings\); got /;
+    for (const bad of ["dear/model", [{ id: "dear/model" }], [["dear/model"]], { 0: "dear/model", length: 1 }, [""], [7], 0]) {
+      for (const model of ["cheap/model", "auto"]) {
+        const params = { model, models: bad as string[], messages, max_tokens: 10 };
+        const error = await client.chat.completions.create(params, { maxCost: 1 }).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(ModelGateError);
+        expect(error).toMatchObject({ param: "models", message: expect.stringMatching(named) });
+        await expect(client.chat.completions.runTools({ ...params, tools: [weatherTool] }, { maxCost: 1 })).rejects.toThrow(named);
+      }
+    }
+    expect(chatBodies).toHaveLength(0);
+    expect(catalogueRequests).toHaveLength(0);
+    // Not set is not a mistake.
+    await client.chat.completions.create({ model: "cheap/model", models: null as never, messages }, { maxCost: 1 });
+    await client.chat.completions.create({ model: "cheap/model", models: [], messages }, { maxCost: 1 });
+    expect(chatBodies).toHaveLength(2);
+  });
+
   it("throws BudgetExceededError, sending nothing, when the prompt does not fit or the model has no price", async () => {
     const { client, chatBodies } = gateway();
     const tooSmall = (await client.chat.completions.create({ model: "dear/model", messages }, { maxCost: 1e-9 }).catch((error: unknown) => error)) as BudgetExceededError;
@@ -360,6 +380,18 @@ describe("the catalogue behind maxCost", () => {
     expect(catalogueRequests).toHaveLength(2);
     expect(catalogueRequests[1]!.get("if-none-match")).toBe('"v1"');
     expect(chatBodies).toHaveLength(3);
+  });
+
+  it("prices an id it lists twice at the dearest of its entries, in either order", async () => {
+    const cheap = catalogueEntry("m/x", { prompt: 0, completion: 0 }, { max_output_tokens: 1_000 });
+    const dear = catalogueEntry("m/x", { prompt: 1, completion: 1_000 }, { max_output_tokens: 1_000 });
+    const unpriced = catalogueEntry("m/x", undefined, { max_output_tokens: 1_000 });
+    const budget = (promptTokens * 1 + 100 * 1_000) / 1e6; // 100 tokens of reply at the dear price
+    for (const entries of [[cheap, dear], [dear, cheap], [dear, unpriced], [unpriced, cheap, dear]]) {
+      const { client, sent } = pricedGateway({ models: entries });
+      await client.chat.completions.create({ model: "m/x", messages }, { maxCost: budget });
+      expect(sent[0]!.body.max_tokens).toBe(100);
+    }
   });
 
   it("skips catalogue entries that are not models, and names bad params before fetching anything", async () => {

@@ -8,7 +8,7 @@ import type { CompletionUsage, Model } from "../types/index.ts";
 import { catalogueOf } from "./catalogue.ts";
 import { assertMaxCost } from "./max-cost.ts";
 import { assertRoute, isNoModelFitsError, routeMaxCost, withRouteMaxCost } from "./route.ts";
-import { candidateModels, costOf, dearest, pricingOf, replyRoom, worstCaseCost, type Pricing } from "./worst-case.ts";
+import { assertFallbacks, candidateModels, costOf, dearest, pricingOf, replyRoom, worstCaseCost, type Pricing } from "./worst-case.ts";
 
 /** A step as the budget lets it go. */
 export interface BudgetedStep {
@@ -35,12 +35,14 @@ export class RunBudget {
   #spent = 0;
 
   /**
-   * @throws ModelGateError naming `maxCost` unless it is a positive number of USD, or
-   *   `route.max_cost` when `params` sets one that is not (it would take the budget's place).
+   * @throws ModelGateError naming `maxCost` unless it is a positive number of USD,
+   *   `route.max_cost` when `params` sets one that is not (it would take the budget's place),
+   *   or `models` when it is set and not an array of model ids (it would be sent unpriced).
    */
   constructor(client: Requester, maxCost: unknown, params: Record<string, unknown>, signal?: AbortSignal, timeoutMs?: number) {
     assertMaxCost(maxCost);
     assertRoute(params);
+    assertFallbacks(params);
     this.#client = client;
     this.#maxCost = maxCost;
     this.#signal = signal;

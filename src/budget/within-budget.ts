@@ -5,7 +5,7 @@ import { catalogueOf } from "./catalogue.ts";
 import { assertMaxCost } from "./max-cost.ts";
 import { withReplyLimit } from "./reply-limit.ts";
 import { assertRoute, isNoModelFitsError, noModelFits, routeMaxCost, withRouteMaxCost } from "./route.ts";
-import { assertCountable, replyRoom, usd, worstCaseCost } from "./worst-case.ts";
+import { assertCountable, assertFallbacks, replyRoom, usd, worstCaseCost } from "./worst-case.ts";
 
 /**
  * Sends a chat request the way `send` does, after fitting it to `options.maxCost`. With
@@ -120,14 +120,16 @@ async function sentBody(input: RequestInfo | URL, init?: RequestInit): Promise<u
  * @throws BudgetExceededError when even the prompt and one token of reply may cost more, or
  *   when the catalogue has no price for a model (a budget that cannot be checked is not kept).
  * @throws ModelGateError naming `route.max_cost` when the caller set one that is not a
- *   positive number of USD.
+ *   positive number of USD, or `models` when it is set and not an array of model ids.
  */
 export async function fitToBudget(client: Requester, params: unknown, maxCost: unknown, signal?: AbortSignal | null, timeoutMs?: number): Promise<unknown> {
   assertMaxCost(maxCost);
   // Not an object, or no model: create() names the mistake.
   if (!isRecord(params) || typeof params.model !== "string") return params;
-  // A `route.max_cost` that is not a number of USD would take the budget's place (see `assertRoute`).
+  // A `route.max_cost` that is not a number of USD would take the budget's place (see
+  // `assertRoute`); fallbacks that are not model ids would be sent unpriced.
   assertRoute(params);
+  assertFallbacks(params);
   if (params.model === "auto") return withRouteMaxCost(params, maxCost);
   // The caller's own mistakes are named before the network is asked for anything.
   assertChatParams(params);

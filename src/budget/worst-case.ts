@@ -63,6 +63,19 @@ export function assertCountable(params: Record<string, unknown>): void {
 }
 
 /**
+ * Checks the `models` fallbacks a budget prices: not set (`undefined`, `null`), or an array
+ * of model ids. Anything else (one id as a string, objects, nested arrays, an array-like
+ * object) would be sent while only `model` is priced, so it is named instead.
+ * @throws ModelGateError naming `models`.
+ */
+export function assertFallbacks(params: Record<string, unknown>): void {
+  const { models } = params;
+  if (models != null && !(Array.isArray(models) && models.every((id) => typeof id === "string" && id !== ""))) {
+    throw invalidArgument("models", "an array of model ids (non-empty strings)", models);
+  }
+}
+
+/**
  * The dearest of `pricings` for what a usage report can cost: the highest prompt and the
  * highest completion price (from one model or two), an upper bound of each; `undefined` when
  * none is given.
