@@ -106,6 +106,59 @@ describe("runTools() maxCost: steps whose reported cost says less than their usa
     expect(billed(bodies.length)).toBeLessThanOrEqual(budget);
   });
 
+  it("prices the usage at the model asked for when the one that answered goes by a name the catalogue does not list (a dated snapshot, or none)", async () => {
+    for (const name of ["priced/model-2024-05-13", undefined]) {
+      const { client, bodies } = scripted([model("priced/model", pricing, { max_output_tokens: 1_000 })], (step) => {
+        const answer: Partial<ChatCompletion> = toolCall(step, { served: name ?? "", cost: 0, tokens: [2_000, 1_000] });
+        if (name === undefined) delete answer.model;
+        return answer as ChatCompletion;
+      });
+      const budget = 0.05;
+      const result = await client.chat.completions.runTools({ model: "priced/model", messages, tools: [echo], max_tokens: 1_000 }, { maxCost: budget, maxSteps: 10 });
+      expect(result.stopReason, String(name)).toBe("max_cost");
+      expect(bodies.length).toBeGreaterThanOrEqual(2);
+      expect(billed(bodies.length)).toBeLessThanOrEqual(budget);
+    }
+  });
+
+  it("prices the usage at the dearest of the model and its fallbacks when the name that answered is not theirs", async () => {
+    const catalogue = [model("cheap/model", { prompt: 0, completion: 0 }, { max_output_tokens: 1_000 }), model("priced/model", pricing, { max_output_tokens: 1_000 })];
+    const { client, bodies } = scripted(catalogue, (step) => toolCall(step, { served: "priced/model-2024-05-13", cost: 0, tokens: [2_000, 1_000] }));
+    const budget = 0.05;
+    const result = await client.chat.completions.runTools(
+      { model: "cheap/model", models: ["priced/model"], messages, tools: [echo], max_tokens: 1_000 },
+      { maxCost: budget, maxSteps: 10 },
+    );
+    expect(result.stopReason).toBe("max_cost");
+    expect(billed(bodies.length)).toBeLessThanOrEqual(budget);
+  });
+
+  it('under model "auto" prices the usage of an unlisted model that answered at the dearest model the route could pick', async () => {
+    const catalogue = [model("cheap/model", { prompt: 0.1, completion: 0.1 }, { max_output_tokens: 1_000 }), model("priced/model", pricing, { max_output_tokens: 1_000 })];
+    const { client, bodies } = scripted(catalogue, (step) => toolCall(step, { served: "unlisted/model", cost: 0, tokens: [2_000, 1_000] }));
+    const budget = 0.05;
+    const result = await client.chat.completions.runTools({ model: "auto", messages, tools: [echo] }, { maxCost: budget, maxSteps: 10 });
+    expect(result.stopReason).toBe("max_cost");
+    // Each step's route.max_cost is what is left after the steps before, counted at $0.012 each.
+    expect(bodies.map((body) => (body.route as { max_cost: number }).max_cost)).toEqual(bodies.map((_, step) => expect.closeTo(budget - billed(step), 12)));
+  });
+
+  it("counts a step at its worst case when the gateway reports a cost without any usage to check it against", async () => {
+    const { client, sent: bodies } = recordingClient(
+      () => {
+        const { usage: _, ...answer } = toolCall(bodies.length, { cost: 0 });
+        return Response.json(answer, { headers: { "x-modelgate-cost": "0" } });
+      },
+      { apiKey: "sk-test-key-1234", models: [model("priced/model", pricing, { max_output_tokens: 1_000 })] },
+    );
+    const budget = 0.05;
+    const result = await client.chat.completions.runTools({ model: "priced/model", messages, tools: [echo], max_tokens: 1_000 }, { maxCost: budget, maxSteps: 10 });
+    expect(result.stopReason).toBe("max_cost");
+    expect(result.steps.every((step) => step.cost === 0)).toBe(true);
+    const spentAtMost = bodies.reduce((sum, body) => sum + worstCase(body, pricing, 1_000), 0);
+    expect(spentAtMost).toBeLessThanOrEqual(budget);
+  });
+
   it("still counts the reported cost when it says more than the usage", async () => {
     const { client, bodies } = scripted([model("priced/model", pricing, { max_output_tokens: 1_000 })], (step) => toolCall(step, { cost: 0.02, tokens: [2_000, 1_000] }));
     const result = await client.chat.completions.runTools({ model: "priced/model", messages, tools: [echo], max_tokens: 1_000 }, { maxCost: 0.05, maxSteps: 10 });

@@ -217,6 +217,26 @@ describe("maxCost", () => {
     expect(chatBodies[0]!.max_tokens).toBe(100);
   });
 
+  it("refuses models fallbacks that are not an array of model ids in create() and runTools(), sending nothing, since only ids can be priced", async () => {
+    const { client, chatBodies, catalogueRequests } = gateway();
+    const named = /^`models` must be an array of model ids \(non-empty strings\); got /;
+    for (const bad of ["dear/model", [{ id: "dear/model" }], [["dear/model"]], { 0: "dear/model", length: 1 }, [""], [7], 0]) {
+      for (const model of ["cheap/model", "auto"]) {
+        const params = { model, models: bad as string[], messages, max_tokens: 10 };
+        const error = await client.chat.completions.create(params, { maxCost: 1 }).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(ModelGateError);
+        expect(error).toMatchObject({ param: "models", message: expect.stringMatching(named) });
+        await expect(client.chat.completions.runTools({ ...params, tools: [weatherTool] }, { maxCost: 1 })).rejects.toThrow(named);
+      }
+    }
+    expect(chatBodies).toHaveLength(0);
+    expect(catalogueRequests).toHaveLength(0);
+    // Not set is not a mistake.
+    await client.chat.completions.create({ model: "cheap/model", models: null as never, messages }, { maxCost: 1 });
+    await client.chat.completions.create({ model: "cheap/model", models: [], messages }, { maxCost: 1 });
+    expect(chatBodies).toHaveLength(2);
+  });
+
   it("throws BudgetExceededError, sending nothing, when the prompt does not fit or the model has no price", async () => {
     const { client, chatBodies } = gateway();
     const tooSmall = (await client.chat.completions.create({ model: "dear/model", messages }, { maxCost: 1e-9 }).catch((error: unknown) => error)) as BudgetExceededError;
@@ -269,10 +289,33 @@ describe("maxCost", () => {
     expect(sent).toHaveLength(0);
   });
 
-  it("leaves a request that fits as it is when the model gives no max_output_tokens but a context length", async () => {
+  it("sends the context length as max_tokens when the model gives no max_output_tokens and the request no limit", async () => {
     const { client, sent } = pricedGateway({ models: [catalogueEntry("m/ctx", { prompt: 0.1, completion: 0.1 }, { context_length: 128_000 })] });
     await client.chat.completions.create({ model: "m/ctx", messages }, { maxCost: 1 });
-    expect(sent[0]!.body).not.toHaveProperty("max_tokens");
+    expect(sent[0]!.body.max_tokens).toBe(128_000);
+  });
+
+  it("always sends the limit the worst case was computed with, even when the model's own limit fits the budget", async () => {
+    const { client, sent } = pricedGateway({
+      models: [
+        catalogueEntry("m/x", { prompt: 0, completion: 1 }, { max_output_tokens: 100 }),
+        catalogueEntry("m/odd", { prompt: 0, completion: 1 }, { max_output_tokens: 99.5 }),
+        catalogueEntry("m/free", { prompt: 0, completion: 0 }),
+      ],
+      chat: (body) => (body.stream === true ? sseResponse([sseData(chunk({ content: "ok" }, { finish: "stop" })), DONE]) : Response.json(completionBody("ok"))),
+    });
+    // No limit in the request: the catalogue's max_output_tokens (a whole number of tokens), in max_tokens.
+    await client.chat.completions.create({ model: "m/x", messages }, { maxCost: 1 });
+    await client.chat.completions.create({ model: "m/x", messages, stream: true }, { maxCost: 1 });
+    await client.chat.completions.create({ model: "m/odd", messages }, { maxCost: 1 });
+    expect(sent.map(({ body }) => body.max_tokens)).toEqual([100, 100, 100]);
+    // A max_completion_tokens that fits is the one relied on: a larger max_tokens beside it is lowered.
+    await client.chat.completions.create({ model: "m/x", messages, max_completion_tokens: 50, max_tokens: 5_000 }, { maxCost: 1 });
+    expect(sent[3]!.body).toMatchObject({ max_completion_tokens: 50, max_tokens: 50 });
+    // A free reply on a model that states no limit: no length changes the worst case, and none is made up.
+    await client.chat.completions.create({ model: "m/free", messages }, { maxCost: 1 });
+    expect(sent[4]!.body).not.toHaveProperty("max_tokens");
+    expect(sent[4]!.body).not.toHaveProperty("max_completion_tokens");
   });
 
   it("keeps a tighter route.max_cost the caller wrote", async () => {
@@ -337,6 +380,18 @@ describe("the catalogue behind maxCost", () => {
     expect(catalogueRequests).toHaveLength(2);
     expect(catalogueRequests[1]!.get("if-none-match")).toBe('"v1"');
     expect(chatBodies).toHaveLength(3);
+  });
+
+  it("prices an id it lists twice at the dearest of its entries, in either order", async () => {
+    const cheap = catalogueEntry("m/x", { prompt: 0, completion: 0 }, { max_output_tokens: 1_000 });
+    const dear = catalogueEntry("m/x", { prompt: 1, completion: 1_000 }, { max_output_tokens: 1_000 });
+    const unpriced = catalogueEntry("m/x", undefined, { max_output_tokens: 1_000 });
+    const budget = (promptTokens * 1 + 100 * 1_000) / 1e6; // 100 tokens of reply at the dear price
+    for (const entries of [[cheap, dear], [dear, cheap], [dear, unpriced], [unpriced, cheap, dear]]) {
+      const { client, sent } = pricedGateway({ models: entries });
+      await client.chat.completions.create({ model: "m/x", messages }, { maxCost: budget });
+      expect(sent[0]!.body.max_tokens).toBe(100);
+    }
   });
 
   it("skips catalogue entries that are not models, and names bad params before fetching anything", async () => {

@@ -4,6 +4,7 @@
 // waiting (aborted, timed out), the fetch is aborted too, so nothing keeps the process alive.
 import { abortError, APIConnectionTimeoutError, APIError, invalidArgument, isRecord, MAX_TIMER_MS, untilAborted, type Requester } from "../core.ts";
 import type { Model, ModelList } from "../types/index.ts";
+import { dearest, pricingOf } from "./worst-case.ts";
 
 /** How long a fetched catalogue is used without asking the gateway again. */
 export const CATALOGUE_MAX_AGE_MS = 5 * 60_000;
@@ -92,10 +93,22 @@ async function fetchCatalogue(client: Requester, previous: Catalogue | undefined
     const list: unknown[] = isRecord(data) && Array.isArray(data.data) ? data.data : [];
     // An entry that is not a model with an id is skipped: it cannot be priced anyway.
     const entries = list.filter((model): model is Model => isRecord(model) && typeof model.id === "string");
-    return { models: new Map(entries.map((model) => [model.id, model])), etag: response.headers.get("etag"), fetchedAt: Date.now() };
+    const models = new Map<string, Model>();
+    for (const model of entries) models.set(model.id, dearerOf(models.get(model.id), model));
+    return { models, etag: response.headers.get("etag"), fetchedAt: Date.now() };
   } catch (error) {
     // 304 Not Modified: what we have is still the catalogue.
     if (previous && error instanceof APIError && error.status === 304) return { ...previous, fetchedAt: Date.now() };
     throw error;
   }
+}
+
+/**
+ * One id listed twice: the later entry, priced at the dearest of the two (the highest prompt
+ * and completion prices of the entries that give one), so the order of the list never makes
+ * a budget cheaper than one of its prices says.
+ */
+function dearerOf(kept: Model | undefined, next: Model): Model {
+  const pricing = kept && dearest([pricingOf(kept), pricingOf(next)]);
+  return pricing ? { ...next, pricing } : next;
 }

@@ -2,13 +2,13 @@
 // over many steps. A step runs only when its worst case fits what is left, and counts for
 // what the gateway reported it cost (or its usage at catalogue prices, when that says more),
 // else for its worst case, so the budget is never passed because nothing (or too little) was
-// reported.
+// reported, nor because the model that answered goes by a name the catalogue does not price.
 import { BudgetExceededError, type Requester } from "../core.ts";
 import type { CompletionUsage, Model } from "../types/index.ts";
 import { catalogueOf } from "./catalogue.ts";
 import { assertMaxCost } from "./max-cost.ts";
 import { assertRoute, isNoModelFitsError, routeMaxCost, withRouteMaxCost } from "./route.ts";
-import { costOf, pricingOf, replyRoom, worstCaseCost } from "./worst-case.ts";
+import { assertFallbacks, candidateModels, costOf, dearest, pricingOf, replyRoom, worstCaseCost, type Pricing } from "./worst-case.ts";
 
 /** A step as the budget lets it go. */
 export interface BudgetedStep {
@@ -21,6 +21,8 @@ export interface BudgetedStep {
   /** Whether the gateway picks the model within `route.max_cost`. */
   routed: boolean;
   models: Map<string, Model>;
+  /** The priced models the step may be served by: `model` and its fallbacks, or under "auto" the catalogue's that could serve it. */
+  reachable: string[];
 }
 
 /** The budget of one tool run. */
@@ -33,12 +35,14 @@ export class RunBudget {
   #spent = 0;
 
   /**
-   * @throws ModelGateError naming `maxCost` unless it is a positive number of USD, or
-   *   `route.max_cost` when `params` sets one that is not (it would take the budget's place).
+   * @throws ModelGateError naming `maxCost` unless it is a positive number of USD,
+   *   `route.max_cost` when `params` sets one that is not (it would take the budget's place),
+   *   or `models` when it is set and not an array of model ids (it would be sent unpriced).
    */
   constructor(client: Requester, maxCost: unknown, params: Record<string, unknown>, signal?: AbortSignal, timeoutMs?: number) {
     assertMaxCost(maxCost);
     assertRoute(params);
+    assertFallbacks(params);
     this.#client = client;
     this.#maxCost = maxCost;
     this.#signal = signal;
@@ -68,10 +72,11 @@ export class RunBudget {
       );
       if (servers.length > 0 && !servers.some((model) => fits({ ...body, model: model.id, models: undefined }, left, models, true))) return undefined;
       const routed = withRouteMaxCost(body, left);
-      return { body: routed, worstCase: routeMaxCost(routed) ?? left, left, routed: true, models };
+      const reachable = servers.map((model) => model.id);
+      return { body: routed, worstCase: routeMaxCost(routed) ?? left, left, routed: true, models, reachable };
     }
     if (!fits(body, left, models, false)) return undefined;
-    return { body, worstCase: worstCaseCost(body, models, left), left, routed: false, models };
+    return { body, worstCase: worstCaseCost(body, models, left), left, routed: false, models, reachable: candidateModels(body) };
   }
 
   /**
@@ -79,28 +84,32 @@ export class RunBudget {
    * model that answered, when the gateway picked one the catalogue prices); and in either
    * case its usage at catalogue prices when that says more (a report of 0 for a long reply,
    * a catalogue out of date), so what is counted stays an upper bound of what was billed.
-   * Only a finite cost from 0 counts as reported: a negative one would give the run budget.
+   * The usage is priced as the model that answered when the step could reach it, else (a
+   * dated snapshot's name, no name at all) at the dearest prices the step could reach (see
+   * `usagePricing`). Only a finite cost from 0 that comes with a usage counts as reported: a
+   * negative one would give the run budget, and one without usage cannot be checked.
    */
   count(step: BudgetedStep, cost: number | null, usage: CompletionUsage | undefined, model: string | undefined, attempts = 1): void {
     // A step that took more than one send may have been billed for the others too (a lost
     // answer, a middleware's extra send): each counts at the step's worst case.
     if (attempts > 1) this.#spent += (attempts - 1) * step.worstCase;
     const served = model === undefined ? undefined : step.models.get(model);
-    const pricing = pricingOf(served);
+    const pricing = usagePricing(step, served);
     const used = usage && pricing ? costOf(pricing, tokens(usage.prompt_tokens), tokens(usage.completion_tokens)) : 0;
-    if (cost !== null && cost >= 0 && Number.isFinite(cost)) {
+    const reported = cost !== null && cost >= 0 && Number.isFinite(cost) ? cost : 0;
+    if (usage && cost === reported) {
       this.#spent += Math.max(cost, used);
       return;
     }
     let bound = step.worstCase;
-    if (step.routed && served && pricing) {
+    if (step.routed && served && pricingOf(served)) {
       try {
         bound = worstCaseCost({ ...step.body, model: served.id, models: undefined }, step.models, this.#maxCost);
       } catch {
         // Not countable on that model after all: the route's max_cost stays the bound.
       }
     }
-    this.#spent += Math.max(bound, used);
+    this.#spent += Math.max(bound, used, reported);
   }
 
   /**
@@ -123,6 +132,17 @@ function fits(body: Record<string, unknown>, left: number, models: Map<string, M
     if (error instanceof BudgetExceededError && (error.worstCase !== null || lenient)) return false;
     throw error;
   }
+}
+
+/**
+ * The prices a step's usage is counted at: those of the model that answered when the step
+ * could reach it; else the dearest of what it could reach and of the name that answered (a
+ * dated snapshot of the model asked for, a name the catalogue prices differently, no name),
+ * so a name the catalogue does not know never makes a reported cost of 0 believed.
+ */
+function usagePricing(step: BudgetedStep, served: Model | undefined): Pricing | undefined {
+  if (served && step.reachable.includes(served.id)) return pricingOf(served);
+  return dearest([pricingOf(served), ...step.reachable.map((id) => pricingOf(step.models.get(id)))]);
 }
 
 /** A token count from a usage report, 0 when it is not one. */

@@ -5,7 +5,7 @@ import { catalogueOf } from "./catalogue.ts";
 import { assertMaxCost } from "./max-cost.ts";
 import { withReplyLimit } from "./reply-limit.ts";
 import { assertRoute, isNoModelFitsError, noModelFits, routeMaxCost, withRouteMaxCost } from "./route.ts";
-import { assertCountable, replyRoom, usd, worstCaseCost } from "./worst-case.ts";
+import { assertCountable, assertFallbacks, replyRoom, usd, worstCaseCost } from "./worst-case.ts";
 
 /**
  * Sends a chat request the way `send` does, after fitting it to `options.maxCost`. With
@@ -115,25 +115,31 @@ async function sentBody(input: RequestInfo | URL, init?: RequestInit): Promise<u
  * `params` with a worst case within `maxCost` USD. With `model: "auto"` the gateway is told
  * (`route.max_cost`) and picks a model that fits. With a model id (and its `models`
  * fallbacks), their catalogue prices give the worst case (see `replyRoom`), and the reply
- * limit the gateway applies is lowered until it fits — sent explicitly when the request set
- * none, with no larger limit left beside it.
+ * limit the gateway applies is lowered until it fits, and sent explicitly even when the
+ * request set none and the model's own fits, with no larger limit left beside it.
  * @throws BudgetExceededError when even the prompt and one token of reply may cost more, or
  *   when the catalogue has no price for a model (a budget that cannot be checked is not kept).
  * @throws ModelGateError naming `route.max_cost` when the caller set one that is not a
- *   positive number of USD.
+ *   positive number of USD, or `models` when it is set and not an array of model ids.
  */
 export async function fitToBudget(client: Requester, params: unknown, maxCost: unknown, signal?: AbortSignal | null, timeoutMs?: number): Promise<unknown> {
   assertMaxCost(maxCost);
   // Not an object, or no model: create() names the mistake.
   if (!isRecord(params) || typeof params.model !== "string") return params;
-  // A `route.max_cost` that is not a number of USD would take the budget's place (see `assertRoute`).
+  // A `route.max_cost` that is not a number of USD would take the budget's place (see
+  // `assertRoute`); fallbacks that are not model ids would be sent unpriced.
   assertRoute(params);
+  assertFallbacks(params);
   if (params.model === "auto") return withRouteMaxCost(params, maxCost);
   // The caller's own mistakes are named before the network is asked for anything.
   assertChatParams(params);
   assertCountable(params);
   const { models } = await catalogueOf(client, signal, timeoutMs);
-  const { affordable, asked, limited } = replyRoom(params, maxCost, models);
-  if (!limited && asked <= affordable) return params;
-  return withReplyLimit(params, Math.min(asked, affordable));
+  const { affordable, asked } = replyRoom(params, maxCost, models);
+  const limit = Math.min(asked, affordable);
+  // The limit the worst case was computed with is always sent, so the budget never rests on
+  // a provider keeping to the catalogue's `max_output_tokens`. Only a limit no gateway reads
+  // as a whole number (a free reply on a model that states no limit) is left out: then the
+  // reply's length does not change the worst case.
+  return Number.isSafeInteger(limit) ? withReplyLimit(params, limit) : params;
 }

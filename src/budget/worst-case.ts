@@ -39,8 +39,9 @@ export function pricingOf(model: Model | undefined): Pricing | undefined {
  */
 export function replyCeiling(model: Model | undefined): number {
   const positive = (tokens: unknown): tokens is number => typeof tokens === "number" && tokens > 0;
-  if (positive(model?.max_output_tokens)) return model.max_output_tokens;
-  return positive(model?.context_length) ? model.context_length : Infinity;
+  // Whole tokens: a fraction of one is still a token written, and the limit is sent as it is.
+  if (positive(model?.max_output_tokens)) return Math.ceil(model.max_output_tokens);
+  return positive(model?.context_length) ? Math.ceil(model.context_length) : Infinity;
 }
 
 /** The choices a request asks for (`n`, 1 when not set). */
@@ -61,14 +62,38 @@ export function assertCountable(params: Record<string, unknown>): void {
   choicesOf(params);
 }
 
+/**
+ * Checks the `models` fallbacks a budget prices: not set (`undefined`, `null`), or an array
+ * of model ids. Anything else (one id as a string, objects, nested arrays, an array-like
+ * object) would be sent while only `model` is priced, so it is named instead.
+ * @throws ModelGateError naming `models`.
+ */
+export function assertFallbacks(params: Record<string, unknown>): void {
+  const { models } = params;
+  if (models != null && !(Array.isArray(models) && models.every((id) => typeof id === "string" && id !== ""))) {
+    throw invalidArgument("models", "an array of model ids (non-empty strings)", models);
+  }
+}
+
+/**
+ * The dearest of `pricings` for what a usage report can cost: the highest prompt and the
+ * highest completion price (from one model or two), an upper bound of each; `undefined` when
+ * none is given.
+ */
+export function dearest(pricings: readonly (Pricing | undefined)[]): Pricing | undefined {
+  let worst: Pricing | undefined;
+  for (const pricing of pricings) {
+    if (pricing) worst = worst ? { prompt: Math.max(worst.prompt, pricing.prompt), completion: Math.max(worst.completion, pricing.completion) } : pricing;
+  }
+  return worst;
+}
+
 /** How long a reply may be, and how long the budget allows, in tokens per choice. */
 export interface ReplyRoom {
   /** The most reply tokens per choice the budget pays for on every model the request may reach. */
   affordable: number;
   /** What the request lets a reply run to: the limit the gateway applies, else the longest of the models' own. */
   asked: number;
-  /** Whether the request sets a limit (else `asked` is the models' own). */
-  limited: boolean;
 }
 
 /**
@@ -106,7 +131,7 @@ export function replyRoom(params: Record<string, unknown>, budget: number, model
     affordable = Math.min(affordable, tokens);
     longest = Math.max(longest, replyCeiling(model));
   }
-  return { affordable, asked: limit ?? longest, limited: limit !== undefined };
+  return { affordable, asked: limit ?? longest };
 }
 
 /**
@@ -136,7 +161,7 @@ export function usd(amount: number): string {
 }
 
 /** `model` and its `models` fallbacks: every model the gateway may serve the request with. */
-function candidateModels(params: Record<string, unknown>): string[] {
+export function candidateModels(params: Record<string, unknown>): string[] {
   return [params.model, ...(Array.isArray(params.models) ? params.models : [])].filter((id): id is string => typeof id === "string");
 }
 
