@@ -127,6 +127,16 @@ describe("faults before the response", () => {
     expect(stream).toBeInstanceOf(APIError);
     expect((stream as Error).message).toMatch(/Expected an event stream.*Captive portal/);
   });
+
+  it("says a JSON answer that stops short (no Content-Length to tell) was expected whole", async () => {
+    handler = (response) => {
+      response.writeHead(200, { "content-type": "application/json", connection: "close" });
+      response.end('{"id":"chatcmpl-1","object":"chat.completion","choices":[{"index":0,"mess');
+    };
+    const error = await client().chat.completions.create({ model: "auto", messages }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIError);
+    expect((error as Error).message).toMatch(/^200 Expected whole JSON but got application\/json: \{"id":"chatcmpl-1"/);
+  });
 });
 
 describe("faults in the middle of a stream", () => {

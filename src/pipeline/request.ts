@@ -293,7 +293,8 @@ function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spec: Requ
     try {
       data = text === "" ? undefined : JSON.parse(text);
     } catch {
-      throw unexpectedBodyError(response, text, "JSON", config.redact);
+      // "whole": JSON that does not parse under a JSON content type was most likely cut short.
+      throw unexpectedBodyError(response, text, "whole JSON", config.redact);
     }
     if (isErrorDocument(data)) throw errorFromBody(undefined, data, context(response, config));
     // A resource's own reading of its answer (chat's keeps what the gateway did beside it).

@@ -80,7 +80,7 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
   /** The chunks, one by one; used by `for await`. @throws ModelGateError on a second call. */
   [Symbol.asyncIterator](): AsyncIterator<T> {
     if (this.#consumed) {
-      throw new ModelGateError("This stream has already been consumed: use stream.tee() for two readers.");
+      throw new ModelGateError("This stream has already been consumed: tee() it for two readers.");
     }
     this.#consumed = true;
     return this.#makeIterator();

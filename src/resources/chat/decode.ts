@@ -11,7 +11,7 @@ import { aliasReasoning, type EndRules } from "../../streaming/chunk-events.ts";
  */
 export function decodeChatAnswer(data: unknown, gateway: GatewayInfo): unknown {
   // An empty body, `null` or an object without choices passes for no answer, never for one.
-  if (!isRecord(data) || !Array.isArray(data.choices)) throw new APIConnectionError("The answer has no `choices`: it was cut, or is no chat completion.");
+  if (!isRecord(data) || !Array.isArray(data.choices)) throw new APIConnectionError("The answer has no `choices`: cut, or not a chat completion.");
   for (const choice of data.choices) {
     const message: unknown = isRecord(choice) ? choice.message : undefined;
     // Some providers spell it `reasoning_content`; `reasoning` wins when both come.
