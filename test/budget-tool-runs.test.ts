@@ -159,6 +159,19 @@ describe("runTools() maxCost: steps whose reported cost says less than their usa
     expect(spentAtMost).toBeLessThanOrEqual(budget);
   });
 
+  it("counts a step at its worst case when its usage counts no reply tokens ({ cost: 0 } alone, or counts as strings)", async () => {
+    for (const usage of [{ cost: 0 }, { prompt_tokens: "3", completion_tokens: "3", cost: 0 }, { completion_tokens: null, cost: 0 }]) {
+      const { client, sent: bodies } = recordingClient(() => Response.json({ ...toolCall(bodies.length, { cost: 0 }), usage }), {
+        apiKey: "sk-test-key-1234",
+        models: [model("priced/model", pricing, { max_output_tokens: 1_000 })],
+      });
+      const budget = 0.05;
+      const result = await client.chat.completions.runTools({ model: "priced/model", messages, tools: [echo], max_tokens: 1_000 }, { maxCost: budget, maxSteps: 10 });
+      expect(result.stopReason, JSON.stringify(usage)).toBe("max_cost");
+      expect(bodies.reduce((sum, body) => sum + worstCase(body, pricing, 1_000), 0)).toBeLessThanOrEqual(budget);
+    }
+  });
+
   it("still counts the reported cost when it says more than the usage", async () => {
     const { client, bodies } = scripted([model("priced/model", pricing, { max_output_tokens: 1_000 })], (step) => toolCall(step, { cost: 0.02, tokens: [2_000, 1_000] }));
     const result = await client.chat.completions.runTools({ model: "priced/model", messages, tools: [echo], max_tokens: 1_000 }, { maxCost: 0.05, maxSteps: 10 });

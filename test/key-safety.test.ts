@@ -63,23 +63,33 @@ describe("the key never shows", () => {
     }
   });
 
-  it("nor does a credential the caller sends in a header of their own, in an echoed 401", async () => {
+  it("nor does a credential the client's own headers carry, in an echoed 401 (defaultHeaders, and withOptions' over them)", async () => {
     const echo = await serve((request, response) => {
       response.writeHead(401, { "content-type": "application/json" });
       const sent = [request.headers.authorization, request.headers["x-api-key"], request.headers["proxy-authorization"]];
       response.end(JSON.stringify({ error: { message: `invalid credential ${sent.join(" ")}` } }));
     });
     const viaDefaults = new ModelGate({ apiKey: "placeholder", baseURL: echo.url, maxRetries: 0, defaultHeaders: { authorization: "Bearer sk-header-QQQQRRRRSSSS", "proxy-authorization": "Basic cHJveHktc2VjcmV0LXh5eg==" } });
-    const viaCall = new ModelGate({ apiKey: "placeholder", baseURL: echo.url, maxRetries: 0 });
-    const errors = [
-      await viaDefaults.models.list().catch((error: unknown) => error),
-      await viaCall.chat.completions.create({ model: "m", messages }, { headers: { Authorization: "Bearer sk-call-TTTTUUUUVVVV", "X-Api-Key": "xk-WWWWXXXXYYYY" } }).catch((error: unknown) => error),
-    ];
+    await viaDefaults.models.list().catch(() => {});
+    // A client withOptions() makes reads its own layers (the original's under the new ones) on its first request.
+    const viaOptions = viaDefaults.withOptions({ defaultHeaders: { Authorization: "Bearer sk-call-TTTTUUUUVVVV", "X-Api-Key": "xk-WWWWXXXXYYYY" } });
+    const errors = [await viaDefaults.models.list().catch((error: unknown) => error), await viaOptions.chat.completions.create({ model: "m", messages }).catch((error: unknown) => error)];
     for (const error of errors) {
       expect(error).toBeInstanceOf(AuthenticationError);
       for (const text of everyRendering(error)) for (const secret of ["QQQQRRRRSSSS", "cHJveHktc2VjcmV0LXh5eg", "TTTTUUUUVVVV", "WWWWXXXXYYYY"]) expect(text).not.toContain(secret);
     }
     expect((errors[1] as Error).message).toContain("invalid credential");
+  });
+
+  it("keeps the client's own key and its headers' credentials redacted however many keys a key function gives later", () => {
+    const { redact, remember } = createRedactor(KEY);
+    remember("header-credential-ABCDEFGH", true);
+    const rotated = Array.from({ length: 200 }, (_, index) => createHash("sha256").update(`rotated ${index}`).digest("hex"));
+    for (const key of rotated) remember(key);
+    expect(redact(`echo ${KEY} and header-credential-ABCDEFGH`)).toBe("echo [redacted] and [redacted]");
+    expect(redact(rotated[199]!)).toBe("[redacted]");
+    // The oldest rotated keys give way (64 are kept besides): a server echoes only recent ones.
+    expect(redact(rotated[0]!)).toBe(rotated[0]);
   });
 
   it("in debug logs, which show the request with Authorization redacted", async () => {
@@ -492,7 +502,9 @@ describe("the redactor", () => {
   });
 
   it("keeps the parts of a key it still remembers when another key sharing them is forgotten", () => {
-    const redactor = createRedactor("shared-prefix-0001");
+    // Keys a key function gave (the client's own key, given at the start, is never forgotten).
+    const redactor = createRedactor();
+    redactor.remember("shared-prefix-0001");
     redactor.remember("shared-prefix-0002");
     // 63 more: 65 in all, so the oldest ("…0001") is forgotten.
     for (let index = 0; index < 63; index++) redactor.remember(createHash("sha256").update(`other ${index}`).digest("hex"));

@@ -220,7 +220,7 @@ describe("maxCost", () => {
   it("refuses models fallbacks that are not an array of model ids in create() and runTools(), sending nothing, since only ids can be priced", async () => {
     const { client, chatBodies, catalogueRequests } = gateway();
     const named = /^`models` must be an array of model ids \(non-empty strings\); got /;
-    for (const bad of ["dear/model", [{ id: "dear/model" }], [["dear/model"]], { 0: "dear/model", length: 1 }, [""], [7], 0]) {
+    for (const bad of ["dear/model", [{ id: "dear/model" }], [["dear/model"]], { 0: "dear/model", length: 1 }, [""], [7], 0, [, "cheap/model"], new Array(2)]) {
       for (const model of ["cheap/model", "auto"]) {
         const params = { model, models: bad as string[], messages, max_tokens: 10 };
         const error = await client.chat.completions.create(params, { maxCost: 1 }).catch((caught: unknown) => caught);
@@ -289,33 +289,10 @@ describe("maxCost", () => {
     expect(sent).toHaveLength(0);
   });
 
-  it("sends the context length as max_tokens when the model gives no max_output_tokens and the request no limit", async () => {
+  it("leaves a request that fits as it is when the model gives no max_output_tokens but a context length", async () => {
     const { client, sent } = pricedGateway({ models: [catalogueEntry("m/ctx", { prompt: 0.1, completion: 0.1 }, { context_length: 128_000 })] });
     await client.chat.completions.create({ model: "m/ctx", messages }, { maxCost: 1 });
-    expect(sent[0]!.body.max_tokens).toBe(128_000);
-  });
-
-  it("always sends the limit the worst case was computed with, even when the model's own limit fits the budget", async () => {
-    const { client, sent } = pricedGateway({
-      models: [
-        catalogueEntry("m/x", { prompt: 0, completion: 1 }, { max_output_tokens: 100 }),
-        catalogueEntry("m/odd", { prompt: 0, completion: 1 }, { max_output_tokens: 99.5 }),
-        catalogueEntry("m/free", { prompt: 0, completion: 0 }),
-      ],
-      chat: (body) => (body.stream === true ? sseResponse([sseData(chunk({ content: "ok" }, { finish: "stop" })), DONE]) : Response.json(completionBody("ok"))),
-    });
-    // No limit in the request: the catalogue's max_output_tokens (a whole number of tokens), in max_tokens.
-    await client.chat.completions.create({ model: "m/x", messages }, { maxCost: 1 });
-    await client.chat.completions.create({ model: "m/x", messages, stream: true }, { maxCost: 1 });
-    await client.chat.completions.create({ model: "m/odd", messages }, { maxCost: 1 });
-    expect(sent.map(({ body }) => body.max_tokens)).toEqual([100, 100, 100]);
-    // A max_completion_tokens that fits is the one relied on: a larger max_tokens beside it is lowered.
-    await client.chat.completions.create({ model: "m/x", messages, max_completion_tokens: 50, max_tokens: 5_000 }, { maxCost: 1 });
-    expect(sent[3]!.body).toMatchObject({ max_completion_tokens: 50, max_tokens: 50 });
-    // A free reply on a model that states no limit: no length changes the worst case, and none is made up.
-    await client.chat.completions.create({ model: "m/free", messages }, { maxCost: 1 });
-    expect(sent[4]!.body).not.toHaveProperty("max_tokens");
-    expect(sent[4]!.body).not.toHaveProperty("max_completion_tokens");
+    expect(sent[0]!.body).not.toHaveProperty("max_tokens");
   });
 
   it("keeps a tighter route.max_cost the caller wrote", async () => {
@@ -391,6 +368,19 @@ describe("the catalogue behind maxCost", () => {
       const { client, sent } = pricedGateway({ models: entries });
       await client.chat.completions.create({ model: "m/x", messages }, { maxCost: budget });
       expect(sent[0]!.body.max_tokens).toBe(100);
+    }
+  });
+
+  it("gives an id it lists twice the longer context of its entries, in either order, so a long prompt is not capped short", async () => {
+    const long = catalogueEntry("m/x", { prompt: 1_000, completion: 0 }, { context_length: 1_000_000, max_output_tokens: 10 });
+    const short = catalogueEntry("m/x", { prompt: 1_000, completion: 0 }, { context_length: 1_000, max_output_tokens: 10 });
+    const prompt = [{ role: "user" as const, content: "x".repeat(20_000) }];
+    for (const entries of [[long, short], [short, long]]) {
+      const { client, sent } = pricedGateway({ models: entries });
+      // 20,000 bytes of prompt at $1,000/M tokens (a token per byte at most) is over $20.
+      const error = await client.chat.completions.create({ model: "m/x", messages: prompt }, { maxCost: 5 }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(BudgetExceededError);
+      expect(sent).toHaveLength(0);
     }
   });
 

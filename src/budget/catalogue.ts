@@ -105,10 +105,19 @@ async function fetchCatalogue(client: Requester, previous: Catalogue | undefined
 
 /**
  * One id listed twice: the later entry, priced at the dearest of the two (the highest prompt
- * and completion prices of the entries that give one), so the order of the list never makes
- * a budget cheaper than one of its prices says.
+ * and completion prices of the entries that give one), with the longer context and the longer
+ * reply limit (none, where one entry states none), so the order of the list never makes a
+ * budget cheaper than one of its entries says.
  */
 function dearerOf(kept: Model | undefined, next: Model): Model {
-  const pricing = kept && dearest([pricingOf(kept), pricingOf(next)]);
-  return pricing ? { ...next, pricing } : next;
+  if (!kept) return next;
+  const merged: Model = { ...next, context_length: longer(kept.context_length, next.context_length) ?? next.context_length, max_output_tokens: kept.max_output_tokens == null || next.max_output_tokens == null ? undefined : longer(kept.max_output_tokens, next.max_output_tokens) };
+  const pricing = dearest([pricingOf(kept), pricingOf(next)]);
+  return pricing ? { ...merged, pricing } : merged;
+}
+
+/** The larger of two token counts, ignoring one that is not a number; `undefined` when neither is. */
+function longer(a: unknown, b: unknown): number | undefined {
+  const counts = [a, b].filter((count): count is number => typeof count === "number" && Number.isFinite(count));
+  return counts.length ? Math.max(...counts) : undefined;
 }

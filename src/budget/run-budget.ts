@@ -86,8 +86,9 @@ export class RunBudget {
    * a catalogue out of date), so what is counted stays an upper bound of what was billed.
    * The usage is priced as the model that answered when the step could reach it, else (a
    * dated snapshot's name, no name at all) at the dearest prices the step could reach (see
-   * `usagePricing`). Only a finite cost from 0 that comes with a usage counts as reported: a
-   * negative one would give the run budget, and one without usage cannot be checked.
+   * `usagePricing`). Only a finite cost from 0 that comes with a usage counting the reply's
+   * tokens counts as reported: a negative one would give the run budget, and one without such
+   * a usage cannot be checked.
    */
   count(step: BudgetedStep, cost: number | null, usage: CompletionUsage | undefined, model: string | undefined, attempts = 1): void {
     // A step that took more than one send may have been billed for the others too (a lost
@@ -97,7 +98,10 @@ export class RunBudget {
     const pricing = usagePricing(step, served);
     const used = usage && pricing ? costOf(pricing, tokens(usage.prompt_tokens), tokens(usage.completion_tokens)) : 0;
     const reported = cost !== null && cost >= 0 && Number.isFinite(cost) ? cost : 0;
-    if (usage && cost === reported) {
+    // A report comes with a usage only where that counts the reply's tokens: `usage: { cost: 0 }`
+    // alone, or counts that are no numbers, are a cost reported without a usage (see below).
+    const counted = typeof usage?.completion_tokens === "number" && tokens(usage.completion_tokens) === usage.completion_tokens;
+    if (counted && cost === reported) {
       this.#spent += Math.max(cost, used);
       return;
     }

@@ -115,8 +115,8 @@ async function sentBody(input: RequestInfo | URL, init?: RequestInit): Promise<u
  * `params` with a worst case within `maxCost` USD. With `model: "auto"` the gateway is told
  * (`route.max_cost`) and picks a model that fits. With a model id (and its `models`
  * fallbacks), their catalogue prices give the worst case (see `replyRoom`), and the reply
- * limit the gateway applies is lowered until it fits, and sent explicitly even when the
- * request set none and the model's own fits, with no larger limit left beside it.
+ * limit the gateway applies is lowered until it fits — sent explicitly when the request set
+ * none, with no larger limit left beside it.
  * @throws BudgetExceededError when even the prompt and one token of reply may cost more, or
  *   when the catalogue has no price for a model (a budget that cannot be checked is not kept).
  * @throws ModelGateError naming `route.max_cost` when the caller set one that is not a
@@ -135,11 +135,7 @@ export async function fitToBudget(client: Requester, params: unknown, maxCost: u
   assertChatParams(params);
   assertCountable(params);
   const { models } = await catalogueOf(client, signal, timeoutMs);
-  const { affordable, asked } = replyRoom(params, maxCost, models);
-  const limit = Math.min(asked, affordable);
-  // The limit the worst case was computed with is always sent, so the budget never rests on
-  // a provider keeping to the catalogue's `max_output_tokens`. Only a limit no gateway reads
-  // as a whole number (a free reply on a model that states no limit) is left out: then the
-  // reply's length does not change the worst case.
-  return Number.isSafeInteger(limit) ? withReplyLimit(params, limit) : params;
+  const { affordable, asked, limited } = replyRoom(params, maxCost, models);
+  if (!limited && asked <= affordable) return params;
+  return withReplyLimit(params, Math.min(asked, affordable));
 }

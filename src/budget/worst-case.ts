@@ -39,9 +39,8 @@ export function pricingOf(model: Model | undefined): Pricing | undefined {
  */
 export function replyCeiling(model: Model | undefined): number {
   const positive = (tokens: unknown): tokens is number => typeof tokens === "number" && tokens > 0;
-  // Whole tokens: a fraction of one is still a token written, and the limit is sent as it is.
-  if (positive(model?.max_output_tokens)) return Math.ceil(model.max_output_tokens);
-  return positive(model?.context_length) ? Math.ceil(model.context_length) : Infinity;
+  if (positive(model?.max_output_tokens)) return model.max_output_tokens;
+  return positive(model?.context_length) ? model.context_length : Infinity;
 }
 
 /** The choices a request asks for (`n`, 1 when not set). */
@@ -70,7 +69,8 @@ export function assertCountable(params: Record<string, unknown>): void {
  */
 export function assertFallbacks(params: Record<string, unknown>): void {
   const { models } = params;
-  if (models != null && !(Array.isArray(models) && models.every((id) => typeof id === "string" && id !== ""))) {
+  // Array.from, not every(): every() skips the holes of a sparse array, which JSON sends as null.
+  if (models != null && !(Array.isArray(models) && Array.from(models).every((id) => typeof id === "string" && id !== ""))) {
     throw invalidArgument("models", "an array of model ids (non-empty strings)", models);
   }
 }
@@ -94,6 +94,8 @@ export interface ReplyRoom {
   affordable: number;
   /** What the request lets a reply run to: the limit the gateway applies, else the longest of the models' own. */
   asked: number;
+  /** Whether the request sets a limit (else `asked` is the models' own). */
+  limited: boolean;
 }
 
 /**
@@ -131,7 +133,7 @@ export function replyRoom(params: Record<string, unknown>, budget: number, model
     affordable = Math.min(affordable, tokens);
     longest = Math.max(longest, replyCeiling(model));
   }
-  return { affordable, asked: limit ?? longest };
+  return { affordable, asked: limit ?? longest, limited: limit !== undefined };
 }
 
 /**

@@ -20,7 +20,7 @@ const MAX_REMEMBERED = 64;
  * The request headers that carry a credential (SECURITY.md): what a caller sends in them is
  * cut out of errors as the key is, and debug lines show them as `[redacted]`.
  */
-export const CREDENTIAL_HEADERS = "authorization proxy-authorization x-api-key api-key x-goog-api-key cookie".split(" ");
+export const CREDENTIAL_HEADERS = "authorization proxy-authorization x-api-key api-key x-goog-api-key".split(" ");
 
 /** Leaves text as it is: for errors built where no secret is known. */
 export const redactNothing: Redact = (text) => text;
@@ -32,26 +32,27 @@ export const redactNothing: Redact = (text) => text;
  * text, inside a JSON string and in a query string (`defaultQuery: { key }`). Linear in the
  * text: one set lookup per position.
  */
-export function createRedactor(...secrets: string[]): { redact: Redact; remember(secret: string): void } {
+export function createRedactor(...secrets: string[]): { redact: Redact; remember(secret: string, forGood?: boolean): void } {
   const known = new Set<string>();
+  /** Never forgotten: the key the client was made with, the credentials of its own headers. */
+  const kept = new Set(secrets);
   let spellings: string[] = [];
   let parts = new Set<string>();
-  const remember = (secret: string) => {
+  const remember = (secret: string, forGood?: boolean) => {
     // A short string is no secret; an empty one is what a header the caller did not set gives.
     if (secret.length < MIN_SECRET_LENGTH) return;
+    if (forGood) kept.add(secret);
     // Most recent last; a function minting a key per call must not grow this without bound,
-    // and a server only echoes a key that was recently sent. A known one (every request's own
-    // key, seen again in its Authorization) only moves: its spellings are already in.
-    const isKnown = known.delete(secret);
+    // and a server only echoes a key that was recently sent. The oldest not kept for good goes.
+    known.delete(secret);
     known.add(secret);
-    if (isKnown) return;
-    if (known.size > MAX_REMEMBERED) known.delete(known.values().next().value as string);
+    if (known.size > MAX_REMEMBERED + kept.size) for (const old of known) if (!kept.has(old) && known.delete(old)) break;
     // Rebuilt each time: a few thousand short strings at most, once per attempt at most.
     spellings = [...known].flatMap((known) => [known, JSON.stringify(known).slice(1, -1), new URLSearchParams({ k: known }).toString().slice(2)]);
     parts = new Set();
     for (const spelling of spellings) for (let end = PART; end <= spelling.length; end++) parts.add(spelling.slice(end - PART, end));
   };
-  secrets.forEach(remember);
+  for (const secret of secrets) remember(secret);
   const redact: Redact = (text) => {
     // A secret shorter than a part is cut out whole.
     for (const spelling of spellings) if (spelling.length < PART) text = text.replaceAll(spelling, REDACTED);

@@ -26,7 +26,9 @@ export interface PipelineConfig {
   /** The API key, or the function asked for it before each attempt. */
   apiKey: APIKeySource;
   /** Makes errors built later redact a key a function gave. */
-  rememberSecret: (secret: string) => void;
+  rememberSecret: (secret: string, forGood?: boolean) => void;
+  /** Set once the credentials of the client's header layers are remembered (see `send`). */
+  credentialsKept?: boolean;
   root: string;
   /** The query string `baseURL` carried, kept on every request. */
   search: string;
@@ -161,11 +163,14 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
   for (;;) {
     const nextKey = typeof keySource === "string" ? keySource : (newKey ?? (await askForKey()));
     newKey = undefined;
-    if (!headers || nextKey !== key) {
-      headers = headersFor((key = nextKey));
-      // A credential sent in a header the caller set (a proxy's `Authorization`, an `x-api-key`)
-      // is cut out of errors as the key is: a server may echo it.
-      for (const name of CREDENTIAL_HEADERS) config.rememberSecret(headers.get(name)?.replace(/^\w+ /, "") ?? "");
+    if (!headers || nextKey !== key) headers = headersFor((key = nextKey));
+    if (!config.credentialsKept) {
+      // Once per client, on its first request: a credential sent in a header the caller set (a
+      // proxy's `Authorization`, an `x-api-key` in `defaultHeaders`) is cut out of errors as the
+      // key is, for good. Later calls' own `headers` are not read: a credential that changed
+      // per call would have to be remembered per call.
+      config.credentialsKept = true;
+      for (const name of CREDENTIAL_HEADERS) config.rememberSecret(headers.get(name)?.replace(/^\w+ /, "") ?? "", true);
     }
     if (state.retries > 0) headers.set("x-modelgate-retry-count", String(state.retries));
     if (config.debug) await debugLine(config, ["request", spec.method, url, state.retries + 1, headers]);

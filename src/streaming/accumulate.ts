@@ -110,7 +110,7 @@ export class ChatCompletionAccumulator {
    */
   result(): ChatCompletion {
     if (!this.#sawChunk) {
-      throw new ModelGateError("The stream ended without any chunk: there is no completion.");
+      throw new ModelGateError("The stream ended without any chunk: no completion.");
     }
     const choices = [...this.#choices.entries()]
       .sort(([a], [b]) => a - b)

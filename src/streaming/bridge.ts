@@ -171,7 +171,7 @@ export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_
           continue;
         }
         // Whether or not a line was left half-sent, the end frame is missing.
-        ending = { error: new APIConnectionError("The stream bridge ended without its end frame: cut, or written by openai's toReadableStream().") };
+        ending = { error: new APIConnectionError("The stream bridge ended without its end frame (cut, or openai's toReadableStream()).") };
       }
     },
     async return(): Promise<IteratorResult<T>> {

@@ -114,7 +114,7 @@ export class ChunkEvents<T> {
     if (this.#finished.size === 0 && unfinished.length === 0) missing = "no finish_reason";
     else if (unfinished.length > 0) missing = `choice ${unfinished.sort((a, b) => a - b).join(", ")} had no finish_reason`;
     else if (this.#rules.requireUsage && !this.#sawUsage) missing = "no usage chunk (stream_options.include_usage)";
-    return missing && `The stream ended before it finished (no [DONE], and ${missing}): probably a cut connection.`;
+    return missing && `The stream ended before it finished (no [DONE], and ${missing}): a cut connection?`;
   }
 
   #see(choice: Record<string, unknown>): void {
