@@ -10,7 +10,7 @@
 // the feature may be imported statically from the core (a test checks the first load).
 import { APIConnectionError } from "./errors/connection-errors.ts";
 
-const LOAD_FAILED = "Could not load a part of the SDK (is the network down?)";
+const LOAD_FAILED = "Could not load part of the SDK (is the network down?)";
 
 /** A module loaded once, on first use; a failed load (a browser gone offline) is tried again next time. */
 function onDemand<Module>(load: () => Promise<Module>): () => Promise<Module> {

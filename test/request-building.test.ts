@@ -176,5 +176,7 @@ describe("custom fetch", () => {
       expect(() => (promise = create(...args))).not.toThrow();
       await expect(promise).rejects.toThrow("getter boom");
     }
+    // runTools() too, awaited as a thenable, with and without a budget.
+    for (const options of [undefined, { maxCost: 5 }]) await expect(client.chat.completions.runTools(throwing as never, options)).rejects.toThrow("getter boom");
   });
 });

@@ -111,9 +111,15 @@ async function fetchCatalogue(client: Requester, previous: Catalogue | undefined
  */
 function dearerOf(kept: Model | undefined, next: Model): Model {
   if (!kept) return next;
-  const merged: Model = { ...next, context_length: longer(kept.context_length, next.context_length) ?? next.context_length, max_output_tokens: kept.max_output_tokens == null || next.max_output_tokens == null ? undefined : longer(kept.max_output_tokens, next.max_output_tokens) };
+  const merged: Model = { ...next };
+  const context = longer(kept.context_length, next.context_length);
+  if (context !== undefined) merged.context_length = context;
+  const reply = longer(kept.max_output_tokens, next.max_output_tokens);
+  if (kept.max_output_tokens == null || next.max_output_tokens == null || reply === undefined) delete merged.max_output_tokens;
+  else merged.max_output_tokens = reply;
   const pricing = dearest([pricingOf(kept), pricingOf(next)]);
-  return pricing ? { ...merged, pricing } : merged;
+  if (pricing) merged.pricing = pricing;
+  return merged;
 }
 
 /** The larger of two token counts, ignoring one that is not a number; `undefined` when neither is. */

@@ -20,7 +20,11 @@ const REPEATS_TO_STOP = 3;
  */
 export function startRun(shell: ShellHandle, client: Requester, completions: Completions, params: unknown, options: unknown): RunnerHelper {
   const helper = new RunnerHelper(shell);
-  helper.streamed = isRecord(params) && params.stream === true;
+  try {
+    helper.streamed = isRecord(params) && params.stream === true;
+  } catch {
+    // A getter of plain JavaScript's params threw: the run below reads them again and fails with it.
+  }
   helper.start(async () => {
     helper.follow(isRecord(options) ? options.signal : undefined);
     return new ToolRun(client, completions, params, options, helper, shell[0]).run();
