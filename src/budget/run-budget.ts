@@ -100,7 +100,7 @@ export class RunBudget {
     const reported = cost !== null && cost >= 0 && Number.isFinite(cost) ? cost : 0;
     // A report comes with a usage only where that counts the reply's tokens: `usage: { cost: 0 }`
     // alone, or counts that are no numbers, are a cost reported without a usage (see below).
-    const counted = typeof usage?.completion_tokens === "number" && tokens(usage.completion_tokens) === usage.completion_tokens;
+    const counted = tokens(usage?.completion_tokens) === usage?.completion_tokens;
     if (counted && cost === reported) {
       this.#spent += Math.max(cost, used);
       return;

@@ -17,8 +17,10 @@ const PART = 8;
 const MAX_REMEMBERED = 64;
 
 /**
- * The request headers that carry a credential (SECURITY.md): what a caller sends in them is
- * cut out of errors as the key is, and debug lines show them as `[redacted]`.
+ * The request headers that carry a credential (SECURITY.md): what the client's own headers
+ * send in them is cut out of errors as the key is. Debug lines hide these and `Cookie` with a
+ * list of their own (src/debug-lines/): importing this one through src/core.ts would add an
+ * export to every app's first load.
  */
 export const CREDENTIAL_HEADERS = "authorization proxy-authorization x-api-key api-key x-goog-api-key".split(" ");
 

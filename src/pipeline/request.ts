@@ -166,9 +166,10 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
     if (!headers || nextKey !== key) headers = headersFor((key = nextKey));
     if (!config.credentialsKept) {
       // Once per client, on its first request: a credential sent in a header the caller set (a
-      // proxy's `Authorization`, an `x-api-key` in `defaultHeaders`) is cut out of errors as the
-      // key is, for good. Later calls' own `headers` are not read: a credential that changed
-      // per call would have to be remembered per call.
+      // proxy's `Authorization`, an `x-api-key` in `defaultHeaders`; the first call's own
+      // `headers` too, as they are merged in) is cut out of errors as the key is, for good.
+      // Later calls' own `headers` are not read: a credential that changed per call would have
+      // to be remembered per call, each time rebuilding what the redactor looks for.
       config.credentialsKept = true;
       for (const name of CREDENTIAL_HEADERS) config.rememberSecret(headers.get(name)?.replace(/^\w+ /, "") ?? "", true);
     }
