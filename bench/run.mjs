@@ -11,7 +11,8 @@ const quick = process.argv.includes("--quick");
 const requestsOnly = process.argv.includes("--requests");
 const here = fileURLToPath(new URL(".", import.meta.url));
 const root = fileURLToPath(new URL("..", import.meta.url));
-const CLIENTS = ["raw", "modelgate", "openai"];
+// `--requests` adds the loop that also keeps API.md's per-request promises (raw-with-timeout.mjs).
+const CLIENTS = requestsOnly ? ["raw", "raw-with-timeout", "modelgate", "openai"] : ["raw", "modelgate", "openai"];
 const plan = quick
   ? { rounds: 3, streamChunks: 20_000, rssChunks: 100_000, requests: 300, firstDeltas: 50, imports: 5 }
   : requestsOnly
@@ -109,8 +110,17 @@ const format = (value) => (value >= 1000 ? Math.round(value).toLocaleString("en-
 const ratio = (value, raw) => (raw ? `${(value / raw).toFixed(2)}×` : "—");
 console.log(`\nmodelgate benchmark${quick ? " (--quick)" : requestsOnly ? " (--requests)" : ""}: Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.trim()}`);
 console.log(`${plan.rounds} interleaved rounds, each client in a fresh process, medians; took ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
-console.log("| metric | raw | modelgate | openai | modelgate / raw | openai / raw |");
-console.log("|---|---:|---:|---:|---:|---:|");
-for (const [label, values] of rows) {
-  console.log(`| ${label} | ${format(values.raw)} | ${format(values.modelgate)} | ${format(values.openai)} | ${ratio(values.modelgate, values.raw)} | ${ratio(values.openai, values.raw)} |`);
+if (requestsOnly) {
+  console.log("| metric | raw | raw + timeout | modelgate | openai | modelgate / raw | openai / raw | modelgate / raw + timeout | openai / raw + timeout |");
+  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+  for (const [label, values] of rows) {
+    const guarded = values["raw-with-timeout"];
+    console.log(`| ${label} | ${format(values.raw)} | ${format(guarded)} | ${format(values.modelgate)} | ${format(values.openai)} | ${ratio(values.modelgate, values.raw)} | ${ratio(values.openai, values.raw)} | ${ratio(values.modelgate, guarded)} | ${ratio(values.openai, guarded)} |`);
+  }
+} else {
+  console.log("| metric | raw | modelgate | openai | modelgate / raw | openai / raw |");
+  console.log("|---|---:|---:|---:|---:|---:|");
+  for (const [label, values] of rows) {
+    console.log(`| ${label} | ${format(values.raw)} | ${format(values.modelgate)} | ${format(values.openai)} | ${ratio(values.modelgate, values.raw)} | ${ratio(values.openai, values.raw)} |`);
+  }
 }
