@@ -82,23 +82,23 @@ export class ModelGate {
   static BudgetExceededError = BudgetExceededError;
 
   /** The service root requests go to (`baseURL` without a trailing `/v1`). */
-  readonly baseURL: string;
+  declare readonly baseURL: string;
   /** Milliseconds per attempt; see `ClientOptions.timeout`. */
-  readonly timeout: number;
+  declare readonly timeout: number;
   /** Longest silence between stream events, in milliseconds. */
-  readonly streamIdleTimeout: number;
+  declare readonly streamIdleTimeout: number;
   /** Retries after the first attempt. */
-  readonly maxRetries: number;
+  declare readonly maxRetries: number;
   /** `client.chat.completions.create(...)`. */
-  readonly chat: Chat;
+  declare readonly chat: Chat;
   /** `client.models.list()` and `retrieve(id)`. */
-  readonly models: Models;
+  declare readonly models: Models;
   /** `client.embeddings.create({ model, input })`. */
-  readonly embeddings: Embeddings;
+  declare readonly embeddings: Embeddings;
   /** `client.images.generate({ model, prompt })`. */
-  readonly images: Images;
+  declare readonly images: Images;
   /** `client.audio.speech.create(...)` and `client.audio.transcriptions.create(...)`. */
-  readonly audio: Audio;
+  declare readonly audio: Audio;
 
   readonly #options: ClientOptions;
   readonly #config: PipelineConfig;

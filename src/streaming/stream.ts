@@ -26,20 +26,20 @@ type ChatChunksOnly<T, Value> = [T] extends [ChatCompletionChunk]
  */
 export class Stream<T, R extends Response | undefined = Response> implements AsyncIterable<T> {
   /** Aborting it cancels the request; the iterator then throws `APIUserAbortError`. */
-  readonly controller: AbortController;
+  declare readonly controller: AbortController;
   /**
    * The HTTP response (headers, status), available before the first chunk. A stream rebuilt by
    * `Stream.fromReadableStream()` has none (its type is `Stream<T, undefined>`).
    */
-  readonly response: R;
+  declare readonly response: R;
   /** The `x-request-id` response header (the API key cut out): quote it when reporting a problem. */
-  readonly requestID: string | null;
+  declare readonly requestID: string | null;
   /**
    * What the gateway did: filled from the response headers when the stream is returned, then
    * from the chunks as they arrive (the served model and generation id from the first chunk,
    * `usage` and `cost` from the usage chunk). A stream rebuilt by `fromReadableStream()` has none.
    */
-  readonly gateway: R extends Response ? GatewayInfo : undefined;
+  declare readonly gateway: R extends Response ? GatewayInfo : undefined;
   readonly #makeIterator: () => AsyncIterator<T>;
   #consumed = false;
 
@@ -51,9 +51,9 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
     this.#makeIterator = makeIterator;
     this.controller = controller;
     this.response = response;
-    this.gateway = gateway as R extends Response ? GatewayInfo : undefined;
     // The gateway's copy has the key cut out: a proxy may echo it in the header.
     this.requestID = gateway?.requestID ?? null;
+    this.gateway = gateway as R extends Response ? GatewayInfo : undefined;
   }
 
   /** A stream of the JSON chunks carried by a Server-Sent Events response. */
