@@ -88,8 +88,7 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
 
   /** Two independent streams that each yield every chunk; the body is read once. */
   tee(): [Stream<T, R>, Stream<T, R>] {
-    const [left, right] = teeIterator(this[Symbol.asyncIterator]());
-    return [new Stream(() => left, this.controller, this.response, this.gateway), new Stream(() => right, this.controller, this.response, this.gateway)];
+    return teeIterator(this[Symbol.asyncIterator]()).map((side) => new Stream(() => side, this.controller, this.response, this.gateway)) as [Stream<T, R>, Stream<T, R>];
   }
 
   /**
@@ -118,7 +117,7 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
    * message, so using it does not compile.
    */
   get textStream(): ChatChunksOnly<T, AsyncIterable<string>> {
-    return this.#deltas("content");
+    return deltaTexts(this as never, "content") as never;
   }
 
   /**
@@ -126,11 +125,7 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
    * when the provider shows it; `reasoning_content` is read as the same), like `textStream`.
    */
   get reasoningStream(): ChatChunksOnly<T, AsyncIterable<string>> {
-    return this.#deltas("reasoning");
-  }
-
-  #deltas(field: "content" | "reasoning"): ChatChunksOnly<T, AsyncIterable<string>> {
-    return deltaTexts(this as unknown as AsyncIterable<ChatCompletionChunk>, field) as unknown as ChatChunksOnly<T, AsyncIterable<string>>;
+    return deltaTexts(this as never, "reasoning") as never;
   }
 
   /**
