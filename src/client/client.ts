@@ -64,22 +64,25 @@ export interface BodyRequestOptions extends RequestOptions {
 export class ModelGate {
   // The error classes, reachable from the client class as openai-node users write them:
   // `err instanceof ModelGate.RateLimitError`. The same classes as the named exports.
-  static ModelGateError = ModelGateError;
-  static APIError = APIError;
-  static BadRequestError = BadRequestError;
-  static AuthenticationError = AuthenticationError;
-  static PaymentRequiredError = PaymentRequiredError;
-  static PermissionDeniedError = PermissionDeniedError;
-  static NotFoundError = NotFoundError;
-  static ConflictError = ConflictError;
-  static UnprocessableEntityError = UnprocessableEntityError;
-  static RateLimitError = RateLimitError;
-  static InternalServerError = InternalServerError;
-  static APIConnectionError = APIConnectionError;
-  static APIConnectionTimeoutError = APIConnectionTimeoutError;
-  static APIUserAbortError = APIUserAbortError;
-  static StructuredOutputError = StructuredOutputError;
-  static BudgetExceededError = BudgetExceededError;
+  declare static ModelGateError: typeof ModelGateError;
+  declare static APIError: typeof APIError;
+  declare static BadRequestError: typeof BadRequestError;
+  declare static AuthenticationError: typeof AuthenticationError;
+  declare static PaymentRequiredError: typeof PaymentRequiredError;
+  declare static PermissionDeniedError: typeof PermissionDeniedError;
+  declare static NotFoundError: typeof NotFoundError;
+  declare static ConflictError: typeof ConflictError;
+  declare static UnprocessableEntityError: typeof UnprocessableEntityError;
+  declare static RateLimitError: typeof RateLimitError;
+  declare static InternalServerError: typeof InternalServerError;
+  declare static APIConnectionError: typeof APIConnectionError;
+  declare static APIConnectionTimeoutError: typeof APIConnectionTimeoutError;
+  declare static APIUserAbortError: typeof APIUserAbortError;
+  declare static StructuredOutputError: typeof StructuredOutputError;
+  declare static BudgetExceededError: typeof BudgetExceededError;
+  static {
+    Object.assign(this, { ModelGateError, APIError, BadRequestError, AuthenticationError, PaymentRequiredError, PermissionDeniedError, NotFoundError, ConflictError, UnprocessableEntityError, RateLimitError, InternalServerError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, StructuredOutputError, BudgetExceededError });
+  }
 
   /** The service root requests go to (`baseURL` without a trailing `/v1`). */
   declare readonly baseURL: string;
