@@ -54,8 +54,8 @@ const CLIENT_OPTIONS: OptionCheck[] = [
   ["traceContent", isBoolean, "true or false"],
   ["defaultHeaders", (value) => typeof value === "object", "a Headers, [name, value] pairs or a record"],
   ["defaultQuery", isRecord, "a record of parameters"],
-  ["logLevel", isLogLevel, `one of off,${LOG_LEVELS}`],
-  ["logger", (value) => LOG_LEVELS.every((name) => typeof (value as Logger)[name] === "function"), `an object with ${LOG_LEVELS} methods`],
+  ["logLevel", isLogLevel, `one of off, ${LOG_LEVELS.join(", ")}`],
+  ["logger", (value) => LOG_LEVELS.every((name) => typeof (value as Logger)[name] === "function"), `an object with ${LOG_LEVELS.join(", ")} methods`],
   ["maxCost", () => false, "given per call, as create(params, { maxCost }) or runTools(params, { maxCost })"],
 ];
 
