@@ -133,9 +133,8 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
    * index, finish reasons and usage, as a non-streamed call would have returned it.
    */
   async finalChatCompletion(this: Stream<ChatCompletionChunk, Response | undefined>): Promise<ChatCompletion> {
-    const iterator = this[Symbol.asyncIterator]();
     const accumulator = new ChatCompletionAccumulator();
-    for await (const chunk of { [Symbol.asyncIterator]: () => iterator }) accumulator.add(chunk);
+    for await (const chunk of this) accumulator.add(chunk);
     return accumulator.result();
   }
 }
