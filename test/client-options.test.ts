@@ -252,6 +252,92 @@ describe("client.withOptions(overrides)", () => {
   });
 });
 
+describe("new ModelGate(): option checks", () => {
+  const base = { apiKey: API_KEY, baseURL: BASE };
+  /** A fetch that records the request it was given and answers a chat completion. */
+  function recordingFetch() {
+    const sent: Request[] = [];
+    const fetch: Fetch = async (input, init) => (sent.push(new Request(input, init)), Response.json(completionBody("ok")));
+    return { sent, fetch };
+  }
+  const messages = [{ role: "user" as const, content: "Hi" }];
+
+  it.each([
+    ["defaultQuery", "a=b", /^`defaultQuery` must be a record of parameters; got "a=b"\.$/],
+    ["defaultHeaders", 5, /^`defaultHeaders` must be a Headers, \[name, value\] pairs or a record; got number 5\.$/],
+    ["fetchOptions", 5, /^`fetchOptions` must be an object; got number 5\.$/],
+    ["logLevel", "verbose", /^`logLevel` must be one of off, error, warn, info, debug; got "verbose"\.$/],
+    ["logger", {}, /^`logger` must be an object with error, warn, info, debug methods; got an object\.$/],
+    ["logger", { error() {}, warn() {}, info() {} }, /^`logger` must be an object with /],
+    ["maxCost", 0.05, /^`maxCost` must be given per call, as create\(params, \{ maxCost \}\) or runTools\(params, \{ maxCost \}\); got number 0\.05\.$/],
+    ["streamIdleTimeout", "5s", /^`streamIdleTimeout` must be a non-negative number of milliseconds; got "5s"\.$/],
+    ["maxSSELineLength", -1, /^`maxSSELineLength` must be a non-negative number of characters; got number -1\.$/],
+    ["traceContent", "yes", /^`traceContent` must be true or false; got "yes"\.$/],
+  ])("rejects %s: %o, naming it, in the constructor and in withOptions()", (param, value, message) => {
+    const client = new ModelGate(base);
+    for (const build of [() => new ModelGate({ ...base, [param]: value }), () => client.withOptions({ [param]: value })]) {
+      const error = catchError(build);
+      expect(error).toBeInstanceOf(ModelGateError);
+      expect(error.param).toBe(param);
+      expect(error.message).toMatch(message);
+    }
+  });
+
+  it("refuses maxCost on the client even at 0, so nobody believes spending is capped when it is not", () => {
+    expect(() => new ModelGate({ ...base, maxCost: 0 } as ClientOptions)).toThrow(/per call/);
+    expect(() => new ModelGate(base).withOptions({ maxCost: 1 } as ClientOptions)).toThrow(/per call/);
+  });
+
+  it("never quotes the key: not as a misused option's value, nor as the whole options", () => {
+    const errors = [
+      catchError(() => new ModelGate({ ...base, defaultHeaders: API_KEY as never })),
+      catchError(() => new ModelGate({ ...base, logLevel: `Bearer ${API_KEY}` as never })),
+      catchError(() => new ModelGate(base).withOptions({ defaultQuery: API_KEY as never })),
+      catchError(() => new ModelGate(API_KEY as never)),
+      catchError(() => new ModelGate(base).withOptions(API_KEY as never)),
+    ];
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(ModelGateError);
+      expect(error.message).toContain("[redacted]");
+      const shown = `${error.stack} ${inspect(error)}`;
+      for (let end = 8; end <= API_KEY.length; end++) expect(shown).not.toContain(API_KEY.slice(end - 8, end));
+    }
+  });
+
+  it("sends defaultHeaders given as a Headers, as [name, value] pairs or as a record (null and undefined values left out)", async () => {
+    for (const defaultHeaders of [new Headers({ "x-team": "core" }), [["x-team", "core"]] as [string, string][], { "x-team": "core", "x-none": null, "x-left": undefined }]) {
+      const { sent, fetch } = recordingFetch();
+      await new ModelGate({ ...base, fetch, defaultHeaders }).chat.completions.create({ model: "m/x", messages });
+      expect([sent[0]!.headers.get("x-team"), sent[0]!.headers.has("x-none"), sent[0]!.headers.has("x-left")]).toEqual(["core", false, false]);
+    }
+  });
+
+  it("sends a defaultQuery record and the fetchOptions given", async () => {
+    const { sent, fetch } = recordingFetch();
+    await new ModelGate({ ...base, fetch, defaultQuery: { team: "core", n: 2 }, fetchOptions: { cache: "no-store" } }).chat.completions.create({ model: "m/x", messages });
+    expect(new URL(sent[0]!.url).search).toBe("?team=core&n=2");
+    expect(sent[0]!.cache).toBe("no-store");
+  });
+
+  it.each(["off", "error", "warn", "info", "debug"] as const)("accepts logLevel %s", (logLevel) => {
+    expect(() => new ModelGate({ ...base, logLevel })).not.toThrow();
+  });
+
+  it("accepts console and any object with the four logger methods, and logs through it", async () => {
+    expect(() => new ModelGate({ ...base, logger: console })).not.toThrow();
+    const lines: string[] = [];
+    const logger = { error: () => {}, warn: (line: string) => void lines.push(line), info: () => {}, debug: () => {} };
+    // A plain-http gateway is warned about through the logger (the warning's wording loads on demand).
+    new ModelGate({ apiKey: API_KEY, baseURL: "http://gateway.test", logger });
+    await vi.waitFor(() => expect(lines.length).toBeGreaterThan(0));
+  });
+
+  it("leaves an option given as null at its default, as a call's null leaves the client's value", () => {
+    const client = new ModelGate({ ...base, timeout: null, streamIdleTimeout: null, maxRetries: null, maxSSELineLength: null, shrinkToAffordable: null, traceContent: null, logger: null, logLevel: null, fetch: null, middleware: null, defaultHeaders: null, defaultQuery: null, fetchOptions: null } as never);
+    expect([client.timeout, client.streamIdleTimeout, client.maxRetries]).toEqual([600_000, 300_000, 2]);
+  });
+});
+
 function catchError(action: () => unknown): ModelGateError {
   try {
     action();

@@ -63,6 +63,7 @@ describe("mistakes in a call's arguments reject the promise; nothing throws from
     ["a header value with a line break", (subject) => subject.get("/v1/models", { headers: { "x-n": "a\nb" } }), /`headers\["x-n"\]` contains a line break/, 'headers["x-n"]'],
     ["a header value outside Latin-1", (subject) => subject.get("/v1/models", { headers: { "x-n": "€" } }), /`headers\["x-n"\]` has an invalid name or value/, 'headers["x-n"]'],
     ["a negative timeout", (subject) => subject.get("/v1/models", { timeout: -1 }), /`timeout` must be/, "timeout"],
+    ["fetchOptions that are a number", (subject) => subject.get("/v1/models", { fetchOptions: 5 as never }), /`fetchOptions` must be an object; got number 5/, "fetchOptions"],
   ];
 
   it.each(mistakes)("%s, naming the parameter in the message and as the error's param", async (_, call, message, param) => {

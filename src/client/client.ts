@@ -19,7 +19,7 @@ import { BudgetExceededError } from "../errors/budget-exceeded-error.ts";
 import { StructuredOutputError } from "../errors/structured-output-error.ts";
 import type { APIPromise, WithResponse } from "../pipeline/api-promise.ts";
 import type { APIErrorInit } from "../errors/index.ts";
-import { assertCallOptions, request, type PipelineConfig, type RequestSpec } from "../pipeline/request.ts";
+import { assertCallOptions, CALL_OPTIONS, isBoolean, isNonNegative, request, type OptionCheck, type PipelineConfig, type RequestSpec } from "../pipeline/request.ts";
 import { assertAPIKey } from "../pipeline/auth.ts";
 import { serviceRoot } from "../pipeline/url.ts";
 import { Chat } from "../resources/chat/chat.ts";
@@ -29,10 +29,10 @@ import { endpointResources, type Audio, type Embeddings, type Images } from "../
 import type { Stream } from "../streaming/stream.ts";
 import { VERSION } from "../version.ts";
 import { loadDebugLines } from "../loader.ts";
-import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
+import { argumentError } from "../errors/invalid-argument.ts";
 import { readEnv } from "../internal/env.ts";
 import { isRecord } from "../internal/values.ts";
-import { isLogLevel, levelledLogger } from "../internal/logger.ts";
+import { isLogLevel, levelledLogger, LOG_LEVELS, type Logger } from "../internal/logger.ts";
 import type { Requester } from "../resources/requester.ts";
 import { isBrowserLike, runtimeName } from "../internal/runtime.ts";
 import { DEFAULT_MAX_LINE_LENGTH } from "../streaming/sse-decoder.ts";
@@ -41,6 +41,23 @@ import type { ClientOptions, Fetch, RequestOptions } from "./options.ts";
 const DEFAULT_TIMEOUT_MS = 600_000;
 const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 300_000;
 const DEFAULT_MAX_RETRIES = 2;
+
+/**
+ * The client's options: those of calls, and its own. A mistake here would be ignored or fail
+ * later, far from its cause (a string `defaultQuery` sent as `0=a&1=%3D…`, a logger without
+ * methods), or, for `maxCost`, leave a caller who believes spending is capped uncapped.
+ */
+const CLIENT_OPTIONS: OptionCheck[] = [
+  ...CALL_OPTIONS,
+  ["streamIdleTimeout", isNonNegative, "a non-negative number of milliseconds"],
+  ["maxSSELineLength", isNonNegative, "a non-negative number of characters"],
+  ["traceContent", isBoolean, "true or false"],
+  ["defaultHeaders", (value) => typeof value === "object", "a Headers, [name, value] pairs or a record"],
+  ["defaultQuery", isRecord, "a record of parameters"],
+  ["logLevel", isLogLevel, `one of off, ${LOG_LEVELS.join(", ")}`],
+  ["logger", (value) => LOG_LEVELS.every((name) => typeof (value as Logger)[name] === "function"), `an object with ${LOG_LEVELS.join(", ")} methods`],
+  ["maxCost", () => false, "given per call, as create(params, { maxCost }) or runTools(params, { maxCost })"],
+];
 
 /** Options of the generic `client.post()` / `put()` / `patch()`. */
 export interface BodyRequestOptions extends RequestOptions {
@@ -64,48 +81,51 @@ export interface BodyRequestOptions extends RequestOptions {
 export class ModelGate {
   // The error classes, reachable from the client class as openai-node users write them:
   // `err instanceof ModelGate.RateLimitError`. The same classes as the named exports.
-  static ModelGateError = ModelGateError;
-  static APIError = APIError;
-  static BadRequestError = BadRequestError;
-  static AuthenticationError = AuthenticationError;
-  static PaymentRequiredError = PaymentRequiredError;
-  static PermissionDeniedError = PermissionDeniedError;
-  static NotFoundError = NotFoundError;
-  static ConflictError = ConflictError;
-  static UnprocessableEntityError = UnprocessableEntityError;
-  static RateLimitError = RateLimitError;
-  static InternalServerError = InternalServerError;
-  static APIConnectionError = APIConnectionError;
-  static APIConnectionTimeoutError = APIConnectionTimeoutError;
-  static APIUserAbortError = APIUserAbortError;
-  static StructuredOutputError = StructuredOutputError;
-  static BudgetExceededError = BudgetExceededError;
+  declare static ModelGateError: typeof ModelGateError;
+  declare static APIError: typeof APIError;
+  declare static BadRequestError: typeof BadRequestError;
+  declare static AuthenticationError: typeof AuthenticationError;
+  declare static PaymentRequiredError: typeof PaymentRequiredError;
+  declare static PermissionDeniedError: typeof PermissionDeniedError;
+  declare static NotFoundError: typeof NotFoundError;
+  declare static ConflictError: typeof ConflictError;
+  declare static UnprocessableEntityError: typeof UnprocessableEntityError;
+  declare static RateLimitError: typeof RateLimitError;
+  declare static InternalServerError: typeof InternalServerError;
+  declare static APIConnectionError: typeof APIConnectionError;
+  declare static APIConnectionTimeoutError: typeof APIConnectionTimeoutError;
+  declare static APIUserAbortError: typeof APIUserAbortError;
+  declare static StructuredOutputError: typeof StructuredOutputError;
+  declare static BudgetExceededError: typeof BudgetExceededError;
+  static {
+    Object.assign(this, { ModelGateError, APIError, BadRequestError, AuthenticationError, PaymentRequiredError, PermissionDeniedError, NotFoundError, ConflictError, UnprocessableEntityError, RateLimitError, InternalServerError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, StructuredOutputError, BudgetExceededError });
+  }
 
   /** The service root requests go to (`baseURL` without a trailing `/v1`). */
-  readonly baseURL: string;
+  declare readonly baseURL: string;
   /** Milliseconds per attempt; see `ClientOptions.timeout`. */
-  readonly timeout: number;
+  declare readonly timeout: number;
   /** Longest silence between stream events, in milliseconds. */
-  readonly streamIdleTimeout: number;
+  declare readonly streamIdleTimeout: number;
   /** Retries after the first attempt. */
-  readonly maxRetries: number;
+  declare readonly maxRetries: number;
   /** `client.chat.completions.create(...)`. */
-  readonly chat: Chat;
+  declare readonly chat: Chat;
   /** `client.models.list()` and `retrieve(id)`. */
-  readonly models: Models;
+  declare readonly models: Models;
   /** `client.embeddings.create({ model, input })`. */
-  readonly embeddings: Embeddings;
+  declare readonly embeddings: Embeddings;
   /** `client.images.generate({ model, prompt })`. */
-  readonly images: Images;
+  declare readonly images: Images;
   /** `client.audio.speech.create(...)` and `client.audio.transcriptions.create(...)`. */
-  readonly audio: Audio;
+  declare readonly audio: Audio;
 
   readonly #options: ClientOptions;
   readonly #config: PipelineConfig;
   readonly #requester: Requester;
 
   constructor(options: ClientOptions = {}) {
-    if (!isRecord(options as unknown)) assertCallOptions(options);
+    assertObject(options);
     if (isBrowserLike() && !options.dangerouslyAllowBrowser) {
       throw new ModelGateError(
         "In a browser every visitor can read the API key: call the gateway from a server, or pass `dangerouslyAllowBrowser: true` if the key is theirs.",
@@ -116,13 +136,12 @@ export class ModelGate {
     if (typeof apiKey === "string") assertAPIKey(apiKey, "new ModelGate()");
     const baseURL = requiredSetting("baseURL", options.baseURL, "MODELGATE_BASE_URL");
     const { root, search } = serviceRoot(baseURL.trim());
-    this.baseURL = root;
-    this.timeout = nonNegative("timeout", options.timeout, DEFAULT_TIMEOUT_MS);
-    this.streamIdleTimeout = nonNegative("streamIdleTimeout", options.streamIdleTimeout, DEFAULT_STREAM_IDLE_TIMEOUT_MS);
-    this.maxRetries = nonNegative("maxRetries", options.maxRetries, DEFAULT_MAX_RETRIES);
-    if (!Number.isInteger(this.maxRetries)) throw invalidArgument("maxRetries", "a whole number", this.maxRetries);
     const redactor = typeof apiKey === "string" ? createRedactor(apiKey) : createRedactor();
-    assertCallOptions({ middleware: options.middleware, fetch: options.fetch }, redactor.redact);
+    assertCallOptions(options, redactor.redact, CLIENT_OPTIONS);
+    this.baseURL = root;
+    this.timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
+    this.streamIdleTimeout = options.streamIdleTimeout ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
+    this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
 
     const logLevelFromEnv = readEnv("MODELGATE_LOG");
     const logLevel = options.logLevel ?? (isLogLevel(logLevelFromEnv) ? logLevelFromEnv : "warn");
@@ -140,8 +159,8 @@ export class ModelGate {
       timeout: this.timeout,
       streamIdleTimeout: this.streamIdleTimeout,
       maxRetries: this.maxRetries,
-      shrinkToAffordable: trueOrFalse("shrinkToAffordable", options.shrinkToAffordable),
-      maxSSELineLength: nonNegative("maxSSELineLength", options.maxSSELineLength, DEFAULT_MAX_LINE_LENGTH),
+      shrinkToAffordable: options.shrinkToAffordable === true,
+      maxSSELineLength: options.maxSSELineLength ?? DEFAULT_MAX_LINE_LENGTH,
       headers: [identificationHeaders(), options.defaultHeaders],
       query: [options.defaultQuery],
       fetchOptions: options.fetchOptions,
@@ -149,7 +168,7 @@ export class ModelGate {
       rememberSecret: redactor.remember,
       log,
       debug: logLevel === "debug",
-      traceContent: trueOrFalse("traceContent", options.traceContent),
+      traceContent: options.traceContent === true,
     };
     // Resources get the pipeline and the redactor, not the client.
     const requester = (this.#requester = { request: <T>(spec: RequestSpec) => request<T>(this.#config, spec), redact: redactor.redact, timeout: this.timeout, cache: {} });
@@ -169,7 +188,7 @@ export class ModelGate {
    * @throws ModelGateError for a bad override, as `new ModelGate()` does
    */
   withOptions(overrides: ClientOptions): ModelGate {
-    if (!isRecord(overrides as unknown)) assertCallOptions(overrides, this.#config.redact);
+    assertObject(overrides);
     const given = definedOnly(overrides);
     const client = new ModelGate({ ...this.#options, ...given });
     const [mine, theirs] = [this.#config, client.#config];
@@ -281,20 +300,17 @@ function changesNothing(layer: unknown): boolean {
   return !layer || (layer.constructor === Object && !Object.keys(layer)[0]);
 }
 
+/**
+ * Options must be an object. A string given instead is most likely the key itself
+ * (`new ModelGate(key)`): it is cut out of the error whole, like the key.
+ */
+function assertObject(options: unknown): void {
+  if (!isRecord(options)) assertCallOptions(options, createRedactor(typeof options === "string" ? options : "").redact);
+}
+
 /** The fields whose value is not `undefined`: an `undefined` override leaves the original's. */
 function definedOnly(options: ClientOptions): ClientOptions {
   return Object.fromEntries(Object.entries(options ?? {}).filter((entry) => entry[1] !== undefined));
-}
-
-function trueOrFalse(name: string, value: unknown): boolean {
-  if (value !== undefined && typeof value !== "boolean") throw invalidArgument(name, "true or false", value);
-  return value === true;
-}
-
-function nonNegative(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || Number.isNaN(value) || value < 0) throw invalidArgument(name, "a non-negative number", value);
-  return value;
 }
 
 // The type namespace, written by scripts/write-namespace.mjs from what src/index.ts

@@ -4,7 +4,10 @@ import type { Fetch, HeadersInput, Middleware, QueryInput } from "../pipeline/op
 
 export type { Fetch, HeadersInput, Middleware, MiddlewareContext, MiddlewareNext, QueryInput, RequestOptions } from "../pipeline/options.ts";
 
-/** Options of `new ModelGate(options)`. */
+/**
+ * Options of `new ModelGate(options)`. One given as `undefined` or `null` takes its default; a
+ * value of the wrong kind (and `maxCost`, a per-call option) throws a `ModelGateError` naming it.
+ */
 export interface ClientOptions {
   /**
    * The API key, sent as `Authorization: Bearer <key>`; or a function that gives it

@@ -32,25 +32,25 @@ export class APIError extends ModelGateError {
    * narrows a generic class to `APIError<any>`, which would make `status` an `any` that
    * compiles as a string.
    */
-  readonly status: number | undefined;
+  declare readonly status: number | undefined;
   /** Response headers; `undefined` when no response arrived. */
-  readonly headers: Headers | undefined;
+  declare readonly headers: Headers | undefined;
   /** The body's inner `error` object when it has one, else the whole parsed body. */
-  readonly error: unknown;
+  declare readonly error: unknown;
   /** Provider or gateway error code, e.g. `"invalid_api_key"` or `429`. */
-  readonly code: string | number | null;
+  declare readonly code: string | number | null;
   /** Error type, e.g. `"invalid_request_error"`. */
-  readonly type: string | null;
+  declare readonly type: string | null;
   /** The request parameter the error is about, when the server names one. */
-  override readonly param: string | null;
+  declare readonly param: string | null;
   /** The `x-request-id` response header: quote it when reporting a problem. */
-  readonly requestID: string | null;
+  declare readonly requestID: string | null;
   /**
    * What the gateway had done when the call failed: the model asked for, the attempts made
    * (retries included), the request and generation ids; for a stream that failed part-way,
    * also the model that was answering and the usage so far.
    */
-  readonly gateway: GatewayInfo;
+  declare readonly gateway: GatewayInfo;
 
   constructor(status: number | undefined, init: APIErrorInit) {
     // The message states the status once: in front, unless the server's words already start

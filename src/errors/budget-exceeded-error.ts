@@ -9,11 +9,11 @@ import { ModelGateError } from "./modelgate-error.ts";
 export class BudgetExceededError extends ModelGateError {
   override name = "BudgetExceededError";
   /** The budget, in USD. */
-  readonly maxCost: number;
+  declare readonly maxCost: number;
   /** The model the budget was checked against (`"auto"` when the gateway found none that fits). */
-  readonly model: string;
+  declare readonly model: string;
   /** The worst case of the smallest call that could be made (the prompt and one token), in USD; `null` when it is not known (no price, or `model: "auto"`). */
-  readonly worstCase: number | null;
+  declare readonly worstCase: number | null;
 
   constructor(message: string, details: { maxCost: number; model: string; worstCase: number | null; cause?: unknown }) {
     // Error reads only `cause` from its options, and only when the key is there.

@@ -11,11 +11,11 @@ import { ModelGateError } from "./modelgate-error.ts";
 export class StructuredOutputError extends ModelGateError {
   override name = "StructuredOutputError";
   /** What is wrong: `{ message, path? }` each, `path` naming properties and array indexes. */
-  readonly issues: SchemaIssue[];
+  declare readonly issues: SchemaIssue[];
   /** The text that should have been the JSON answer (the content, or the answer tool's arguments). */
-  readonly content: string | null;
+  declare readonly content: string | null;
   /** The whole reply (for a stream: assembled from the chunks that arrived). */
-  readonly completion: ChatCompletion;
+  declare readonly completion: ChatCompletion;
 
   constructor(message: string, details: { issues: SchemaIssue[]; content: string | null; completion: ChatCompletion; cause?: unknown }) {
     super(message, { cause: details.cause });

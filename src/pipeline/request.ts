@@ -246,28 +246,37 @@ function isFunction(value: unknown): boolean {
   return typeof value === "function";
 }
 
-/** The per-call options that are checked: name, test, and what a value must be. */
-const CALL_OPTIONS: [keyof RequestOptions | "fetch", (value: unknown) => boolean, string][] = [
-  ["shrinkToAffordable", (value) => typeof value === "boolean", "true or false"],
+/** `true` or `false`. */
+export const isBoolean = (value: unknown): boolean => typeof value === "boolean";
+/** A number of 0 or more (`Infinity` included: no limit). */
+export const isNonNegative = (value: unknown): boolean => typeof value === "number" && value >= 0;
+
+/** An option that is checked: its name, its test, and what a value must be. */
+export type OptionCheck = [name: string, isValid: (value: unknown) => boolean, expected: string];
+
+/** The per-call options that are checked. */
+export const CALL_OPTIONS: OptionCheck[] = [
+  ["shrinkToAffordable", isBoolean, "true or false"],
   ["signal", (value) => typeof (value as AbortSignal).addEventListener === "function", "an AbortSignal"],
   ["headers", (value) => typeof value === "object", "a Headers, [name, value] pairs or a record"],
   ["query", isRecord, "a record of parameters"],
-  ["timeout", (value) => typeof value === "number" && value >= 0, "a non-negative number of milliseconds"],
+  ["timeout", isNonNegative, "a non-negative number of milliseconds"],
   ["maxRetries", (value) => Number.isInteger(value) && (value as number) >= 0, "a whole number from 0"],
   ["middleware", (value) => Array.isArray(value) && value.every(isFunction), "an array of middleware functions"],
+  ["fetchOptions", isRecord, "an object"],
   // A client option only: a `fetch` that is no function would fail every call as a connection error, retried.
   ["fetch", isFunction, "a fetch function"],
 ];
 
 /**
  * Per-call overrides come from plain JavaScript too: a bad one is named before anything is
- * sent. `undefined` or `null` leaves the client's value. The client's options of the same
- * names (`middleware`) are checked here too.
+ * sent. `undefined` or `null` leaves the client's value. The client's options are checked here
+ * too, against its own list (`checks`: these and the client's), where `null` leaves the default.
  */
-export function assertCallOptions(options: unknown, redact: Redact = String): asserts options is RequestOptions {
+export function assertCallOptions(options: unknown, redact: Redact = String, checks = CALL_OPTIONS): asserts options is RequestOptions {
   // What the caller passed is quoted (a string's start): with the key cut out.
   if (!isRecord(options)) throw invalidArgument("options", "an object", options, undefined, redact);
-  for (const [name, isValid, expected] of CALL_OPTIONS) {
+  for (const [name, isValid, expected] of checks) {
     if (options[name] != null && !isValid(options[name])) throw invalidArgument(name, expected, options[name], undefined, redact);
   }
 }

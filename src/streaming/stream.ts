@@ -26,20 +26,20 @@ type ChatChunksOnly<T, Value> = [T] extends [ChatCompletionChunk]
  */
 export class Stream<T, R extends Response | undefined = Response> implements AsyncIterable<T> {
   /** Aborting it cancels the request; the iterator then throws `APIUserAbortError`. */
-  readonly controller: AbortController;
+  declare readonly controller: AbortController;
   /**
    * The HTTP response (headers, status), available before the first chunk. A stream rebuilt by
    * `Stream.fromReadableStream()` has none (its type is `Stream<T, undefined>`).
    */
-  readonly response: R;
+  declare readonly response: R;
   /** The `x-request-id` response header (the API key cut out): quote it when reporting a problem. */
-  readonly requestID: string | null;
+  declare readonly requestID: string | null;
   /**
    * What the gateway did: filled from the response headers when the stream is returned, then
    * from the chunks as they arrive (the served model and generation id from the first chunk,
    * `usage` and `cost` from the usage chunk). A stream rebuilt by `fromReadableStream()` has none.
    */
-  readonly gateway: R extends Response ? GatewayInfo : undefined;
+  declare readonly gateway: R extends Response ? GatewayInfo : undefined;
   readonly #makeIterator: () => AsyncIterator<T>;
   #consumed = false;
 
@@ -51,9 +51,9 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
     this.#makeIterator = makeIterator;
     this.controller = controller;
     this.response = response;
-    this.gateway = gateway as R extends Response ? GatewayInfo : undefined;
     // The gateway's copy has the key cut out: a proxy may echo it in the header.
     this.requestID = gateway?.requestID ?? null;
+    this.gateway = gateway as R extends Response ? GatewayInfo : undefined;
   }
 
   /** A stream of the JSON chunks carried by a Server-Sent Events response. */
@@ -88,8 +88,7 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
 
   /** Two independent streams that each yield every chunk; the body is read once. */
   tee(): [Stream<T, R>, Stream<T, R>] {
-    const [left, right] = teeIterator(this[Symbol.asyncIterator]());
-    return [new Stream(() => left, this.controller, this.response, this.gateway), new Stream(() => right, this.controller, this.response, this.gateway)];
+    return teeIterator(this[Symbol.asyncIterator]()).map((side) => new Stream(() => side, this.controller, this.response, this.gateway)) as [Stream<T, R>, Stream<T, R>];
   }
 
   /**
@@ -118,7 +117,7 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
    * message, so using it does not compile.
    */
   get textStream(): ChatChunksOnly<T, AsyncIterable<string>> {
-    return this.#deltas("content");
+    return deltaTexts(this as never, "content") as never;
   }
 
   /**
@@ -126,11 +125,7 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
    * when the provider shows it; `reasoning_content` is read as the same), like `textStream`.
    */
   get reasoningStream(): ChatChunksOnly<T, AsyncIterable<string>> {
-    return this.#deltas("reasoning");
-  }
-
-  #deltas(field: "content" | "reasoning"): ChatChunksOnly<T, AsyncIterable<string>> {
-    return deltaTexts(this as unknown as AsyncIterable<ChatCompletionChunk>, field) as unknown as ChatChunksOnly<T, AsyncIterable<string>>;
+    return deltaTexts(this as never, "reasoning") as never;
   }
 
   /**
@@ -138,9 +133,8 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
    * index, finish reasons and usage, as a non-streamed call would have returned it.
    */
   async finalChatCompletion(this: Stream<ChatCompletionChunk, Response | undefined>): Promise<ChatCompletion> {
-    const iterator = this[Symbol.asyncIterator]();
     const accumulator = new ChatCompletionAccumulator();
-    for await (const chunk of { [Symbol.asyncIterator]: () => iterator }) accumulator.add(chunk);
+    for await (const chunk of this) accumulator.add(chunk);
     return accumulator.result();
   }
 }

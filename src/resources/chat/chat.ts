@@ -4,7 +4,7 @@ import { Completions } from "./completions.ts";
 /** `client.chat`. */
 export class Chat {
   /** Chat completions: `client.chat.completions.create(...)`. */
-  readonly completions: Completions;
+  declare readonly completions: Completions;
 
   constructor(client: Requester) {
     this.completions = new Completions(client);
