@@ -119,6 +119,22 @@ describe("ChatCompletionAccumulator: tool calls", () => {
     expect(completion.choices[0]?.message.tool_calls).toHaveLength(1);
   });
 
+  it("joins a legacy function_call's fragments into message.function_call, with content: null, apart from tool calls", () => {
+    const completion = assemble([
+      chunk({ role: "assistant", content: null, function_call: { name: "get_weather", arguments: "" } }),
+      chunk({ function_call: { arguments: '{"city":' } }),
+      chunk({ function_call: { arguments: '"Oslo"}' } }, { finish: "function_call" }),
+    ]);
+    expect(completion.choices[0]).toEqual({
+      index: 0,
+      message: { role: "assistant", content: null, function_call: { name: "get_weather", arguments: '{"city":"Oslo"}' } },
+      finish_reason: "function_call",
+    });
+    const both = assemble([chunk({ function_call: { name: "f", arguments: "{}" } }), chunk(toolFragment({ index: 0, id: "call_1", name: "g", arguments: "{}" }))]);
+    expect(both.choices[0]!.message.function_call).toEqual({ name: "f", arguments: "{}" });
+    expect(both.choices[0]!.message.tool_calls).toEqual([{ id: "call_1", type: "function", function: { name: "g", arguments: "{}" } }]);
+  });
+
   it("keeps the id and name of a call's first fragment when later fragments repeat different ones", () => {
     const completion = assemble([
       chunk(toolFragment({ index: 0, id: "call_a", name: "lookup" })),

@@ -327,6 +327,24 @@ describe("the bridge and openai's readers", () => {
   });
 });
 
+describe("Stream.fromReadableStream() misuse from plain JavaScript", () => {
+  const body = () => new Response("").body!;
+  it.each([
+    ["a Response", () => new Response(""), "readable"],
+    ["a string", () => "data: {}", "readable"],
+    ["null", () => null, "readable"],
+  ])("names the readable when given %s", (_name, readable, param) => {
+    expect(() => Stream.fromReadableStream(readable() as never)).toThrow(expect.objectContaining({ name: "ModelGateError", param, message: expect.stringContaining("a ReadableStream") }));
+  });
+  it.each([
+    ["a number", () => 5],
+    ["an object", () => ({})],
+    ["a signal", () => new AbortController().signal],
+  ])("names the controller when given %s", (_name, controller) => {
+    expect(() => Stream.fromReadableStream(body(), controller() as never)).toThrow(expect.objectContaining({ name: "ModelGateError", param: "controller" }));
+  });
+});
+
 describe("the bridge's far side before anyone reads", () => {
   it("cancels the body when the controller aborts before the stream is iterated", async () => {
     let cancelled = false;

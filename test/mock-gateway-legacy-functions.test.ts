@@ -71,6 +71,17 @@ describe("mock gateway: legacy functions", () => {
     expect(reply.choices[0]!.message.function_call).toEqual({ name: "current_time", arguments: "{}" });
   });
 
+  it("reaches a client streamed: finalChatCompletion() gives the same message.function_call as create()", async () => {
+    const { client } = mockClient();
+    const params = { model: "auto", messages: [{ role: "user" as const, content: "Weather?" }], functions: [weather], function_call: { name: "get_weather" } };
+    const whole = await client.chat.completions.create(params);
+    const streamed = await (await client.chat.completions.create({ ...params, stream: true })).finalChatCompletion();
+    expect(streamed.choices[0]!.message.function_call!.name).toBe("get_weather");
+    expect(streamed.choices[0]!.message).toEqual({ ...whole.choices[0]!.message, function_call: streamed.choices[0]!.message.function_call });
+    expect(validatorFor(weather.parameters)(JSON.parse(streamed.choices[0]!.message.function_call!.arguments))).toEqual([]);
+    expect(streamed.choices[0]!.finish_reason).toBe("function_call");
+  });
+
   it.each([
     ["functions beside tools", { functions: [weather], tools: [{ type: "function", function: clock }] }, "functions"],
     ["an empty functions list", { functions: [] }, "functions"],

@@ -331,6 +331,23 @@ describe("a 200 that is an error document", () => {
   });
 });
 
+describe("a 200 event stream that holds no event", () => {
+  it("quotes an HTML page sent as text/event-stream (a proxy's page), not a cut connection", async () => {
+    const page = "\n<!DOCTYPE html><html><body><h1>Sign in to the office Wi-Fi</h1></body></html>";
+    const { client } = clientFor({ reads: [page] });
+    const error = await streamOf(client).then(collect).then((result) => result.error, (caught: unknown) => caught);
+    expect(error).toBeInstanceOf(APIError);
+    expect(error).not.toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toContain("Sign in to the office Wi-Fi");
+  });
+
+  it.each(["d", "dat", ": PROCESS", "data"])("still reads a body cut inside its first line (%j) as a cut", async (start) => {
+    const { client } = clientFor({ reads: [start] });
+    const error = await streamOf(client).then(collect).then((result) => result.error, (caught: unknown) => caught);
+    expect(error).toBeInstanceOf(APIConnectionError);
+  });
+});
+
 describe("abort and cleanup", () => {
   it("ends a stream with APIUserAbortError when the caller's signal aborts mid-stream, and cancels the body", async () => {
     const controller = new AbortController();

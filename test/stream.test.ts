@@ -110,6 +110,13 @@ describe("errors inside a stream", () => {
     expect(error?.message).toContain("Provider rate limited");
   });
 
+  it.each([false, 0, ""])("reads a chunk whose error field is %j as a chunk, as openai does, not as an error", async (falsy) => {
+    serve([sseData({ ...chunk({ content: "a" }), error: falsy }), sseData(chunk({ content: "b" }, { finish: "stop" })), DONE]);
+    const { contents, error } = await drain(await openStream());
+    expect(error).toBeUndefined();
+    expect(contents).toEqual(["a", "b"]);
+  });
+
   it("throws an APIError from an `event: error` with JSON data", async () => {
     serve([contentEvent("a"), 'event: error\ndata: {"error":{"message":"upstream died","code":502}}\n\n']);
     const { error } = await drain(await openStream());

@@ -17,12 +17,12 @@ export interface ErrorContext {
 /**
  * Whether a 2xx body is an error document, which some providers send instead of a failure
  * status, streamed or not: it has an `error` and no data of a resource, whatever envelope fields
- * (`id`, `object`, `created`, `model`) sit beside it. The rule: a non-null `error`, and none of
+ * (`id`, `object`, `created`, `model`) sit beside it. The rule: an `error` that is truthy (as openai reads it), and none of
  * `choices`, `data` or a string `status`. A resource that reports its own failure (a job whose
  * `status` is `"failed"`, beside its `error`) is still the resource.
  */
 export function isErrorDocument(data: unknown): data is Record<string, unknown> {
-  return isRecord(data) && data.error != null && !("choices" in data) && !("data" in data) && typeof data.status !== "string";
+  return isRecord(data) && !!data.error && !("choices" in data) && !("data" in data) && typeof data.status !== "string";
 }
 
 /** Error bodies are JSON when the gateway answered, anything at all when a proxy did. */

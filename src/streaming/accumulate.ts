@@ -97,6 +97,9 @@ export class ChatCompletionAccumulator {
       if (Array.isArray(delta?.videos)) parts.videos.push(...delta.videos);
       if (isRecord(delta?.audio)) addAudioFragment(parts, delta.audio);
       if (Array.isArray(delta?.tool_calls)) for (const fragment of delta.tool_calls) if (isRecord(fragment)) addToolCallFragment(parts, fragment);
+      // The legacy `function_call` (one per reply) is gathered as a call of its own, under an
+      // index no tool call has, and given back as `message.function_call`.
+      if (isRecord(delta?.function_call)) addToolCallFragment(parts, { index: LEGACY_CALL, function: delta.function_call });
       if (choice.finish_reason) parts.finishReason = choice.finish_reason;
       if (isRecord(choice.logprobs)) addLogprobs(parts, choice.logprobs);
     }
@@ -181,6 +184,9 @@ function addLogprobs(parts: ChoiceParts, next: ChatCompletionLogprobs): void {
   if (Array.isArray(next.refusal)) for (const token of next.refusal) (logprobs.refusal ??= []).push(token);
 }
 
+/** Where the legacy `function_call`'s fragments are gathered, before every tool call (their indexes are never negative). */
+const LEGACY_CALL = -1;
+
 function toChoice(index: number, parts: ChoiceParts): ChatCompletionChoice {
   const toolCalls: ChatCompletionMessageToolCall[] = [...parts.toolCalls.entries()]
     .sort(([a], [b]) => a - b)
@@ -189,14 +195,17 @@ function toChoice(index: number, parts: ChoiceParts): ChatCompletionChoice {
       type: "function",
       function: { name: call.name, arguments: call.arguments.join("") },
     }));
+  // Sorted first, so taken off the front.
+  const legacyCall = parts.toolCalls.has(LEGACY_CALL) && toolCalls.shift()!.function;
   const text = parts.content.join("");
   const message: ChatCompletionMessage = {
     role: "assistant",
-    // As in a non-streamed reply: a reply made only of tool calls, of a refusal or of speech has `content: null`.
-    content: text === "" && (toolCalls.length > 0 || parts.refusal.length > 0 || parts.audio) ? null : text,
+    // As in a non-streamed reply: a reply made only of calls, of a refusal or of speech has `content: null`.
+    content: text === "" && (legacyCall || toolCalls.length > 0 || parts.refusal.length > 0 || parts.audio) ? null : text,
   };
   if (parts.refusal.length > 0) message.refusal = parts.refusal.join("");
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  if (legacyCall) message.function_call = legacyCall;
   if (parts.reasoning.length > 0) message.reasoning = parts.reasoning.join("");
   if (parts.images.length > 0) message.images = parts.images;
   if (parts.videos.length > 0) message.videos = parts.videos;

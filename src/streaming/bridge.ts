@@ -115,7 +115,7 @@ export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_
     if (kind === undefined) {
       const chunk = value as Record<string, unknown>;
       // An error inside a chunk is an error wherever it is read, as in an SSE stream.
-      if (chunk.error != null) ending = { error: errorFromBody(undefined, chunk) };
+      if (chunk.error) ending = { error: errorFromBody(undefined, chunk) };
       // A chunk has a `choices` array; anything else (a run's events, `{"foo":1}`) is no chunk.
       else if (Array.isArray(chunk.choices)) {
         for (const choice of chunk.choices) if (isRecord(choice) && isRecord(choice.delta)) aliasReasoning(choice.delta);

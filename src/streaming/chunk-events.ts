@@ -88,7 +88,8 @@ export class ChunkEvents<T> {
     }
     // `null`, numbers and arrays are no chunk: handing them on would crash the helpers.
     if (!isRecord(chunk)) return;
-    if (chunk.error !== undefined && chunk.error !== null) {
+    // Truthy, as openai reads it: `"error": false` (or 0, or "") beside a chunk says there is none.
+    if (chunk.error) {
       this.failure = errorFromBody(undefined, chunk, this.#context);
       return;
     }

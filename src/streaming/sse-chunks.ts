@@ -1,4 +1,4 @@
-import { APIConnectionError, APIError, ModelGateError, errorFromBody, isErrorDocument, type ErrorContext } from "../errors/index.ts";
+import { APIConnectionError, APIError, ModelGateError, errorFromBody, isErrorDocument, parseBody, type ErrorContext } from "../errors/index.ts";
 import type { GatewayInfo } from "../gateway/info.ts";
 import type { BodyReader } from "./body-reader.ts";
 import { ChunkEvents, type EndRules } from "./chunk-events.ts";
@@ -116,13 +116,12 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gate
   };
 }
 
-/** The error a body without any event holds, when it is an error document; else `undefined`. */
+/**
+ * The error a body without any event holds: an error document, or a page (HTML, XML) that a
+ * proxy answered with, quoted; `undefined` for anything else, which is read as a cut (a body
+ * cut inside its first line is no page).
+ */
 function errorDocumentIn(text: string, context: ErrorContext): Error | undefined {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  return isErrorDocument(body) ? errorFromBody(undefined, body, context) : undefined;
+  const body = parseBody(text);
+  return isErrorDocument(body) || /^\s*</.test(text) ? errorFromBody(undefined, body, context) : undefined;
 }

@@ -1,4 +1,5 @@
 import { ModelGateError } from "../errors/index.ts";
+import { invalidArgument } from "../errors/invalid-argument.ts";
 import type { ChatCompletion, ChatCompletionChunk } from "../types/chat-completion.ts";
 import type { GatewayInfo } from "../gateway/info.ts";
 import { BodyReader } from "./body-reader.ts";
@@ -72,6 +73,9 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
    * `APIUserAbortError` and cancels the body.
    */
   static fromReadableStream<T>(readable: ReadableStream<Uint8Array>, controller = new AbortController()): Stream<T, undefined> {
+    // Plain JavaScript may pass a `Response`, a string or a signal: said here, not by a TypeError from a read.
+    if (typeof readable?.getReader !== "function") throw invalidArgument("readable", "a ReadableStream (a Response's body)", readable);
+    if (typeof controller?.signal?.addEventListener !== "function") throw invalidArgument("controller", "an AbortController", controller);
     // Created now, so that aborting `controller` cancels the body even before anyone iterates.
     const reader = new BodyReader(readable, { controller });
     return new Stream(() => decodeBridge<T>(reader), controller, undefined);

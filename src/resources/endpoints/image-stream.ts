@@ -70,7 +70,7 @@ async function* imageEvents(response: Response, reader: BodyReader, count: numbe
     }
     // Anything but an object is no event; an object with `error` is the error it reports.
     if (!isRecord(parsed)) return undefined;
-    if (parsed.error != null) return errorFromBody(undefined, parsed, context);
+    if (parsed.error) return errorFromBody(undefined, parsed, context);
     queue.push(parsed);
     if (typeof parsed.type === "string" && parsed.type.endsWith(".completed") && completed.add(typeof parsed.image_index === "number" ? parsed.image_index : `#${completed.size}`).size >= count) ended = true;
     return undefined;
