@@ -83,6 +83,15 @@ describe("new ModelGate(): base URL", () => {
   );
 });
 
+describe("new ModelGate(): apiKey and baseURL swapped", () => {
+  it("names baseURL without quoting it, since it is then the key", () => {
+    const key = "sk-live-0123456789abcdefghijklmnop";
+    const error = catchError(() => new ModelGate({ apiKey: "https://gateway.example.com", baseURL: key }));
+    expect(error).toMatchObject({ param: "baseURL", message: expect.stringContaining("is not a URL") });
+    for (let start = 0; start + 8 <= key.length; start++) expect(String((error as Error).stack) + (error as Error).message).not.toContain(key.slice(start, start + 8));
+  });
+});
+
 describe("new ModelGate(): numeric options", () => {
   it("uses the documented defaults", () => {
     const client = new ModelGate({ apiKey: API_KEY, baseURL: BASE });
@@ -269,7 +278,7 @@ describe("new ModelGate(): option checks", () => {
     ["logLevel", "verbose", /^`logLevel` must be one of off, error, warn, info, debug; got "verbose"\.$/],
     ["logger", {}, /^`logger` must be an object with error, warn, info, debug methods; got an object\.$/],
     ["logger", { error() {}, warn() {}, info() {} }, /^`logger` must be an object with /],
-    ["maxCost", 0.05, /^`maxCost` must be given per call, as create\(params, \{ maxCost \}\) or runTools\(params, \{ maxCost \}\); got number 0\.05\.$/],
+    ["maxCost", 0.05, /^`maxCost` must be given per call: create\(params, \{ maxCost \}\); got number 0\.05\.$/],
     ["streamIdleTimeout", "5s", /^`streamIdleTimeout` must be a non-negative number of milliseconds; got "5s"\.$/],
     ["maxSSELineLength", -1, /^`maxSSELineLength` must be a non-negative number of characters; got number -1\.$/],
     ["traceContent", "yes", /^`traceContent` must be true or false; got "yes"\.$/],

@@ -1,4 +1,4 @@
-import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
+import { argumentError } from "../errors/invalid-argument.ts";
 import type { QueryInput } from "./options.ts";
 
 /** Where requests go: the service root, and the query a `baseURL` carried (kept on every request). */
@@ -19,7 +19,8 @@ export function serviceRoot(baseURL: string): ServiceRoot {
   try {
     url = new URL(baseURL);
   } catch {
-    throw invalidArgument("baseURL", 'a URL such as "https://gateway.example.com"', baseURL);
+    // Not quoted: with `apiKey` and `baseURL` swapped, the value is the key.
+    throw argumentError("baseURL", 'is not a URL such as "https://gateway.example.com"');
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     // "localhost:8080" parses as the scheme "localhost:": the scheme was left out.

@@ -74,7 +74,7 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
    */
   static fromReadableStream<T>(readable: ReadableStream<Uint8Array>, controller = new AbortController()): Stream<T, undefined> {
     // Plain JavaScript may pass a `Response`, a string or a signal: said here, not by a TypeError from a read.
-    if (typeof readable?.getReader !== "function") throw invalidArgument("readable", "a ReadableStream (a Response's body)", readable);
+    if (typeof readable?.getReader !== "function") throw invalidArgument("readable", "a ReadableStream", readable);
     if (typeof controller?.signal?.addEventListener !== "function") throw invalidArgument("controller", "an AbortController", controller);
     // Created now, so that aborting `controller` cancels the body even before anyone iterates.
     const reader = new BodyReader(readable, { controller });
