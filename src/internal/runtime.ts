@@ -32,7 +32,6 @@ export function runtimeName(): string {
  */
 export function isBrowserLike(): boolean {
   const g = globalThis as RuntimeGlobals;
-  const hasDocument = typeof g.window !== "undefined" && typeof g.document !== "undefined";
-  const isWebWorker = typeof g.importScripts === "function";
-  return hasDocument || isWebWorker;
+  // A page has a window with a document; a web worker has importScripts.
+  return (g.window !== undefined && g.document !== undefined) || typeof g.importScripts === "function";
 }
