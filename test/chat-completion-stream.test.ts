@@ -19,6 +19,8 @@ import { createMockGateway, MOCK_API_KEY, type MockGateway } from "../src/testin
 import { hearAll, names, printed } from "./fixtures/helper-events.ts";
 import { chunk, DONE, sseData } from "./fixtures/chunks.ts";
 import { eventually } from "./fixtures/mock-stream.ts";
+import { follow, turns } from "./fixtures/promises.ts";
+import { neverChecked } from "./fixtures/schemas.ts";
 
 // chat.completions.stream(): openai's ChatCompletionStream helper. Where the mock gateway can
 // answer both, the events are compared with those of the real `openai` package (a dev
@@ -373,6 +375,20 @@ describe("chat.completions.stream(): failures become the error or abort event", 
     const bySignal = client.chat.completions.stream({ model, messages }, { signal: caller.signal });
     bySignal.once("connect", () => caller.abort());
     await expect(bySignal.done()).rejects.toBeInstanceOf(APIUserAbortError);
+  });
+
+  it("ends with APIUserAbortError on abort() or the caller's signal while the schema's async check of the answer is pending", async () => {
+    for (const how of ["abort()", "signal"] as const) {
+      const { schema, checking } = neverChecked();
+      const caller = new AbortController();
+      const stream = client.chat.completions.stream({ model, messages, response_format: schema }, { signal: caller.signal });
+      const final = follow(stream.finalChatCompletion());
+      await checking;
+      if (how === "abort()") stream.abort();
+      else caller.abort();
+      await turns();
+      expect(final.standing().error, how).toBeInstanceOf(APIUserAbortError);
+    }
   });
 
   it("keeps every promise of a Stream: a cut body is an APIConnectionError, an error inside the stream its APIError", async () => {

@@ -4,11 +4,12 @@ import * as v from "valibot";
 import { toStandardJsonSchema } from "@valibot/to-json-schema";
 import { scope, type } from "arktype";
 import Ajv from "ajv";
-import { ModelGateError, StructuredOutputError, jsonSchema, tool, type ChatCompletion } from "../src/index.ts";
+import { APIUserAbortError, ModelGateError, StructuredOutputError, jsonSchema, tool, type ChatCompletion } from "../src/index.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { assistantReply, chunk, completionBody, DONE, sseData, toolFragment } from "./fixtures/chunks.ts";
 import { recordingClient } from "./fixtures/client.ts";
-import { rejection } from "./fixtures/promises.ts";
+import { follow, rejection, turns } from "./fixtures/promises.ts";
+import { neverChecked } from "./fixtures/schemas.ts";
 
 // parse() without streaming: the request it sends for each way of asking for structured
 // output, and the answer it gives. Streamed parse() is in structured-outputs-stream.test.ts.
@@ -370,6 +371,17 @@ describe("parse(): the answer", () => {
     const silent = { "~standard": { version: 1, vendor: "custom", validate: () => undefined, jsonSchema: { input: () => ({ type: "object" }), output: () => ({}) } } };
     const second = await client.chat.completions.parse({ model: "m", messages, response_format: silent as never }).catch((caught: unknown) => caught);
     expect(second).toBeInstanceOf(StructuredOutputError);
+  });
+
+  it("rejects with APIUserAbortError when the caller aborts while the schema's async check is pending, even one that never settles", async () => {
+    const { schema, checking } = neverChecked();
+    const { client } = answering('{"city":"Paris"}');
+    const caller = new AbortController();
+    const call = follow(client.chat.completions.parse({ model: "m", messages, response_format: schema }, { signal: caller.signal }));
+    await checking;
+    caller.abort();
+    await turns();
+    expect(call.standing().error).toBeInstanceOf(APIUserAbortError);
   });
 
   it("gives the raw response from asResponse() even when the answer does not validate", async () => {

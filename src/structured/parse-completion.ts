@@ -1,4 +1,4 @@
-import { isRecord, ModelGateError, redactThrown, redactValue, StructuredOutputError, toSchemaIssue, type Redact, type ResolvedSchema, type SchemaIssue } from "../core.ts";
+import { isRecord, ModelGateError, redactThrown, redactValue, StructuredOutputError, toSchemaIssue, unlessAborted, type Redact, type ResolvedSchema, type SchemaIssue, type Validation } from "../core.ts";
 import type { ChatCompletion, ChatCompletionChoice } from "../types/index.ts";
 import type { ParsedChatCompletion } from "../types/structured.ts";
 import { PartialJSONParser } from "./partial-json.ts";
@@ -70,32 +70,32 @@ function parseJSON(text: unknown, what: string, completion: ChatCompletion, plan
 /**
  * `value` as `schema` returns it; the `StructuredOutputError` lists the schema's issues. An
  * openai helper's `$parseRaw` gets the value as JSON text (the JSON the model wrote, without a
- * Markdown fence or the `{ value }` wrapper of "tool" mode).
+ * Markdown fence or the `{ value }` wrapper of "tool" mode). The schema's own code may take
+ * its time (an async refinement that asks a service): the call's abort ends the wait at once,
+ * with `APIUserAbortError`.
  */
 async function check(value: unknown, text: unknown, schema: ResolvedSchema, what: string, completion: ChatCompletion, plan: RequestPlan): Promise<unknown> {
   const { parseRaw, validate } = schema;
-  let result: Awaited<ReturnType<NonNullable<ResolvedSchema["validate"]>>>;
-  let cause: unknown;
-  try {
-    if (parseRaw) result = { value: await parseRaw(JSON.stringify(value)) };
-    else if (validate) result = await validate(value);
-    else return value;
-  } catch (error) {
-    // openai's helpers throw the schema's own error for a value it rejects (a ZodError, with `issues`).
-    const thrown = isRecord(error) && Array.isArray(error.issues) ? error.issues.filter((issue) => isRecord(issue) && typeof issue.message === "string") : [];
-    if (thrown.length > 0) {
-      result = { issues: thrown.map(toSchemaIssue) };
-      cause = error;
-    } else {
-      // A schema whose own code throws (a transform, a refinement) rejects this value all the same.
-      const problem = `${what} was rejected by the schema, which threw: ${error instanceof Error ? error.message : String(error)}`;
-      throw fail(`${problem}.`, [{ message: problem }], text, completion, plan, error);
-    }
-  }
+  if (!parseRaw && !validate) return value;
+  const result = await unlessAborted(verdict(value, text, schema, what, completion, plan), ...plan.signals);
   if (!result.issues) return result.value;
   const listed = result.issues.slice(0, 3).map(describeIssue).join("; ");
   const more = result.issues.length > 3 ? ` (and ${result.issues.length - 3} more)` : "";
-  throw fail(`${what} does not match the schema: ${listed}${more}.`, result.issues, text, completion, plan, cause);
+  throw fail(`${what} does not match the schema: ${listed}${more}.`, result.issues, text, completion, plan, result.cause);
+}
+
+/** What the schema says of `value`: its value or its issues (with what it threw, if it threw them). */
+async function verdict(value: unknown, text: unknown, { parseRaw, validate }: ResolvedSchema, what: string, completion: ChatCompletion, plan: RequestPlan): Promise<Validation & { cause?: unknown }> {
+  try {
+    return parseRaw ? { value: await parseRaw(JSON.stringify(value)) } : await (validate as NonNullable<typeof validate>)(value);
+  } catch (error) {
+    // openai's helpers throw the schema's own error for a value it rejects (a ZodError, with `issues`).
+    const thrown = isRecord(error) && Array.isArray(error.issues) ? error.issues.filter((issue) => isRecord(issue) && typeof issue.message === "string") : [];
+    if (thrown.length > 0) return { issues: thrown.map(toSchemaIssue), cause: error };
+    // A schema whose own code throws (a transform, a refinement) rejects this value all the same.
+    const problem = `${what} was rejected by the schema, which threw: ${error instanceof Error ? error.message : String(error)}`;
+    throw fail(`${problem}.`, [{ message: problem }], text, completion, plan, error);
+  }
 }
 
 function describeIssue(issue: SchemaIssue): string {

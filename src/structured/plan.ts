@@ -22,6 +22,11 @@ export interface RequestPlan {
   tools: Map<string, ResolvedSchema>;
   /** Cuts the API key out of an error's text (a model may echo anything, the key included). */
   redact: Redact;
+  /**
+   * The call's signals (the caller's, a stream's controller): checking the reply stops waiting
+   * on the schema when one aborts. None from `planRequest()`: its callers add theirs.
+   */
+  signals: (AbortSignal | null | undefined)[];
 }
 
 const MODES: readonly StructuredOutputMode[] = ["json_schema", "tool", "json_object"];
@@ -39,7 +44,7 @@ export function planRequest(params: unknown, mode: unknown = "json_schema", reda
   if (!MODES.includes(mode as StructuredOutputMode)) throw invalidArgument("structuredOutput", `one of ${MODES.map((name) => `"${name}"`).join(", ")}`, mode);
   // The caller's params are checked as the caller wrote them, before a mode adds to them.
   assertChatParams(params);
-  if (!isRecord(params)) return { body: params, stream: false, answer: undefined, tools: new Map(), redact };
+  if (!isRecord(params)) return { body: params, stream: false, answer: undefined, tools: new Map(), redact, signals: [] };
   if (params.tools != null && !Array.isArray(params.tools)) throw invalidArgument("tools", "an array of tools", params.tools);
   // Read off the caller's own objects: openai's helpers keep `$parseRaw` where a copy loses it.
   const tools = toolParsers(params.tools);
@@ -49,7 +54,7 @@ export function planRequest(params: unknown, mode: unknown = "json_schema", reda
   const offered = sendableTools(params.tools);
   const body: Record<string, unknown> = { ...params };
   if (offered !== params.tools) body.tools = offered;
-  if (format === undefined || format === null) return { body, stream, answer: undefined, tools, redact };
+  if (format === undefined || format === null) return { body, stream, answer: undefined, tools, redact, signals: [] };
 
   const given = readFormat(format);
   delete body.response_format;
@@ -85,7 +90,7 @@ export function planRequest(params: unknown, mode: unknown = "json_schema", reda
   }
 
   if (params.model === "auto") addCapability(body, params.route, CAPABILITY[mode as StructuredOutputMode]);
-  return { body, stream, answer, tools, redact };
+  return { body, stream, answer, tools, redact, signals: [] };
 }
 
 /**

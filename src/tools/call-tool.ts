@@ -1,4 +1,4 @@
-import { abortError, isRecord, untilAborted, type Redact } from "../core.ts";
+import { abortError, isRecord, type Redact } from "../core.ts";
 import type { ToolRunCall } from "../types/tool-runner.ts";
 import type { PreparedCall } from "./assistant-turn.ts";
 import type { OpenAIFunction, RunnerTool } from "./offered-tools.ts";
@@ -133,16 +133,4 @@ function describe(thrown: unknown): string {
       return "it threw a value whose message cannot be read";
     }
   }
-}
-
-/**
- * Settles with `promise`, or rejects with the abort's error (`APIUserAbortError`) as soon as
- * `signal` aborts. The runner races a step's calls together, with one listener on the caller's
- * signal however many calls the step makes.
- */
-export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortError(signal));
-  return untilAborted(promise, signal).catch((error: unknown) => {
-    throw signal.aborted ? abortError(signal) : error;
-  });
 }
