@@ -38,6 +38,7 @@ export { resolveSchema, toSchemaIssue, type ResolvedSchema, type Validation } fr
 export { JSON_SCHEMA_VENDOR, NAME_PATTERN } from "./schemas/tool-internals.ts";
 // Reached only from here, so it loads with the code that uses it (parse(), runTools()), not with the first load.
 export { closeSchema, sendableTools } from "./schemas/strict-mode.ts";
+export { argumentsText, argumentsValue } from "./schemas/tool-arguments.ts";
 export { keptOrRedacted, redactThrown } from "./internal/redact-thrown.ts";
 export { SEND_BUDGET, type SendBudget } from "./internal/send-budget.ts";
 export { TOOL_INTERNALS, toolInternals } from "./schemas/tool-internals.ts";

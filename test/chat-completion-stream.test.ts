@@ -17,7 +17,9 @@ import {
 } from "../src/index.ts";
 import { createMockGateway, MOCK_API_KEY, type MockGateway } from "../src/testing/index.ts";
 import { hearAll, names, printed } from "./fixtures/helper-events.ts";
-import { chunk, DONE, sseData } from "./fixtures/chunks.ts";
+import { sseResponse } from "./fixtures/body.ts";
+import { chunk, DONE, sseData, toolFragment } from "./fixtures/chunks.ts";
+import { recordingClient } from "./fixtures/client.ts";
 import { eventually } from "./fixtures/mock-stream.ts";
 import { follow, turns } from "./fixtures/promises.ts";
 import { neverChecked } from "./fixtures/schemas.ts";
@@ -236,6 +238,17 @@ describe("chat.completions.stream(): parsing as parse() does", () => {
     expect(delta.parsed).toBeUndefined();
     expect((await stream.emitted("content.done")).parsed).toBeNull();
     expect((await stream.finalMessage()).parsed).toBeNull();
+  });
+
+  it("reads a call's blank arguments as runTools() does, as no arguments: parsed_arguments {}", async () => {
+    const now = tool({ name: "now", parameters: z.object({}), run: () => "12:00" });
+    const events = [sseData(chunk(toolFragment({ index: 0, id: "c1", name: "now", arguments: "" }))), sseData(chunk({}, { finish: "tool_calls" })), DONE];
+    const { client: streaming } = recordingClient(() => sseResponse(events));
+    const stream = streaming.chat.completions.stream({ model, messages, tools: [now] });
+    const done = stream.emitted("tool_calls.function.arguments.done");
+    const final = await stream.finalChatCompletion();
+    expect((final.choices[0]!.message.tool_calls![0]!.function as { parsed_arguments?: unknown }).parsed_arguments).toEqual({});
+    expect((await done).parsed_arguments).toEqual({});
   });
 });
 

@@ -338,6 +338,34 @@ describe("parse(): the answer", () => {
     expect(error.message).toMatch(/^The arguments of the "get_weather" call does not match the schema: city: /);
   });
 
+  it("reads a call's arguments as runTools() does: blank text is no arguments, an object its JSON, null none; never 'not valid JSON' nor 'did not call'", async () => {
+    const now = tool({ name: "now", parameters: z.object({}), run: () => "12:00" });
+    const getWeather = tool({ name: "get_weather", parameters: z.object({ city: z.string() }) });
+    const calling = (name: string, args: unknown) => recordingClient(() => Response.json(assistantReply({ tool_calls: [{ id: "c1", type: "function", function: { name, arguments: args } }] }, "tool_calls"))).client;
+    const parsedArguments = async (name: string, args: unknown) =>
+      (await calling(name, args).chat.completions.parse({ model: "m", messages, tools: [now, getWeather] })).choices[0]!.message.tool_calls![0]!.function.parsed_arguments;
+    expect(await parsedArguments("now", "")).toEqual({});
+    expect(await parsedArguments("now", "  ")).toEqual({});
+    expect(await parsedArguments("now", null)).toEqual({});
+    expect(await parsedArguments("get_weather", { city: "Paris" })).toEqual({ city: "Paris" });
+    // The same reply to runTools() runs the tool with the same arguments.
+    const ran: unknown[] = [];
+    const timed = tool({ name: "now", parameters: z.object({}), run: (args) => (ran.push(args), "12:00") });
+    let step = 0;
+    const { client } = recordingClient(() =>
+      Response.json(step++ === 0 ? assistantReply({ tool_calls: [{ id: "c1", type: "function", function: { name: "now", arguments: "" } }] }, "tool_calls") : assistantReply({ content: "noon" })),
+    );
+    await client.chat.completions.runTools({ model: "m", messages, tools: [timed] });
+    expect(ran).toEqual([{}]);
+    // "tool" mode: the forced call's object arguments are the answer.
+    const answer = await calling("response", { city: "Paris", celsius: 21 }).chat.completions.parse({ model: "m", messages, response_format: Weather }, { structuredOutput: "tool" });
+    expect(answer.choices[0]!.message.parsed).toEqual({ city: "Paris", celsius: 21 });
+    // Arguments that are not an object of named arguments are refused as runTools() refuses them.
+    const listed = (await rejection(calling("now", "[1]").chat.completions.parse({ model: "m", messages, tools: [now] }))) as StructuredOutputError;
+    expect(listed).toBeInstanceOf(StructuredOutputError);
+    expect(listed.message).toBe('The arguments of the "now" call is not a JSON object: a function\'s arguments are named.');
+  });
+
   it("resolves withResponse() to the parsed completion and the response", async () => {
     const { client } = recordingClient(() => new Response(JSON.stringify(completionBody('{"city":"Paris","celsius":21}')), { headers: { "x-request-id": "req_1", "content-type": "application/json" } }));
     const { data, response, requestID } = await client.chat.completions.parse({ model: "m", messages, response_format: Weather }).withResponse();

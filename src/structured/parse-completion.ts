@@ -1,4 +1,4 @@
-import { isRecord, ModelGateError, redactThrown, redactValue, StructuredOutputError, toSchemaIssue, unlessAborted, type Redact, type ResolvedSchema, type SchemaIssue, type Validation } from "../core.ts";
+import { argumentsText, argumentsValue, isRecord, ModelGateError, redactThrown, redactValue, StructuredOutputError, toSchemaIssue, unlessAborted, type Redact, type ResolvedSchema, type SchemaIssue, type Validation } from "../core.ts";
 import type { ChatCompletion, ChatCompletionChoice } from "../types/index.ts";
 import type { ParsedChatCompletion } from "../types/structured.ts";
 import { PartialJSONParser } from "./partial-json.ts";
@@ -22,8 +22,8 @@ export async function parseCompletion(completion: ChatCompletion, plan: RequestP
       const schema = plan.tools.get(call?.function?.name);
       if (!schema) continue;
       const what = `The arguments of the "${call.function.name}" call`;
-      const args = parseJSON(call.function.arguments, what, completion, plan);
-      (call.function as { parsed_arguments?: unknown }).parsed_arguments = await check(args, call.function.arguments, schema, what, completion, plan);
+      const args = readArguments(call.function.arguments, what, completion, plan);
+      (call.function as { parsed_arguments?: unknown }).parsed_arguments = await check(args.value, args.text, schema, what, completion, plan);
     }
     message.parsed = plan.answer ? await readAnswer(choice, plan, completion) : null;
   }
@@ -36,10 +36,17 @@ async function readAnswer(choice: ChatCompletionChoice, plan: RequestPlan, compl
   // A refusal is an answer, not a failure: `parsed` is null and `refusal` says why.
   if (typeof message.refusal === "string" && message.refusal !== "") return null;
   const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
-  const text = answer.toolName === undefined ? message.content : calls.find((call) => call?.function?.name === answer.toolName)?.function?.arguments;
+  // In "tool" mode the answer is the arguments of the forced call, read as any call's are.
+  const answerCall = answer.toolName === undefined ? undefined : calls.find((call) => call?.function?.name === answer.toolName);
+  const text = answer.toolName === undefined ? message.content : answerCall?.function.arguments;
   if (choice.finish_reason === "length") {
     const problem = 'The reply was cut by the token limit (finish_reason "length") before the answer was complete';
     throw fail(`${problem}: raise max_tokens (or max_completion_tokens).`, [{ message: problem }], text, completion, plan);
+  }
+  if (answerCall) {
+    const args = readArguments(text, "The answer", completion, plan);
+    // An answer that is not an object travels as `{ value }`.
+    return check(answer.wrapped ? (args.value as { value?: unknown }).value : args.value, args.text, answer.schema, "The answer", completion, plan);
   }
   // A reply that calls the caller's own tools instead of answering yet: no answer to parse,
   // the calls are what to act on (with `parsed_arguments` for `tool()` tools).
@@ -48,10 +55,26 @@ async function readAnswer(choice: ChatCompletionChoice, plan: RequestPlan, compl
     const problem = answer.toolName === undefined ? "The reply has no content to parse" : `The model did not call the "${answer.toolName}" function with the answer`;
     throw fail(`${problem}.`, [{ message: problem }], text, completion, plan);
   }
-  const json = parseJSON(text, "The answer", completion, plan);
-  // In "tool" mode an answer that is not an object travels as `{ value }`.
-  const value = answer.wrapped && isRecord(json) ? json.value : json;
-  return check(value, text, answer.schema, "The answer", completion, plan);
+  return check(parseJSON(text, "The answer", completion, plan), text, answer.schema, "The answer", completion, plan);
+}
+
+/**
+ * A call's arguments as `runTools()` reads them (see `argumentsText()`, `argumentsValue()`): an
+ * object as its JSON, none or blank text as `{}`, and always a JSON object of named arguments.
+ * The `StructuredOutputError` says why they cannot be read.
+ */
+function readArguments(given: unknown, what: string, completion: ChatCompletion, plan: RequestPlan): { text: string; value: Record<string, unknown> } {
+  const text = argumentsText(given);
+  if (text === undefined) {
+    const problem = `${what} cannot be read: the call's arguments are a value JSON cannot hold`;
+    throw fail(`${problem}.`, [{ message: problem }], null, completion, plan);
+  }
+  const value = argumentsValue(text, (json) => parseJSON(json, what, completion, plan));
+  if (!isRecord(value)) {
+    const notNamed = `${what} is not a JSON object: a function's arguments are named`;
+    throw fail(`${notNamed}.`, [{ message: notNamed }], text, completion, plan);
+  }
+  return { text, value };
 }
 
 /** `text` parsed as JSON; the `StructuredOutputError` says where it stops being JSON. */

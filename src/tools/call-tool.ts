@@ -1,4 +1,4 @@
-import { abortError, isRecord, type Redact } from "../core.ts";
+import { abortError, argumentsValue, isRecord, type Redact } from "../core.ts";
 import type { ToolRunCall } from "../types/tool-runner.ts";
 import type { PreparedCall } from "./assistant-turn.ts";
 import type { OpenAIFunction, RunnerTool } from "./offered-tools.ts";
@@ -59,7 +59,7 @@ async function runOneCall(call: PreparedCall["call"], tools: Map<string, RunnerT
   if (!tool?.run) return { error: `There is no tool named ${JSON.stringify(name)}. The tools are: ${[...tools.keys()].join(", ")}.` };
   let args: unknown;
   try {
-    args = text.trim() === "" ? {} : JSON.parse(text);
+    args = argumentsValue(text, JSON.parse);
   } catch (error) {
     // JSON.parse's own error quotes the model's text, which may echo the key: unlike a tool's
     // throw, it is the SDK's, so it is kept with its message redacted.
