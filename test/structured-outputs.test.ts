@@ -412,6 +412,22 @@ describe("parse(): the answer", () => {
     expect(call.standing().error).toBeInstanceOf(APIUserAbortError);
   });
 
+  it("says so when a schema's validate reports a failure without issues, or returns what is not a Standard Schema result", async () => {
+    const returning = (result: unknown) => ({ "~standard": { version: 1, vendor: "custom", validate: () => result, jsonSchema: { input: () => ({ type: "object" }), output: () => ({}) } } });
+    const { client } = recordingClient(() => Response.json(assistantReply({ content: '{"city":"Paris"}' })));
+    const failure = async (result: unknown) => (await rejection(client.chat.completions.parse({ model: "m", messages, response_format: returning(result) as never }))) as StructuredOutputError;
+    const empty = await failure({ issues: [] });
+    expect(empty).toBeInstanceOf(StructuredOutputError);
+    expect(empty.message).toBe("The answer does not match the schema: the schema's `~standard.validate()` reported a failure without any issue (an empty `issues` list).");
+    expect(empty.issues).toEqual([{ message: "the schema's `~standard.validate()` reported a failure without any issue (an empty `issues` list)" }]);
+    // A string is not a list of issues: its letters are not listed as issues.
+    const letters = await failure({ issues: "bad" });
+    expect(letters).toBeInstanceOf(StructuredOutputError);
+    expect(letters.message).toBe("The answer could not be checked: the schema's `~standard.validate()` returned `issues` that is not a list (a string): not a Standard Schema result ({ value } or { issues: [...] }).");
+    expect(letters.issues).toHaveLength(1);
+    expect((await failure(undefined)).message).toMatch(/^The answer could not be checked: the schema's `~standard.validate\(\)` returned undefined: not a Standard Schema result/);
+  });
+
   it("gives the raw response from asResponse() even when the answer does not validate", async () => {
     const { client } = recordingClient(() => Response.json(assistantReply({ content: "not json" })));
     const call = client.chat.completions.parse({ model: "m", messages, response_format: Answer });

@@ -68,11 +68,28 @@ export function resolveSchema(schema: unknown): ResolvedSchema | string {
     name,
     validate: async (value) => {
       const result: unknown = await check.call(standard, value);
-      if (typeof result !== "object" || result === null) throw new TypeError(`~standard.validate() returned ${String(result)}, not a result`);
-      const { issues } = result as StandardSchemaResult<unknown>;
-      return issues ? { issues: Array.from(issues, toSchemaIssue) } : { value: (result as { value: unknown }).value };
+      if (typeof result !== "object" || result === null) throw new SchemaResultError(`returned ${String(result)}`);
+      const { issues } = result as { issues?: unknown };
+      if (!issues) return { value: (result as { value: unknown }).value };
+      // Iterating anything else would list a string's letters as issues.
+      if (!Array.isArray(issues)) throw new SchemaResultError(`returned \`issues\` that is not a list (${typeof issues === "object" ? "an object" : `a ${typeof issues}`})`);
+      // A failure all the same (Standard Schema: \`issues\` present means the value failed), said as such.
+      if (issues.length === 0) return { issues: [{ message: "the schema's `~standard.validate()` reported a failure without any issue (an empty `issues` list)" }] };
+      return { issues: Array.from(issues as StandardSchemaIssue[], toSchemaIssue) };
     },
   };
+}
+
+/**
+ * A schema's `~standard.validate()` returned something that is not a Standard Schema result
+ * (`{ value }` or `{ issues: [...] }`): whether the value passed cannot be told.
+ */
+export class SchemaResultError extends TypeError {
+  override name = "SchemaResultError";
+
+  constructor(returned: string) {
+    super(`the schema's \`~standard.validate()\` ${returned}: not a Standard Schema result ({ value } or { issues: [...] })`);
+  }
 }
 
 /** A Standard Schema issue as `{ message, path? }`, its path reduced to names and indexes. */

@@ -1,4 +1,4 @@
-import { argumentsText, argumentsValue, isRecord, ModelGateError, redactThrown, redactValue, StructuredOutputError, toSchemaIssue, unlessAborted, type Redact, type ResolvedSchema, type SchemaIssue, type Validation } from "../core.ts";
+import { argumentsText, argumentsValue, isRecord, ModelGateError, redactThrown, redactValue, SchemaResultError, StructuredOutputError, toSchemaIssue, unlessAborted, type Redact, type ResolvedSchema, type SchemaIssue, type Validation } from "../core.ts";
 import type { ChatCompletion, ChatCompletionChoice } from "../types/index.ts";
 import type { ParsedChatCompletion } from "../types/structured.ts";
 import { PartialJSONParser } from "./partial-json.ts";
@@ -115,8 +115,12 @@ async function verdict(value: unknown, text: unknown, { parseRaw, validate }: Re
     // openai's helpers throw the schema's own error for a value it rejects (a ZodError, with `issues`).
     const thrown = isRecord(error) && Array.isArray(error.issues) ? error.issues.filter((issue) => isRecord(issue) && typeof issue.message === "string") : [];
     if (thrown.length > 0) return { issues: thrown.map(toSchemaIssue), cause: error };
-    // A schema whose own code throws (a transform, a refinement) rejects this value all the same.
-    const problem = `${what} was rejected by the schema, which threw: ${error instanceof Error ? error.message : String(error)}`;
+    // A schema whose own code throws (a transform, a refinement) rejects this value all the same;
+    // one that answers what is no verdict leaves it unchecked.
+    const problem =
+      error instanceof SchemaResultError
+        ? `${what} could not be checked: ${error.message}`
+        : `${what} was rejected by the schema, which threw: ${error instanceof Error ? error.message : String(error)}`;
     throw fail(`${problem}.`, [{ message: problem }], text, completion, plan, error);
   }
 }
