@@ -142,6 +142,36 @@ describe("parse(): the request", () => {
     expect(sent).toHaveLength(0);
   });
 
+  it("rejects with a ModelGateError, the original as its cause without the key, a schema too deep to walk or whose getter or Proxy throws", async () => {
+    const apiKey = "sk-live-SECRETKEY0123456789abcdef";
+    const { client, sent } = recordingClient(() => Response.json(completionBody("{}")), { apiKey });
+    const deep: Record<string, unknown> = { type: "object", properties: {} };
+    let node = deep;
+    for (let level = 0; level < 100_000; level++) {
+      const inner = { type: "object", properties: {} };
+      (node.properties as Record<string, unknown>).x = inner;
+      node = inner;
+    }
+    const tooDeep = await rejection(client.chat.completions.parse({ model: "m", messages, response_format: jsonSchema(deep) }));
+    expect(tooDeep).toBeInstanceOf(ModelGateError);
+    expect((tooDeep as ModelGateError).message).toBe("`response_format` is nested too deeply to be read (Maximum call stack size exceeded).");
+    expect((tooDeep as ModelGateError).param).toBe("response_format");
+    expect((tooDeep as Error).cause).toBeInstanceOf(RangeError);
+    const asTool = await rejection(client.chat.completions.parse({ model: "m", messages, tools: [tool({ name: "t", parameters: jsonSchema(deep) })] }));
+    expect((asTool as ModelGateError).message).toMatch(/^`tools` is nested too deeply to be read/);
+
+    const getter = jsonSchema({ type: "object", get properties(): never { throw new Error(`no properties for ${apiKey}`); } });
+    const proxy = jsonSchema(new Proxy({ type: "object" }, { ownKeys: () => { throw new TypeError(`ownKeys ${apiKey}`); } }));
+    for (const schema of [getter, proxy]) {
+      const error = await rejection(client.chat.completions.parse({ model: "m", messages, response_format: schema }));
+      expect(error).toBeInstanceOf(ModelGateError);
+      expect((error as Error).message).toMatch(/^`response_format` cannot be read, reading it threw: (no properties for|ownKeys) \[redacted\]\.$/);
+      expect((error as Error).cause).toBeInstanceOf(Error);
+      expect(((error as Error).cause as Error).message).not.toContain(apiKey.slice(8, 16));
+    }
+    expect(sent).toHaveLength(0);
+  });
+
   it("never throws synchronously, whatever plain JavaScript passes", async () => {
     const { client, sent } = answering("{}");
     const parse = client.chat.completions.parse as (...args: unknown[]) => Promise<unknown>;
