@@ -1,4 +1,4 @@
-import { argumentsText, argumentsValue, isRecord, ModelGateError, redactThrown, redactValue, SchemaResultError, StructuredOutputError, toSchemaIssue, unlessAborted, type Redact, type ResolvedSchema, type SchemaIssue, type Validation } from "../core.ts";
+import { argumentsText, argumentsValue, isRecord, ModelGateError, readValidation, redactThrown, redactValue, SchemaResultError, StructuredOutputError, toSchemaIssue, unlessAborted, type Redact, type ResolvedSchema, type SchemaIssue, type Validation } from "../core.ts";
 import type { ChatCompletion, ChatCompletionChoice } from "../types/index.ts";
 import type { ParsedChatCompletion } from "../types/structured.ts";
 import { PartialJSONParser } from "./partial-json.ts";
@@ -110,13 +110,13 @@ async function check(value: unknown, text: unknown, schema: ResolvedSchema, what
 /** What the schema says of `value`: its value or its issues (with what it threw, if it threw them). */
 async function verdict(value: unknown, text: unknown, { parseRaw, validate }: ResolvedSchema, what: string, completion: ChatCompletion, plan: RequestPlan): Promise<Validation & { cause?: unknown }> {
   try {
-    return parseRaw ? { value: await parseRaw(JSON.stringify(value)) } : await (validate as NonNullable<typeof validate>)(value);
+    return parseRaw ? { value: await parseRaw(JSON.stringify(value)) } : readValidation(await (validate as NonNullable<typeof validate>)(value));
   } catch (error) {
     // openai's helpers throw the schema's own error for a value it rejects (a ZodError, with `issues`).
     const thrown = isRecord(error) && Array.isArray(error.issues) ? error.issues.filter((issue) => isRecord(issue) && typeof issue.message === "string") : [];
     if (thrown.length > 0) return { issues: thrown.map(toSchemaIssue), cause: error };
     // A schema whose own code throws (a transform, a refinement) rejects this value all the same;
-    // one that answers what is no verdict leaves it unchecked.
+    // one whose validate returns no Standard Schema result leaves it unchecked.
     const problem =
       error instanceof SchemaResultError
         ? `${what} could not be checked: ${error.message}`

@@ -1,4 +1,4 @@
-import { abortError, argumentsValue, isRecord, type Redact } from "../core.ts";
+import { abortError, argumentsValue, isRecord, readValidation, type Redact, type Validation } from "../core.ts";
 import type { ToolRunCall } from "../types/tool-runner.ts";
 import type { PreparedCall } from "./assistant-turn.ts";
 import type { OpenAIFunction, RunnerTool } from "./offered-tools.ts";
@@ -69,9 +69,9 @@ async function runOneCall(call: PreparedCall["call"], tools: Map<string, RunnerT
   // Arguments are named: a function is always called with an object.
   if (!isRecord(args)) return { error: "The arguments must be a JSON object of named arguments. Call the tool again with one." };
   if (tool.schema.validate) {
-    let checked: Awaited<ReturnType<NonNullable<typeof tool.schema.validate>>>;
+    let checked: Validation;
     try {
-      checked = await tool.schema.validate(args);
+      checked = readValidation(await tool.schema.validate(args));
     } catch (error) {
       return { error: `The arguments were rejected: ${describe(error)}`, thrown: { value: error } };
     }
