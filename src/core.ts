@@ -17,6 +17,8 @@ export { redactValue, type Redact } from "./internal/redact.ts";
 export type { Logger } from "./internal/logger.ts";
 export { excerpt, isRecord, MAX_TIMER_MS } from "./internal/values.ts";
 export { untilAborted } from "./internal/until-aborted.ts";
+// Reached only from here (see the note on closeSchema below): the wait of the code loaded on demand.
+export { unlessAborted } from "./pipeline/unless-aborted.ts";
 export { gatewayInfo, learnFrom } from "./gateway/info.ts";
 export { limits } from "./pipeline/limits.ts";
 export { assertCallOptions } from "./pipeline/request.ts";
@@ -32,10 +34,13 @@ export type { BodyReader } from "./streaming/body-reader.ts";
 export { SSEDecoder } from "./streaming/sse-decoder.ts";
 export type { SSEChunkOptions } from "./streaming/sse-chunks.ts";
 export type { ToolInternals } from "./schemas/tool.ts";
-export { resolveSchema, toSchemaIssue, type ResolvedSchema } from "./schemas/schema-source.ts";
+export { resolveSchema, type ResolvedSchema, type Validation } from "./schemas/schema-source.ts";
+// Reached only from here: reading a schema's verdict loads with the code that checks replies.
+export { readValidation, SchemaResultError, toSchemaIssue } from "./schemas/validation.ts";
 export { JSON_SCHEMA_VENDOR, NAME_PATTERN } from "./schemas/tool-internals.ts";
 // Reached only from here, so it loads with the code that uses it (parse(), runTools()), not with the first load.
 export { closeSchema, sendableTools } from "./schemas/strict-mode.ts";
+export { argumentsText, argumentsValue } from "./schemas/tool-arguments.ts";
 export { keptOrRedacted, redactThrown } from "./internal/redact-thrown.ts";
 export { SEND_BUDGET, type SendBudget } from "./internal/send-budget.ts";
 export { TOOL_INTERNALS, toolInternals } from "./schemas/tool-internals.ts";

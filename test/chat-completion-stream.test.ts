@@ -17,8 +17,12 @@ import {
 } from "../src/index.ts";
 import { createMockGateway, MOCK_API_KEY, type MockGateway } from "../src/testing/index.ts";
 import { hearAll, names, printed } from "./fixtures/helper-events.ts";
-import { chunk, DONE, sseData } from "./fixtures/chunks.ts";
+import { sseResponse } from "./fixtures/body.ts";
+import { chunk, DONE, sseData, toolFragment } from "./fixtures/chunks.ts";
+import { recordingClient } from "./fixtures/client.ts";
 import { eventually } from "./fixtures/mock-stream.ts";
+import { follow, turns } from "./fixtures/promises.ts";
+import { neverChecked } from "./fixtures/schemas.ts";
 
 // chat.completions.stream(): openai's ChatCompletionStream helper. Where the mock gateway can
 // answer both, the events are compared with those of the real `openai` package (a dev
@@ -235,6 +239,17 @@ describe("chat.completions.stream(): parsing as parse() does", () => {
     expect((await stream.emitted("content.done")).parsed).toBeNull();
     expect((await stream.finalMessage()).parsed).toBeNull();
   });
+
+  it("reads a call's blank arguments as runTools() does, as no arguments: parsed_arguments {}", async () => {
+    const now = tool({ name: "now", parameters: z.object({}), run: () => "12:00" });
+    const events = [sseData(chunk(toolFragment({ index: 0, id: "c1", name: "now", arguments: "" }))), sseData(chunk({}, { finish: "tool_calls" })), DONE];
+    const { client: streaming } = recordingClient(() => sseResponse(events));
+    const stream = streaming.chat.completions.stream({ model, messages, tools: [now] });
+    const done = stream.emitted("tool_calls.function.arguments.done");
+    const final = await stream.finalChatCompletion();
+    expect((final.choices[0]!.message.tool_calls![0]!.function as { parsed_arguments?: unknown }).parsed_arguments).toEqual({});
+    expect((await done).parsed_arguments).toEqual({});
+  });
 });
 
 describe("chat.completions.stream(): final values and iteration", () => {
@@ -373,6 +388,20 @@ describe("chat.completions.stream(): failures become the error or abort event", 
     const bySignal = client.chat.completions.stream({ model, messages }, { signal: caller.signal });
     bySignal.once("connect", () => caller.abort());
     await expect(bySignal.done()).rejects.toBeInstanceOf(APIUserAbortError);
+  });
+
+  it("ends with APIUserAbortError on abort() or the caller's signal while the schema's async check of the answer is pending", async () => {
+    for (const how of ["abort()", "signal"] as const) {
+      const { schema, checking } = neverChecked();
+      const caller = new AbortController();
+      const stream = client.chat.completions.stream({ model, messages, response_format: schema }, { signal: caller.signal });
+      const final = follow(stream.finalChatCompletion());
+      await checking;
+      if (how === "abort()") stream.abort();
+      else caller.abort();
+      await turns();
+      expect(final.standing().error, how).toBeInstanceOf(APIUserAbortError);
+    }
   });
 
   it("keeps every promise of a Stream: a cut body is an APIConnectionError, an error inside the stream its APIError", async () => {

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { APIConnectionError, APIError, ModelGateError, StructuredOutputError } from "../src/index.ts";
+import { APIConnectionError, APIError, APIUserAbortError, ModelGateError, StructuredOutputError } from "../src/index.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { chunk, DONE, sseData, toolFragment } from "./fixtures/chunks.ts";
 import { recordingClient } from "./fixtures/client.ts";
 import { fedBody, fedResponse, PENDING, settled } from "./fixtures/fed-body.ts";
 import { copiedEntries, deepFreeze } from "./fixtures/json-values.ts";
 import { follow, rejection, turns } from "./fixtures/promises.ts";
+import { neverChecked } from "./fixtures/schemas.ts";
 
 // parse({ stream: true }): partial objects as the answer streams, finalChatCompletion(), and
 // how the stream's readers (partials, chunks, the final completion) share its end and errors.
@@ -92,6 +93,21 @@ describe("parse({ stream: true })", () => {
     expect(count).toBe(pieces.length + 1);
     expect((await final).choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
     expect((await partials).at(-1)).toEqual({ city: "Paris", celsius: 21 });
+  });
+
+  it("rejects finalChatCompletion() with APIUserAbortError on the caller's abort or stream.controller.abort() while the schema's async check is pending", async () => {
+    for (const how of ["signal", "controller"] as const) {
+      const { schema, checking } = neverChecked();
+      const { client } = streaming(['{"city":', '"Paris"}']);
+      const caller = new AbortController();
+      const stream = await client.chat.completions.parse({ model: "m", messages, response_format: schema, stream: true }, { signal: caller.signal });
+      const final = follow(stream.finalChatCompletion());
+      await checking;
+      if (how === "signal") caller.abort();
+      else stream.controller.abort();
+      await turns();
+      expect(final.standing().error, how).toBeInstanceOf(APIUserAbortError);
+    }
   });
 
   it("refuses a loop over the chunks after the partials were read", async () => {

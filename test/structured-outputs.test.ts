@@ -4,11 +4,12 @@ import * as v from "valibot";
 import { toStandardJsonSchema } from "@valibot/to-json-schema";
 import { scope, type } from "arktype";
 import Ajv from "ajv";
-import { ModelGateError, StructuredOutputError, jsonSchema, tool, type ChatCompletion } from "../src/index.ts";
+import { APIUserAbortError, ModelGateError, StructuredOutputError, jsonSchema, tool, type ChatCompletion } from "../src/index.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { assistantReply, chunk, completionBody, DONE, sseData, toolFragment } from "./fixtures/chunks.ts";
 import { recordingClient } from "./fixtures/client.ts";
-import { rejection } from "./fixtures/promises.ts";
+import { follow, rejection, turns } from "./fixtures/promises.ts";
+import { neverChecked } from "./fixtures/schemas.ts";
 
 // parse() without streaming: the request it sends for each way of asking for structured
 // output, and the answer it gives. Streamed parse() is in structured-outputs-stream.test.ts.
@@ -138,6 +139,36 @@ describe("parse(): the request", () => {
     expect(forced).toMatchObject({ param: "tool_choice" });
     const notASchema = await rejection(client.chat.completions.parse({ model: "m", messages, response_format: { type: "text" } as never }));
     expect((notASchema as Error).message).toMatch(/^`response_format` must be a Standard Schema/);
+    expect(sent).toHaveLength(0);
+  });
+
+  it("rejects with a ModelGateError, the original as its cause without the key, a schema too deep to walk or whose getter or Proxy throws", async () => {
+    const apiKey = "sk-live-SECRETKEY0123456789abcdef";
+    const { client, sent } = recordingClient(() => Response.json(completionBody("{}")), { apiKey });
+    const deep: Record<string, unknown> = { type: "object", properties: {} };
+    let node = deep;
+    for (let level = 0; level < 100_000; level++) {
+      const inner = { type: "object", properties: {} };
+      (node.properties as Record<string, unknown>).x = inner;
+      node = inner;
+    }
+    const tooDeep = await rejection(client.chat.completions.parse({ model: "m", messages, response_format: jsonSchema(deep) }));
+    expect(tooDeep).toBeInstanceOf(ModelGateError);
+    expect((tooDeep as ModelGateError).message).toBe("`response_format` is nested too deeply to be read (Maximum call stack size exceeded).");
+    expect((tooDeep as ModelGateError).param).toBe("response_format");
+    expect((tooDeep as Error).cause).toBeInstanceOf(RangeError);
+    const asTool = await rejection(client.chat.completions.parse({ model: "m", messages, tools: [tool({ name: "t", parameters: jsonSchema(deep) })] }));
+    expect((asTool as ModelGateError).message).toMatch(/^`tools` is nested too deeply to be read/);
+
+    const getter = jsonSchema({ type: "object", get properties(): never { throw new Error(`no properties for ${apiKey}`); } });
+    const proxy = jsonSchema(new Proxy({ type: "object" }, { ownKeys: () => { throw new TypeError(`ownKeys ${apiKey}`); } }));
+    for (const schema of [getter, proxy]) {
+      const error = await rejection(client.chat.completions.parse({ model: "m", messages, response_format: schema }));
+      expect(error).toBeInstanceOf(ModelGateError);
+      expect((error as Error).message).toMatch(/^`response_format` cannot be read, reading it threw: (no properties for|ownKeys) \[redacted\]\.$/);
+      expect((error as Error).cause).toBeInstanceOf(Error);
+      expect(((error as Error).cause as Error).message).not.toContain(apiKey.slice(8, 16));
+    }
     expect(sent).toHaveLength(0);
   });
 
@@ -337,6 +368,34 @@ describe("parse(): the answer", () => {
     expect(error.message).toMatch(/^The arguments of the "get_weather" call does not match the schema: city: /);
   });
 
+  it("reads a call's arguments as runTools() does: blank text is no arguments, an object its JSON, null none; never 'not valid JSON' nor 'did not call'", async () => {
+    const now = tool({ name: "now", parameters: z.object({}), run: () => "12:00" });
+    const getWeather = tool({ name: "get_weather", parameters: z.object({ city: z.string() }) });
+    const calling = (name: string, args: unknown) => recordingClient(() => Response.json(assistantReply({ tool_calls: [{ id: "c1", type: "function", function: { name, arguments: args } }] }, "tool_calls"))).client;
+    const parsedArguments = async (name: string, args: unknown) =>
+      (await calling(name, args).chat.completions.parse({ model: "m", messages, tools: [now, getWeather] })).choices[0]!.message.tool_calls![0]!.function.parsed_arguments;
+    expect(await parsedArguments("now", "")).toEqual({});
+    expect(await parsedArguments("now", "  ")).toEqual({});
+    expect(await parsedArguments("now", null)).toEqual({});
+    expect(await parsedArguments("get_weather", { city: "Paris" })).toEqual({ city: "Paris" });
+    // The same reply to runTools() runs the tool with the same arguments.
+    const ran: unknown[] = [];
+    const timed = tool({ name: "now", parameters: z.object({}), run: (args) => (ran.push(args), "12:00") });
+    let step = 0;
+    const { client } = recordingClient(() =>
+      Response.json(step++ === 0 ? assistantReply({ tool_calls: [{ id: "c1", type: "function", function: { name: "now", arguments: "" } }] }, "tool_calls") : assistantReply({ content: "noon" })),
+    );
+    await client.chat.completions.runTools({ model: "m", messages, tools: [timed] });
+    expect(ran).toEqual([{}]);
+    // "tool" mode: the forced call's object arguments are the answer.
+    const answer = await calling("response", { city: "Paris", celsius: 21 }).chat.completions.parse({ model: "m", messages, response_format: Weather }, { structuredOutput: "tool" });
+    expect(answer.choices[0]!.message.parsed).toEqual({ city: "Paris", celsius: 21 });
+    // Arguments that are not an object of named arguments are refused as runTools() refuses them.
+    const listed = (await rejection(calling("now", "[1]").chat.completions.parse({ model: "m", messages, tools: [now] }))) as StructuredOutputError;
+    expect(listed).toBeInstanceOf(StructuredOutputError);
+    expect(listed.message).toBe('The arguments of the "now" call is not a JSON object: a function\'s arguments are named.');
+  });
+
   it("resolves withResponse() to the parsed completion and the response", async () => {
     const { client } = recordingClient(() => new Response(JSON.stringify(completionBody('{"city":"Paris","celsius":21}')), { headers: { "x-request-id": "req_1", "content-type": "application/json" } }));
     const { data, response, requestID } = await client.chat.completions.parse({ model: "m", messages, response_format: Weather }).withResponse();
@@ -370,6 +429,33 @@ describe("parse(): the answer", () => {
     const silent = { "~standard": { version: 1, vendor: "custom", validate: () => undefined, jsonSchema: { input: () => ({ type: "object" }), output: () => ({}) } } };
     const second = await client.chat.completions.parse({ model: "m", messages, response_format: silent as never }).catch((caught: unknown) => caught);
     expect(second).toBeInstanceOf(StructuredOutputError);
+  });
+
+  it("rejects with APIUserAbortError when the caller aborts while the schema's async check is pending, even one that never settles", async () => {
+    const { schema, checking } = neverChecked();
+    const { client } = answering('{"city":"Paris"}');
+    const caller = new AbortController();
+    const call = follow(client.chat.completions.parse({ model: "m", messages, response_format: schema }, { signal: caller.signal }));
+    await checking;
+    caller.abort();
+    await turns();
+    expect(call.standing().error).toBeInstanceOf(APIUserAbortError);
+  });
+
+  it("says so when a schema's validate reports a failure without issues, or returns what is not a Standard Schema result", async () => {
+    const returning = (result: unknown) => ({ "~standard": { version: 1, vendor: "custom", validate: () => result, jsonSchema: { input: () => ({ type: "object" }), output: () => ({}) } } });
+    const { client } = recordingClient(() => Response.json(assistantReply({ content: '{"city":"Paris"}' })));
+    const failure = async (result: unknown) => (await rejection(client.chat.completions.parse({ model: "m", messages, response_format: returning(result) as never }))) as StructuredOutputError;
+    const empty = await failure({ issues: [] });
+    expect(empty).toBeInstanceOf(StructuredOutputError);
+    expect(empty.message).toBe("The answer does not match the schema: the schema's `~standard.validate()` reported a failure without any issue (an empty `issues` list).");
+    expect(empty.issues).toEqual([{ message: "the schema's `~standard.validate()` reported a failure without any issue (an empty `issues` list)" }]);
+    // A string is not a list of issues: its letters are not listed as issues.
+    const letters = await failure({ issues: "bad" });
+    expect(letters).toBeInstanceOf(StructuredOutputError);
+    expect(letters.message).toBe("The answer could not be checked: the schema's `~standard.validate()` returned `issues` that is not a list (a string): not a Standard Schema result ({ value } or { issues: [...] }).");
+    expect(letters.issues).toHaveLength(1);
+    expect((await failure(undefined)).message).toMatch(/^The answer could not be checked: the schema's `~standard.validate\(\)` returned undefined: not a Standard Schema result/);
   });
 
   it("gives the raw response from asResponse() even when the answer does not validate", async () => {

@@ -54,6 +54,8 @@ export function startStream(shell: ShellHandle, client: Requester, completions: 
       helper.follow(isRecord(options) ? options.signal : undefined);
       // The caller's params as parse() reads them: a mistake in them is thrown here, as the `error` event.
       const plan = planRequest(params, isRecord(options) ? options.structuredOutput : undefined, client.redact);
+      // `abort()` (and the caller's signal, which aborts it) stops the check of a done event's answer.
+      plan.signals.push(controller.signal);
       const callOptions = options === undefined || isRecord(options) ? { ...options, signal: controller.signal } : options;
       const stream = (await completions.parse({ ...(params as object), stream: true } as never, callOptions as never)) as unknown as StructuredStream<unknown>;
       return { stream, parsing: deltaParsing(plan), final: () => stream.finalChatCompletion() as Promise<ChatCompletion> };

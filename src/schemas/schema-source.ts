@@ -1,5 +1,4 @@
 import { JSON_SCHEMA_VENDOR } from "./tool-internals.ts";
-import type { StandardSchemaIssue, StandardSchemaResult } from "./standard-schema.ts";
 
 // Shared by `tool()` (which an app imports) and by the `parse()` and `runTools()` code loaded on
 // demand (through src/core.ts). The build gives this module a file of its own (tsup.config.ts).
@@ -15,8 +14,11 @@ export interface SchemaIssue {
 export interface ResolvedSchema {
   /** The JSON Schema, as the library produced it (closed when sent: see `closeSchema()`). */
   jsonSchema: Record<string, unknown>;
-  /** Checks a parsed reply; `undefined` for a schema given only as JSON (nothing to check with). */
-  validate: ((value: unknown) => Promise<Validation>) | undefined;
+  /**
+   * Checks a parsed reply: gives what the schema's `~standard.validate()` returned, for
+   * `readValidation()` to read; `undefined` for a schema given only as JSON (nothing to check with).
+   */
+  validate: ((value: unknown) => Promise<unknown>) | undefined;
   /**
    * Reads a reply's JSON text into the value, instead of JSON parsing and `validate`: the
    * `$parseRaw` of an object made by openai's helpers (`zodResponseFormat()`, `zodFunction()`).
@@ -26,6 +28,7 @@ export interface ResolvedSchema {
   name: string | undefined;
 }
 
+/** What a schema said of a value, read by `readValidation()`. */
 export type Validation = { value: unknown; issues?: undefined } | { issues: SchemaIssue[] };
 
 // What to do about a schema without `~standard.jsonSchema`, by `~standard.vendor`: the first
@@ -62,27 +65,11 @@ export function resolveSchema(schema: unknown): ResolvedSchema | string {
     return `is ${library} whose \`~standard.jsonSchema.input()\` returned no JSON Schema object`;
   }
   const name = vendor === JSON_SCHEMA_VENDOR ? (schema as { name?: string }).name : undefined;
-  const check = validate as (value: unknown) => StandardSchemaResult<unknown> | Promise<StandardSchemaResult<unknown>>;
+  const check = validate as (value: unknown) => unknown;
   return {
     jsonSchema: converted as Record<string, unknown>,
     name,
-    validate: async (value) => {
-      const result: unknown = await check.call(standard, value);
-      if (typeof result !== "object" || result === null) throw new TypeError(`~standard.validate() returned ${String(result)}, not a result`);
-      const { issues } = result as StandardSchemaResult<unknown>;
-      return issues ? { issues: Array.from(issues, toSchemaIssue) } : { value: (result as { value: unknown }).value };
-    },
+    // What it returns is read by the code that checks replies (`readValidation()`), loaded on demand.
+    validate: async (value) => check.call(standard, value),
   };
-}
-
-/** A Standard Schema issue as `{ message, path? }`, its path reduced to names and indexes. */
-export function toSchemaIssue(issue: StandardSchemaIssue): SchemaIssue {
-  const message = typeof issue?.message === "string" ? issue.message : String(issue);
-  if (!Array.isArray(issue?.path) || issue.path.length === 0) return { message };
-  // A plain array: some libraries (ArkType) give an Array subclass with extra properties.
-  const path = Array.from(issue.path, (segment) => {
-    const key = typeof segment === "object" && segment !== null ? segment.key : segment;
-    return typeof key === "number" ? key : String(key);
-  });
-  return { message, path };
 }

@@ -1,4 +1,4 @@
-import { isRecord, ModelGateError, redactThrown, redactValue, StructuredOutputError, toSchemaIssue, type Redact, type ResolvedSchema, type SchemaIssue } from "../core.ts";
+import { argumentsText, argumentsValue, isRecord, ModelGateError, readValidation, redactThrown, redactValue, SchemaResultError, StructuredOutputError, toSchemaIssue, unlessAborted, type Redact, type ResolvedSchema, type SchemaIssue, type Validation } from "../core.ts";
 import type { ChatCompletion, ChatCompletionChoice } from "../types/index.ts";
 import type { ParsedChatCompletion } from "../types/structured.ts";
 import { PartialJSONParser } from "./partial-json.ts";
@@ -22,8 +22,8 @@ export async function parseCompletion(completion: ChatCompletion, plan: RequestP
       const schema = plan.tools.get(call?.function?.name);
       if (!schema) continue;
       const what = `The arguments of the "${call.function.name}" call`;
-      const args = parseJSON(call.function.arguments, what, completion, plan);
-      (call.function as { parsed_arguments?: unknown }).parsed_arguments = await check(args, call.function.arguments, schema, what, completion, plan);
+      const args = readArguments(call.function.arguments, what, completion, plan);
+      (call.function as { parsed_arguments?: unknown }).parsed_arguments = await check(args.value, args.text, schema, what, completion, plan);
     }
     message.parsed = plan.answer ? await readAnswer(choice, plan, completion) : null;
   }
@@ -36,10 +36,17 @@ async function readAnswer(choice: ChatCompletionChoice, plan: RequestPlan, compl
   // A refusal is an answer, not a failure: `parsed` is null and `refusal` says why.
   if (typeof message.refusal === "string" && message.refusal !== "") return null;
   const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
-  const text = answer.toolName === undefined ? message.content : calls.find((call) => call?.function?.name === answer.toolName)?.function?.arguments;
+  // In "tool" mode the answer is the arguments of the forced call, read as any call's are.
+  const answerCall = answer.toolName === undefined ? undefined : calls.find((call) => call?.function?.name === answer.toolName);
+  const text = answer.toolName === undefined ? message.content : answerCall?.function.arguments;
   if (choice.finish_reason === "length") {
     const problem = 'The reply was cut by the token limit (finish_reason "length") before the answer was complete';
     throw fail(`${problem}: raise max_tokens (or max_completion_tokens).`, [{ message: problem }], text, completion, plan);
+  }
+  if (answerCall) {
+    const args = readArguments(text, "The answer", completion, plan);
+    // An answer that is not an object travels as `{ value }`.
+    return check(answer.wrapped ? (args.value as { value?: unknown }).value : args.value, args.text, answer.schema, "The answer", completion, plan);
   }
   // A reply that calls the caller's own tools instead of answering yet: no answer to parse,
   // the calls are what to act on (with `parsed_arguments` for `tool()` tools).
@@ -48,10 +55,26 @@ async function readAnswer(choice: ChatCompletionChoice, plan: RequestPlan, compl
     const problem = answer.toolName === undefined ? "The reply has no content to parse" : `The model did not call the "${answer.toolName}" function with the answer`;
     throw fail(`${problem}.`, [{ message: problem }], text, completion, plan);
   }
-  const json = parseJSON(text, "The answer", completion, plan);
-  // In "tool" mode an answer that is not an object travels as `{ value }`.
-  const value = answer.wrapped && isRecord(json) ? json.value : json;
-  return check(value, text, answer.schema, "The answer", completion, plan);
+  return check(parseJSON(text, "The answer", completion, plan), text, answer.schema, "The answer", completion, plan);
+}
+
+/**
+ * A call's arguments as `runTools()` reads them (see `argumentsText()`, `argumentsValue()`): an
+ * object as its JSON, none or blank text as `{}`, and always a JSON object of named arguments.
+ * The `StructuredOutputError` says why they cannot be read.
+ */
+function readArguments(given: unknown, what: string, completion: ChatCompletion, plan: RequestPlan): { text: string; value: Record<string, unknown> } {
+  const text = argumentsText(given);
+  if (text === undefined) {
+    const problem = `${what} cannot be read: the call's arguments are a value JSON cannot hold`;
+    throw fail(`${problem}.`, [{ message: problem }], null, completion, plan);
+  }
+  const value = argumentsValue(text, (json) => parseJSON(json, what, completion, plan));
+  if (!isRecord(value)) {
+    const notNamed = `${what} is not a JSON object: a function's arguments are named`;
+    throw fail(`${notNamed}.`, [{ message: notNamed }], text, completion, plan);
+  }
+  return { text, value };
 }
 
 /** `text` parsed as JSON; the `StructuredOutputError` says where it stops being JSON. */
@@ -70,32 +93,36 @@ function parseJSON(text: unknown, what: string, completion: ChatCompletion, plan
 /**
  * `value` as `schema` returns it; the `StructuredOutputError` lists the schema's issues. An
  * openai helper's `$parseRaw` gets the value as JSON text (the JSON the model wrote, without a
- * Markdown fence or the `{ value }` wrapper of "tool" mode).
+ * Markdown fence or the `{ value }` wrapper of "tool" mode). The schema's own code may take
+ * its time (an async refinement that asks a service): the call's abort ends the wait at once,
+ * with `APIUserAbortError`.
  */
 async function check(value: unknown, text: unknown, schema: ResolvedSchema, what: string, completion: ChatCompletion, plan: RequestPlan): Promise<unknown> {
   const { parseRaw, validate } = schema;
-  let result: Awaited<ReturnType<NonNullable<ResolvedSchema["validate"]>>>;
-  let cause: unknown;
-  try {
-    if (parseRaw) result = { value: await parseRaw(JSON.stringify(value)) };
-    else if (validate) result = await validate(value);
-    else return value;
-  } catch (error) {
-    // openai's helpers throw the schema's own error for a value it rejects (a ZodError, with `issues`).
-    const thrown = isRecord(error) && Array.isArray(error.issues) ? error.issues.filter((issue) => isRecord(issue) && typeof issue.message === "string") : [];
-    if (thrown.length > 0) {
-      result = { issues: thrown.map(toSchemaIssue) };
-      cause = error;
-    } else {
-      // A schema whose own code throws (a transform, a refinement) rejects this value all the same.
-      const problem = `${what} was rejected by the schema, which threw: ${error instanceof Error ? error.message : String(error)}`;
-      throw fail(`${problem}.`, [{ message: problem }], text, completion, plan, error);
-    }
-  }
+  if (!parseRaw && !validate) return value;
+  const result = await unlessAborted(verdict(value, text, schema, what, completion, plan), ...plan.signals);
   if (!result.issues) return result.value;
   const listed = result.issues.slice(0, 3).map(describeIssue).join("; ");
   const more = result.issues.length > 3 ? ` (and ${result.issues.length - 3} more)` : "";
-  throw fail(`${what} does not match the schema: ${listed}${more}.`, result.issues, text, completion, plan, cause);
+  throw fail(`${what} does not match the schema: ${listed}${more}.`, result.issues, text, completion, plan, result.cause);
+}
+
+/** What the schema says of `value`: its value or its issues (with what it threw, if it threw them). */
+async function verdict(value: unknown, text: unknown, { parseRaw, validate }: ResolvedSchema, what: string, completion: ChatCompletion, plan: RequestPlan): Promise<Validation & { cause?: unknown }> {
+  try {
+    return parseRaw ? { value: await parseRaw(JSON.stringify(value)) } : readValidation(await (validate as NonNullable<typeof validate>)(value));
+  } catch (error) {
+    // openai's helpers throw the schema's own error for a value it rejects (a ZodError, with `issues`).
+    const thrown = isRecord(error) && Array.isArray(error.issues) ? error.issues.filter((issue) => isRecord(issue) && typeof issue.message === "string") : [];
+    if (thrown.length > 0) return { issues: thrown.map(toSchemaIssue), cause: error };
+    // A schema whose own code throws (a transform, a refinement) rejects this value all the same;
+    // one whose validate returns no Standard Schema result leaves it unchecked.
+    const problem =
+      error instanceof SchemaResultError
+        ? `${what} could not be checked: ${error.message}`
+        : `${what} was rejected by the schema, which threw: ${error instanceof Error ? error.message : String(error)}`;
+    throw fail(`${problem}.`, [{ message: problem }], text, completion, plan, error);
+  }
 }
 
 function describeIssue(issue: SchemaIssue): string {

@@ -14,6 +14,8 @@ export async function parseOutcome(client: Requester, completions: Completions, 
   // `structuredOutput` is parse()'s own; anything that is not an object goes on to create(), which names the mistake.
   const { structuredOutput, ...requestOptions } = isRecord(options) ? options : { structuredOutput: undefined };
   const plan = planRequest(params, structuredOutput, client.redact);
+  // Checked by create() before any reply is read: a signal the pipeline takes.
+  plan.signals.push(requestOptions.signal as AbortSignal | null | undefined);
   const call: APIPromise<ChatCompletion | Stream<ChatCompletionChunk>> = completions.create(
     plan.body as ChatCompletionCreateParamsBase,
     (isRecord(options) ? requestOptions : options) as RequestOptions,

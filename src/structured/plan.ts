@@ -1,4 +1,4 @@
-import { argumentError, assertChatParams, closeSchema, invalidArgument, isRecord, resolveSchema, sendableTools, type Redact, type ResolvedSchema } from "../core.ts";
+import { argumentError, assertChatParams, closeSchema, invalidArgument, isRecord, ModelGateError, redactThrown, resolveSchema, sendableTools, type Redact, type ResolvedSchema } from "../core.ts";
 import { openAIParser, toolParsers } from "./openai-helpers.ts";
 import type { StructuredOutputMode } from "../types/structured.ts";
 
@@ -22,6 +22,11 @@ export interface RequestPlan {
   tools: Map<string, ResolvedSchema>;
   /** Cuts the API key out of an error's text (a model may echo anything, the key included). */
   redact: Redact;
+  /**
+   * The call's signals (the caller's, a stream's controller): checking the reply stops waiting
+   * on the schema when one aborts. None from `planRequest()`: its callers add theirs.
+   */
+  signals: (AbortSignal | null | undefined)[];
 }
 
 const MODES: readonly StructuredOutputMode[] = ["json_schema", "tool", "json_object"];
@@ -39,23 +44,23 @@ export function planRequest(params: unknown, mode: unknown = "json_schema", reda
   if (!MODES.includes(mode as StructuredOutputMode)) throw invalidArgument("structuredOutput", `one of ${MODES.map((name) => `"${name}"`).join(", ")}`, mode);
   // The caller's params are checked as the caller wrote them, before a mode adds to them.
   assertChatParams(params);
-  if (!isRecord(params)) return { body: params, stream: false, answer: undefined, tools: new Map(), redact };
+  if (!isRecord(params)) return { body: params, stream: false, answer: undefined, tools: new Map(), redact, signals: [] };
   if (params.tools != null && !Array.isArray(params.tools)) throw invalidArgument("tools", "an array of tools", params.tools);
   // Read off the caller's own objects: openai's helpers keep `$parseRaw` where a copy loses it.
-  const tools = toolParsers(params.tools);
+  const tools = readSchema("tools", redact, () => toolParsers(params.tools));
   const stream = params.stream === true;
   const format = params.response_format;
   // `tool()` tools go out closed, with `strict` set (see `sendableTools()`).
-  const offered = sendableTools(params.tools);
+  const offered = readSchema("tools", redact, () => sendableTools(params.tools));
   const body: Record<string, unknown> = { ...params };
   if (offered !== params.tools) body.tools = offered;
-  if (format === undefined || format === null) return { body, stream, answer: undefined, tools, redact };
+  if (format === undefined || format === null) return { body, stream, answer: undefined, tools, redact, signals: [] };
 
-  const given = readFormat(format);
+  const given = readSchema("response_format", redact, () => readFormat(format));
   delete body.response_format;
   const name = given.schema.name ?? DEFAULT_NAME;
   // A schema object's JSON Schema goes out closed; a `json_schema` form as it was written.
-  const sent = given.sendAsGiven ? { schema: given.schema.jsonSchema, strict: false } : closeSchema(given.schema.jsonSchema);
+  const sent = given.sendAsGiven ? { schema: given.schema.jsonSchema, strict: false } : readSchema("response_format", redact, () => closeSchema(given.schema.jsonSchema));
   const schema = sent.schema;
   let answer: AnswerPlan = { schema: given.schema, toolName: undefined, wrapped: false };
 
@@ -63,7 +68,7 @@ export function planRequest(params: unknown, mode: unknown = "json_schema", reda
     body.response_format = given.sendAsGiven ? format : { type: "json_schema", json_schema: { name, schema, strict: sent.strict } };
   } else if (mode === "json_object") {
     body.response_format = { type: "json_object" };
-    if (Array.isArray(params.messages)) body.messages = [{ role: "system", content: schemaInstruction(schema) }, ...params.messages];
+    if (Array.isArray(params.messages)) body.messages = [{ role: "system", content: readSchema("response_format", redact, () => schemaInstruction(schema)) }, ...params.messages];
   } else {
     const others: unknown[] = Array.isArray(offered) ? offered : [];
     if (others.some((offer) => isRecord(offer) && isRecord(offer.function) && offer.function.name === name)) {
@@ -75,7 +80,7 @@ export function planRequest(params: unknown, mode: unknown = "json_schema", reda
     // Function arguments are always an object: any other answer travels as `{ value }`.
     const wrapped = schema.type !== "object";
     // Closed (again, for a schema object: closing is idempotent), and `strict` judged on what is sent.
-    const parameters = closeSchema(wrapped ? wrapInObject(schema) : schema);
+    const parameters = readSchema("response_format", redact, () => closeSchema(wrapped ? wrapInObject(schema) : schema));
     body.tools = [
       ...others,
       { type: "function", function: { name, description: "Give the answer: call this function with the answer as its arguments.", parameters: parameters.schema, strict: parameters.strict } },
@@ -85,7 +90,27 @@ export function planRequest(params: unknown, mode: unknown = "json_schema", reda
   }
 
   if (params.model === "auto") addCapability(body, params.route, CAPABILITY[mode as StructuredOutputMode]);
-  return { body, stream, answer, tools, redact };
+  return { body, stream, answer, tools, redact, signals: [] };
+}
+
+/**
+ * What `read` makes of a schema the caller gave under `param`; when reading it throws (a getter
+ * or a Proxy trap of the caller's that throws, a nesting deeper than the stack can walk), the
+ * ModelGateError that says so, with what was thrown as its `cause`, the key cut out of both.
+ * The SDK's own errors (a schema it cannot send) pass as they are.
+ */
+function readSchema<T>(param: string, redact: Redact, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof ModelGateError) throw error;
+    const cause = redactThrown(error, redact);
+    const said = cause instanceof Error ? cause.message : String(cause);
+    const problem = error instanceof RangeError ? `is nested too deeply to be read (${said})` : `cannot be read, reading it threw: ${said}`;
+    const failure = new ModelGateError(`\`${param}\` ${problem}.`, { cause });
+    (failure as { param: string }).param = param;
+    throw failure;
+  }
 }
 
 /**

@@ -11,7 +11,8 @@ import type { RequestPlan } from "./plan.ts";
  * `partialObjectStream` and a `finalChatCompletion()` that validates.
  */
 export function structuredStream(source: Stream<ChatCompletionChunk>, plan: RequestPlan): StructuredStream<unknown> {
-  const recorder = new Recorder(source, plan);
+  // `stream.controller.abort()` stops the check at the end as the caller's signal does.
+  const recorder = new Recorder(source, { ...plan, signals: [...plan.signals, source.controller.signal] });
   const stream = new Stream(() => recorder.chunks(), source.controller, source.response, source.gateway) as StructuredStream<unknown>;
   Object.defineProperty(stream, "partialObjectStream", { get: () => recorder.partials() });
   Object.defineProperty(stream, "finalChatCompletion", { value: () => recorder.final() });

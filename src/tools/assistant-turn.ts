@@ -1,4 +1,4 @@
-import { describeValue, isRecord } from "../core.ts";
+import { argumentsText, describeValue, isRecord } from "../core.ts";
 import type { ChatCompletionMessageToolCall } from "../types/chat-completion.ts";
 import type { ChatCompletionAssistantMessageParam } from "../types/chat-params.ts";
 
@@ -61,21 +61,6 @@ function prepare(entry: unknown, id: string): PreparedCall {
  */
 function wellFormed(entry: Record<string, unknown>, fn: Record<string, unknown>, id: string, name: string, args: string): ChatCompletionMessageToolCall {
   return { ...entry, id, type: "function", function: { ...fn, name, arguments: args } };
-}
-
-/**
- * The arguments as the JSON text the wire carries: a string as it is, `null` or none as `"{}"`
- * (no arguments), anything else (an object some providers send) as its JSON; `undefined`
- * when it has none.
- */
-function argumentsText(value: unknown): string | undefined {
-  if (typeof value === "string") return value;
-  if (value === undefined || value === null) return "{}";
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return undefined;
-  }
 }
 
 /** A call id unique in the conversation: the one sent when it is, else one made from the step and the call's place. */

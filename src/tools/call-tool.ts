@@ -1,4 +1,4 @@
-import { abortError, isRecord, untilAborted, type Redact } from "../core.ts";
+import { abortError, argumentsValue, isRecord, readValidation, type Redact, type Validation } from "../core.ts";
 import type { ToolRunCall } from "../types/tool-runner.ts";
 import type { PreparedCall } from "./assistant-turn.ts";
 import type { OpenAIFunction, RunnerTool } from "./offered-tools.ts";
@@ -59,7 +59,7 @@ async function runOneCall(call: PreparedCall["call"], tools: Map<string, RunnerT
   if (!tool?.run) return { error: `There is no tool named ${JSON.stringify(name)}. The tools are: ${[...tools.keys()].join(", ")}.` };
   let args: unknown;
   try {
-    args = text.trim() === "" ? {} : JSON.parse(text);
+    args = argumentsValue(text, JSON.parse);
   } catch (error) {
     // JSON.parse's own error quotes the model's text, which may echo the key: unlike a tool's
     // throw, it is the SDK's, so it is kept with its message redacted.
@@ -69,9 +69,9 @@ async function runOneCall(call: PreparedCall["call"], tools: Map<string, RunnerT
   // Arguments are named: a function is always called with an object.
   if (!isRecord(args)) return { error: "The arguments must be a JSON object of named arguments. Call the tool again with one." };
   if (tool.schema.validate) {
-    let checked: Awaited<ReturnType<NonNullable<typeof tool.schema.validate>>>;
+    let checked: Validation;
     try {
-      checked = await tool.schema.validate(args);
+      checked = readValidation(await tool.schema.validate(args));
     } catch (error) {
       return { error: `The arguments were rejected: ${describe(error)}`, thrown: { value: error } };
     }
@@ -133,16 +133,4 @@ function describe(thrown: unknown): string {
       return "it threw a value whose message cannot be read";
     }
   }
-}
-
-/**
- * Settles with `promise`, or rejects with the abort's error (`APIUserAbortError`) as soon as
- * `signal` aborts. The runner races a step's calls together, with one listener on the caller's
- * signal however many calls the step makes.
- */
-export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortError(signal));
-  return untilAborted(promise, signal).catch((error: unknown) => {
-    throw signal.aborted ? abortError(signal) : error;
-  });
 }

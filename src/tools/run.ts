@@ -1,8 +1,8 @@
-import { abortError, APIUserAbortError, assertChatParams, ChatCompletionAccumulator, invalidArgument, isRecord, ModelGateError, sendableTools, type Completions, type Requester, type Stream } from "../core.ts";
+import { abortError, APIUserAbortError, assertChatParams, ChatCompletionAccumulator, invalidArgument, isRecord, ModelGateError, sendableTools, unlessAborted, type Completions, type Requester, type Stream } from "../core.ts";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage } from "../types/index.ts";
 import type { ToolRunCall, ToolRunResult, ToolRunStep, ToolRunStopReason } from "../types/tool-runner.ts";
 import { assistantTurn, callIDsIn, type PreparedCall } from "./assistant-turn.ts";
-import { callTool, unlessAborted } from "./call-tool.ts";
+import { callTool } from "./call-tool.ts";
 import { offeredTools, type RunnerTool } from "./offered-tools.ts";
 import { RunnerHelper } from "./runner-helper.ts";
 import type { ShellHandle } from "../chat-stream/chat-helper.ts";

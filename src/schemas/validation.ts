@@ -1,0 +1,43 @@
+import type { SchemaIssue, Validation } from "./schema-source.ts";
+import type { StandardSchemaIssue } from "./standard-schema.ts";
+
+// Reads what a schema's `~standard.validate()` returned, for the code that checks replies
+// (`parse()`, the stream() helper, `runTools()`). Reached from src/core.ts only: an app that
+// calls `tool()` loads schema-source.ts at once, and none of this until a reply is checked.
+
+/**
+ * What a schema's `~standard.validate()` returned, as `{ value }` or `{ issues }`. An empty
+ * `issues` list is a failure (Standard Schema: `issues` present means the value failed) and is
+ * said to be one without issues.
+ * @throws SchemaResultError when it is not a Standard Schema result: whether the value passed cannot be told.
+ */
+export function readValidation(result: unknown): Validation {
+  if (typeof result !== "object" || result === null) throw new SchemaResultError(`returned ${String(result)}`);
+  const { issues } = result as { issues?: unknown };
+  if (!issues) return { value: (result as { value: unknown }).value };
+  // Iterating anything else would list a string's letters as issues.
+  if (!Array.isArray(issues)) throw new SchemaResultError(`returned \`issues\` that is not a list (${typeof issues === "object" ? "an object" : `a ${typeof issues}`})`);
+  if (issues.length === 0) return { issues: [{ message: "the schema's `~standard.validate()` reported a failure without any issue (an empty `issues` list)" }] };
+  return { issues: Array.from(issues as StandardSchemaIssue[], toSchemaIssue) };
+}
+
+/** A schema's `~standard.validate()` returned something that is not a Standard Schema result (`{ value }` or `{ issues: [...] }`). */
+export class SchemaResultError extends TypeError {
+  override name = "SchemaResultError";
+
+  constructor(returned: string) {
+    super(`the schema's \`~standard.validate()\` ${returned}: not a Standard Schema result ({ value } or { issues: [...] })`);
+  }
+}
+
+/** A Standard Schema issue as `{ message, path? }`, its path reduced to names and indexes. */
+export function toSchemaIssue(issue: StandardSchemaIssue): SchemaIssue {
+  const message = typeof issue?.message === "string" ? issue.message : String(issue);
+  if (!Array.isArray(issue?.path) || issue.path.length === 0) return { message };
+  // A plain array: some libraries (ArkType) give an Array subclass with extra properties.
+  const path = Array.from(issue.path, (segment) => {
+    const key = typeof segment === "object" && segment !== null ? segment.key : segment;
+    return typeof key === "number" ? key : String(key);
+  });
+  return { message, path };
+}
