@@ -1,0 +1,23 @@
+#!/bin/bash
+# Instructions per non-streamed request, counted rather than timed (timings on a shared machine
+# drift by ±30%): `bash bench/instructions.sh [variant ...]` (variants: bench/loop-variants.mjs;
+# default: all four). Each count is valgrind's callgrind over `node --single-threaded` (no
+# background compiler or GC threads, whose timing otherwise moves counts by up to 50%), a fresh
+# process doing 1,300 requests minus one doing 300, divided by 1,000, against bench/server.mjs.
+# Needs valgrind (`apt-get install valgrind`) and `npm run build`; about a minute per variant.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+variants=("$@")
+[ ${#variants[@]} -eq 0 ] && variants=(raw signal+timer signal+timer+idempotency-key modelgate)
+portfile="$(mktemp)"
+node "$here/server.mjs" > "$portfile" &
+server=$!
+trap 'kill $server' EXIT
+until [ -s "$portfile" ]; do sleep 0.1; done
+port=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).port)' "$portfile")
+count() { N=$2 valgrind --tool=callgrind --callgrind-out-file=/dev/null node --single-threaded "$here/loop-variants.mjs" "$port" "$1" 2>&1 | awk '/Collected/ {print $4}'; }
+for variant in "${variants[@]}"; do
+  small=$(count "$variant" 300)
+  large=$(count "$variant" 1300)
+  echo "$variant: $(( (large - small) / 1000 )) instructions per request"
+done

@@ -1,0 +1,39 @@
+// One client loop in this fresh process, for counting instructions per request
+// (bench/instructions.sh): `N=<requests> node bench/loop-variants.mjs <port> <variant>`.
+// Each variant adds one thing to the raw loop of clients/raw.mjs; `modelgate` is the built dist/.
+const [port, name] = process.argv.slice(2);
+const url = `http://127.0.0.1:${port}/v1/chat/completions`;
+const headers = { authorization: "Bearer bench-key", "content-type": "application/json" };
+const body = () => JSON.stringify({ model: "auto", messages: [{ role: "user", content: "hi" }] });
+const TIMEOUT_MS = 600_000;
+
+/** The loop with a signal given to fetch and a timer that would abort it: a per-attempt timeout. */
+async function guarded(extraHeaders) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
+  try {
+    const response = await fetch(url, { method: "POST", headers: { ...headers, ...extraHeaders }, body: body(), signal: controller.signal });
+    return (await response.json()).choices[0].message.content;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+let client;
+if (name === "modelgate") {
+  const { ModelGate } = await import("../dist/index.js");
+  client = new ModelGate({ apiKey: "bench-key", baseURL: `http://127.0.0.1:${port}`, maxRetries: 0 });
+}
+
+const variants = {
+  raw: async () => (await (await fetch(url, { method: "POST", headers, body: body() })).json()).choices[0].message.content,
+  "signal+timer": () => guarded({}),
+  "signal+timer+idempotency-key": () => guarded({ "idempotency-key": crypto.randomUUID() }),
+  modelgate: async () => (await client.chat.completions.create({ model: "auto", messages: [{ role: "user", content: "hi" }] })).choices[0].message.content,
+};
+const call = variants[name];
+if (!call) throw new Error(`unknown variant ${name}: ${Object.keys(variants).join(", ")}`);
+// Warm-up (JIT tiers, connection, heap growth), then the counted requests: bench/instructions.sh
+// subtracts a run of N = 300 from one of N = 1300, so only steady-state requests are left.
+for (let i = 0; i < 300 + Number(process.env.N ?? 1000); i++) if ((await call()) !== "Hello from the benchmark.") throw new Error("wrong answer");
+process.exit(0);
