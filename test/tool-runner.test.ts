@@ -243,6 +243,18 @@ describe("runTools(): events, streaming, abort and errors", () => {
     expect(bodies[0]!.stream_options).toEqual({ include_usage: true });
   });
 
+  it("ends a streamed step at its finish_reason when the provider ignores the usage chunk the runner asked for itself; a caller who asked for it gets the cut", async () => {
+    // No [DONE], no usage chunk: a provider that ignores stream_options (API.md, "How a stream ends").
+    const noUsage = () => sseResponse([sseData(chunk({ content: "Cold." })), sseData(chunk({}, { finish: "stop" }))]);
+    const { client, bodies } = scripted([noUsage]);
+    const result = await client.chat.completions.runTools({ model: "m", messages, tools: [getWeather], stream: true });
+    expect(result.stopReason).toBe("done");
+    expect(result.message?.content).toBe("Cold.");
+    expect(bodies[0]!.stream_options).toEqual({ include_usage: true });
+    const asked = client.chat.completions.runTools({ model: "m", messages, tools: [getWeather], stream: true, stream_options: { include_usage: true } });
+    await expect(asked).rejects.toThrow(/no usage chunk/);
+  });
+
   it("aborts the request in flight and every running tool, and rejects with APIUserAbortError", async () => {
     const controller = new AbortController();
     let toolSawAbort = false;
