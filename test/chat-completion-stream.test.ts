@@ -17,7 +17,8 @@ import {
 } from "../src/index.ts";
 import { createMockGateway, MOCK_API_KEY, type MockGateway } from "../src/testing/index.ts";
 import { hearAll, names, printed } from "./fixtures/helper-events.ts";
-import { chunk, DONE, sseData } from "./fixtures/chunks.ts";
+import { chunk, DONE, sseData, toolFragment } from "./fixtures/chunks.ts";
+import { sseResponse } from "./fixtures/body.ts";
 import { eventually } from "./fixtures/mock-stream.ts";
 
 // chat.completions.stream(): openai's ChatCompletionStream helper. Where the mock gateway can
@@ -226,6 +227,24 @@ describe("chat.completions.stream(): parsing as parse() does", () => {
     expect(typeof done.parsed_arguments.city).toBe("string");
     const call = (await stream.finalChatCompletion()).choices[0]?.message.tool_calls?.[0];
     expect(call?.function.parsed_arguments).toEqual(done.parsed_arguments);
+  });
+
+  it("tells each call's arguments done exactly once, whole, when the deltas of parallel calls interleave (index 0, 1, 0) or a call's header comes before its arguments", async () => {
+    const getWeather = tool({ name: "get_weather", parameters: z.object({ city: z.string() }) });
+    const fragment = (index: number, args: string, id?: string) => sseData(chunk(toolFragment({ index, arguments: args, ...(id ? { id, name: "get_weather" } : {}) })));
+    const bodies = {
+      interleaved: [fragment(0, '{"ci', "a"), fragment(1, '{"city":"B"}', "b"), fragment(0, 'ty":"A"}')],
+      headersFirst: [fragment(0, "", "a"), fragment(1, "", "b"), fragment(0, '{"city":"A"}'), fragment(1, '{"city":"B"}')],
+      sequential: [fragment(0, '{"city":"A"}', "a"), fragment(1, '{"city":"B"}', "b")],
+    };
+    for (const [label, parts] of Object.entries(bodies)) {
+      const scripted = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", maxRetries: 0, fetch: async () => sseResponse([...parts, sseData(chunk({}, { finish: "tool_calls" })), DONE]) });
+      const stream = scripted.chat.completions.stream({ model, messages, tools: [getWeather] });
+      const done: string[] = [];
+      stream.on("tool_calls.function.arguments.done", ({ index, arguments: text, parsed_arguments }) => done.push(`${index} ${text} ${JSON.stringify(parsed_arguments)}`));
+      await stream.done();
+      expect(done.sort(), label).toEqual(['0 {"city":"A"} {"city":"A"}', '1 {"city":"B"} {"city":"B"}']);
+    }
   });
 
   it("gives parsed null, and no parsed-so-far, without a schema", async () => {
