@@ -428,6 +428,38 @@ describe("chat.completions.stream(): failures become the error or abort event", 
     expect(error.cause).toBe(bug);
   });
 
+  it("rejects done() with the throw of an end listener after a success, instead of crashing the process", async () => {
+    const crashes: unknown[] = [];
+    const record = (reason: unknown) => crashes.push(reason);
+    process.on("unhandledRejection", record).on("uncaughtException", record);
+    try {
+      const bug = new TypeError("end listener bug");
+      const stream = client.chat.completions.stream({ model, messages }).on("end", () => {
+        throw bug;
+      });
+      const error = (await stream.done().catch((failure: unknown) => failure)) as ModelGateError;
+      expect(error).toBeInstanceOf(ModelGateError);
+      expect(error.cause).toBe(bug);
+      await expect(stream.finalContent()).rejects.toBe(error);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(crashes).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", record).off("uncaughtException", record);
+    }
+  });
+
+  it("turns a listener that is not a function into the error event before anything is sent, naming the event", async () => {
+    for (const add of ["on", "once"] as const) {
+      const stream = client.chat.completions.stream({ model, messages });
+      stream[add]("content", "nope" as never);
+      const error = await stream.emitted("error");
+      expect(error).toBeInstanceOf(ModelGateError);
+      expect(error.message).toMatch(/^(on|once)\("content"\): `listener` must be a function; got "nope"/);
+      await expect(stream.finalContent()).rejects.toBe(error);
+    }
+    expect(gateway.requests).toHaveLength(0);
+  });
+
   it("resolves emitted() with the event's first argument, and emitted('error') with the error", async () => {
     const stream = client.chat.completions.stream({ model, messages });
     const [content, chunk] = await Promise.all([stream.emitted("content"), stream.emitted("chunk")]);

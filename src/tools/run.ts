@@ -19,7 +19,7 @@ const REPEATS_TO_STOP = 3;
  * goes. The caller's `signal` aborts the run as `runner.abort()` does.
  */
 export function startRun(shell: ShellHandle, client: Requester, completions: Completions, params: unknown, options: unknown): RunnerHelper {
-  const helper = new RunnerHelper(shell);
+  const helper = new RunnerHelper(shell, client);
   try {
     helper.streamed = isRecord(params) && params.stream === true;
   } catch {
