@@ -133,6 +133,21 @@ describe("runTools(): steps", () => {
     expect(JSON.stringify(result.messages)).not.toContain(SCRIPTED_KEY);
   });
 
+  it("tells the model a result that has no JSON (a symbol, a function) cannot be sent, instead of sending \"null\"", async () => {
+    const symbol = tool({ name: "symbol", parameters: z.object({}), run: () => Symbol("x") });
+    const fn = tool({ name: "fn", parameters: z.object({}), run: () => () => 1 });
+    const nothing = tool({ name: "nothing", parameters: z.object({}), run: () => undefined });
+    const { client, bodies } = scriptedReplies([{ calls: [{ name: "symbol", arguments: "{}" }, { name: "fn", arguments: "{}" }, { name: "nothing", arguments: "{}" }] }, { content: "ok" }]);
+    const result = await client.chat.completions.runTools({ model: "m", messages, tools: [symbol, fn, nothing] });
+    const [symbolCall, fnCall, nothingCall] = result.steps[0]!.toolCalls;
+    expect(symbolCall).toEqual(expect.objectContaining({ error: "The tool's result cannot be sent as JSON (it is a symbol)." }));
+    expect(fnCall).toEqual(expect.objectContaining({ error: "The tool's result cannot be sent as JSON (it is a function)." }));
+    expect("result" in symbolCall! || "result" in fnCall!).toBe(false);
+    const sentTools = (bodies[1]!.messages as { role: string; content: string }[]).filter((message) => message.role === "tool").map((message) => message.content);
+    expect(sentTools).toEqual(["Error: The tool's result cannot be sent as JSON (it is a symbol).", "Error: The tool's result cannot be sent as JSON (it is a function).", "null"]);
+    expect(nothingCall!.result).toBeUndefined();
+  });
+
   it("survives deeply nested arguments, calls without ids or with repeated ids, and keeps messages ready to continue", async () => {
     const deep = `${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}`;
     const { client, bodies } = scriptedReplies([
