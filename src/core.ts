@@ -27,6 +27,7 @@ export { createAPIPromise, type Outcome } from "./pipeline/api-promise.ts";
 export { finalData, outcomeOf } from "./pipeline/outcome-of.ts";
 export { assertAPIKey } from "./pipeline/auth.ts";
 export { assertChatParams } from "./resources/chat/validate.ts";
+export type { EndRules } from "./streaming/chunk-events.ts";
 export type { Requester } from "./resources/requester.ts";
 export { ChatCompletionAccumulator } from "./streaming/accumulate.ts";
 export { CHAINED_CALLS, LATER_CALLS, type ShellCall } from "./resources/chat/helper-shell.ts";

@@ -56,6 +56,22 @@ describe("runTools() maxCost: steps whose cost is not reported", () => {
     expect(spentAtMost).toBeLessThanOrEqual(budget);
   });
 
+  it("counts a streamed step whose usage chunk never comes (a provider ignoring stream_options) at its worst case", async () => {
+    const pricing = { prompt: 1, completion: 1 };
+    // Each step a tool call, finished, then the body closes: no usage chunk, no [DONE].
+    const { client, sent: bodies } = recordingClient(
+      () => new Response(`data: ${JSON.stringify({ ...toolCall(bodies.length), object: "chat.completion.chunk", choices: [{ index: 0, delta: toolCall(bodies.length).choices[0]!.message, finish_reason: "tool_calls" }] })}\n\n`, { headers: { "content-type": "text/event-stream" } }),
+      { apiKey: "sk-test-key-1234", models: [model("priced/model", pricing, { max_output_tokens: 1_000 })] },
+    );
+    const budget = 0.005;
+    const result = await client.chat.completions.runTools({ model: "priced/model", messages, tools: [echo], max_tokens: 100, stream: true }, { maxCost: budget, maxSteps: 10 });
+    expect(result.stopReason).toBe("max_cost");
+    expect(result.usage.completion_tokens).toBe(0);
+    expect(bodies.length).toBeGreaterThanOrEqual(2);
+    const spentAtMost = bodies.reduce((sum, body) => sum + worstCase(body, pricing, 100), 0);
+    expect(spentAtMost).toBeLessThanOrEqual(budget);
+  });
+
   it('under model "auto" sends what is left as route.max_cost, counting an unreported step at its worst case on the model that answered', async () => {
     const pricing = { prompt: 1, completion: 1 };
     const { client, bodies } = scripted([model("cheap/model", pricing, { max_output_tokens: 500, capabilities: ["tools"] })], (step) => toolCall(step, { served: "cheap/model" }));

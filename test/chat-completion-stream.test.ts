@@ -232,6 +232,24 @@ describe("chat.completions.stream(): parsing as parse() does", () => {
     expect(call?.function.parsed_arguments).toEqual(done.parsed_arguments);
   });
 
+  it("tells each call's arguments done exactly once, whole, when the deltas of parallel calls interleave (index 0, 1, 0) or a call's header comes before its arguments", async () => {
+    const getWeather = tool({ name: "get_weather", parameters: z.object({ city: z.string() }) });
+    const fragment = (index: number, args: string, id?: string) => sseData(chunk(toolFragment({ index, arguments: args, ...(id ? { id, name: "get_weather" } : {}) })));
+    const bodies = {
+      interleaved: [fragment(0, '{"ci', "a"), fragment(1, '{"city":"B"}', "b"), fragment(0, 'ty":"A"}')],
+      headersFirst: [fragment(0, "", "a"), fragment(1, "", "b"), fragment(0, '{"city":"A"}'), fragment(1, '{"city":"B"}')],
+      sequential: [fragment(0, '{"city":"A"}', "a"), fragment(1, '{"city":"B"}', "b")],
+    };
+    for (const [label, parts] of Object.entries(bodies)) {
+      const scripted = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", maxRetries: 0, fetch: async () => sseResponse([...parts, sseData(chunk({}, { finish: "tool_calls" })), DONE]) });
+      const stream = scripted.chat.completions.stream({ model, messages, tools: [getWeather] });
+      const done: string[] = [];
+      stream.on("tool_calls.function.arguments.done", ({ index, arguments: text, parsed_arguments }) => done.push(`${index} ${text} ${JSON.stringify(parsed_arguments)}`));
+      await stream.done();
+      expect(done.sort(), label).toEqual(['0 {"city":"A"} {"city":"A"}', '1 {"city":"B"} {"city":"B"}']);
+    }
+  });
+
   it("gives parsed null, and no parsed-so-far, without a schema", async () => {
     const stream = client.chat.completions.stream({ model, messages });
     const delta = await stream.emitted("content.delta");
@@ -436,6 +454,38 @@ describe("chat.completions.stream(): failures become the error or abort event", 
     expect(error).toBeInstanceOf(ModelGateError);
     expect(error.message).toBe("listener bug");
     expect(error.cause).toBe(bug);
+  });
+
+  it("rejects done() with the throw of an end listener after a success, instead of crashing the process", async () => {
+    const crashes: unknown[] = [];
+    const record = (reason: unknown) => crashes.push(reason);
+    process.on("unhandledRejection", record).on("uncaughtException", record);
+    try {
+      const bug = new TypeError("end listener bug");
+      const stream = client.chat.completions.stream({ model, messages }).on("end", () => {
+        throw bug;
+      });
+      const error = (await stream.done().catch((failure: unknown) => failure)) as ModelGateError;
+      expect(error).toBeInstanceOf(ModelGateError);
+      expect(error.cause).toBe(bug);
+      await expect(stream.finalContent()).rejects.toBe(error);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(crashes).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", record).off("uncaughtException", record);
+    }
+  });
+
+  it("turns a listener that is not a function into the error event before anything is sent, naming the event", async () => {
+    for (const add of ["on", "once"] as const) {
+      const stream = client.chat.completions.stream({ model, messages });
+      stream[add]("content", "nope" as never);
+      const error = await stream.emitted("error");
+      expect(error).toBeInstanceOf(ModelGateError);
+      expect(error.message).toMatch(/^(on|once)\("content"\): `listener` must be a function; got "nope"/);
+      await expect(stream.finalContent()).rejects.toBe(error);
+    }
+    expect(gateway.requests).toHaveLength(0);
   });
 
   it("resolves emitted() with the event's first argument, and emitted('error') with the error", async () => {

@@ -163,6 +163,21 @@ describe("runTools(): malformed calls become that call's tool message", () => {
     expect((sent[1]!.messages as { tool_calls?: unknown[] }[])[1]!.tool_calls).toEqual([signed]);
   });
 
+  it("sends back only a call's own fields: an object of calls by index as the list it stands for, a call of another type without its payload", async () => {
+    const call = { id: "a", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } };
+    ran.length = 0;
+    const byIndex = replying(assistant({ 0: call }), answer);
+    await byIndex.client.chat.completions.runTools({ model: "m", messages, tools: [getWeather] });
+    expect(ran).toEqual([{ city: "Oslo" }]);
+    expect((byIndex.sent[1]!.messages as { tool_calls?: unknown[] }[])[1]!.tool_calls).toEqual([call]);
+
+    const custom = replying(assistant([{ id: "b", type: "custom", custom: { name: "get_weather", input: "{}" } }]), answer);
+    const result = await custom.client.chat.completions.runTools({ model: "m", messages, tools: [getWeather] });
+    expect(toolTexts(result.messages)).toEqual(["Error: The tool call has no `function` (the tool's name and its arguments). Call the tool again."]);
+    expect((custom.sent[1]!.messages as { tool_calls?: unknown[] }[])[1]!.tool_calls).toEqual([{ id: "b", type: "function", function: { name: "unnamed_call", arguments: "{}" } }]);
+    expectValidConversation(custom.sent[1]!.messages);
+  });
+
   it("answers a streamed call that came without an id or a name, and sends it back valid", async () => {
     const parts = [sseData(chunk(toolFragment({ index: 0, arguments: '{"city":"Oslo"}' }))), sseData(chunk({}, { finish: "tool_calls" })), DONE];
     let served = 0;

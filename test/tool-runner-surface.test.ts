@@ -152,6 +152,56 @@ describe("runTools(): openai's runner surface", () => {
     await expect(run).rejects.toBe(error);
   });
 
+  it("never lets a listener of end or error that throws crash the process: after a success the run rejects with it; after a failure it keeps the run's error and the throw goes to the client's logger", async () => {
+    const crashes: unknown[] = [];
+    const record = (reason: unknown) => crashes.push(reason);
+    process.on("unhandledRejection", record).on("uncaughtException", record);
+    try {
+      const logged: unknown[][] = [];
+      const logger = { error: (...line: unknown[]) => logged.push(line), warn: () => {}, info: () => {}, debug: () => {} };
+      const logging = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", fetch: gateway, maxRetries: 0, logger });
+      const endBug = new Error("end listener bug");
+      const succeeded = logging.chat.completions.runTools({ model, messages, tools: [weatherFunction()] }).on("end", () => {
+        throw endBug;
+      });
+      const rejected = (await succeeded.then(() => undefined, (error: unknown) => error)) as ModelGateError;
+      expect(rejected).toBeInstanceOf(ModelGateError);
+      expect(rejected.message).toMatch(/`end` listener threw: end listener bug/);
+      expect(rejected.cause).toBe(endBug);
+      await expect(succeeded.done()).rejects.toBe(rejected);
+      await expect(succeeded.finalContent()).rejects.toBe(rejected);
+
+      const failed = logging.chat.completions.runTools({ model, messages, tools: [weatherFunction()] });
+      failed
+        .on("message", () => {
+          throw new Error("message listener bug");
+        })
+        .on("error", () => {
+          throw new Error("error listener bug");
+        })
+        .on("end", () => {
+          throw new Error("second end listener bug");
+        });
+      const heard: unknown[] = [];
+      failed.on("error", (error) => heard.push(error));
+      await expect(failed).rejects.toThrow("message listener bug");
+      expect(heard, "a listener after the one that threw is still told").toHaveLength(1);
+      expect(logged.map(([line]) => line)).toEqual([expect.stringMatching(/`error` listener threw: error listener bug/), expect.stringMatching(/`end` listener threw: second end listener bug/)]);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(crashes).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", record).off("uncaughtException", record);
+    }
+  });
+
+  it("rejects a listener that is not a function before sending anything, with a ModelGateError naming the event", async () => {
+    const run = client.chat.completions.runTools({ model, messages, tools: [weatherFunction()] }).on("message", 5 as never);
+    const error = await run.then(() => undefined, (failure: unknown) => failure);
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect((error as Error).message).toMatch(/on\("message"\): `listener` must be a function/);
+    expect(gateway.requests).toHaveLength(0);
+  });
+
   it("takes maxChatCompletions as openai's name for maxSteps", async () => {
     const result = await client.chat.completions.runTools({ model, messages, tools: [weatherFunction()] }, { maxChatCompletions: 1 });
     expect(result.stopReason).toBe("max_steps");

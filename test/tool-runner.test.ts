@@ -133,6 +133,21 @@ describe("runTools(): steps", () => {
     expect(JSON.stringify(result.messages)).not.toContain(SCRIPTED_KEY);
   });
 
+  it("tells the model a result that has no JSON (a symbol, a function) cannot be sent, instead of sending \"null\"", async () => {
+    const symbol = tool({ name: "symbol", parameters: z.object({}), run: () => Symbol("x") });
+    const fn = tool({ name: "fn", parameters: z.object({}), run: () => () => 1 });
+    const nothing = tool({ name: "nothing", parameters: z.object({}), run: () => undefined });
+    const { client, bodies } = scriptedReplies([{ calls: [{ name: "symbol", arguments: "{}" }, { name: "fn", arguments: "{}" }, { name: "nothing", arguments: "{}" }] }, { content: "ok" }]);
+    const result = await client.chat.completions.runTools({ model: "m", messages, tools: [symbol, fn, nothing] });
+    const [symbolCall, fnCall, nothingCall] = result.steps[0]!.toolCalls;
+    expect(symbolCall).toEqual(expect.objectContaining({ error: "The tool's result cannot be sent as JSON (it is a symbol)." }));
+    expect(fnCall).toEqual(expect.objectContaining({ error: "The tool's result cannot be sent as JSON (it is a function)." }));
+    expect("result" in symbolCall! || "result" in fnCall!).toBe(false);
+    const sentTools = (bodies[1]!.messages as { role: string; content: string }[]).filter((message) => message.role === "tool").map((message) => message.content);
+    expect(sentTools).toEqual(["Error: The tool's result cannot be sent as JSON (it is a symbol).", "Error: The tool's result cannot be sent as JSON (it is a function).", "null"]);
+    expect(nothingCall!.result).toBeUndefined();
+  });
+
   it("survives deeply nested arguments, calls without ids or with repeated ids, and keeps messages ready to continue", async () => {
     const deep = `${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}`;
     const { client, bodies } = scriptedReplies([
@@ -241,6 +256,18 @@ describe("runTools(): events, streaming, abort and errors", () => {
     expect(result.message?.content).toBe("Cold.");
     expect(result.cost).toBe(0.75);
     expect(bodies[0]!.stream_options).toEqual({ include_usage: true });
+  });
+
+  it("ends a streamed step at its finish_reason when the provider ignores the usage chunk the runner asked for itself; a caller who asked for it gets the cut", async () => {
+    // No [DONE], no usage chunk: a provider that ignores stream_options (API.md, "How a stream ends").
+    const noUsage = () => sseResponse([sseData(chunk({ content: "Cold." })), sseData(chunk({}, { finish: "stop" }))]);
+    const { client, bodies } = scripted([noUsage]);
+    const result = await client.chat.completions.runTools({ model: "m", messages, tools: [getWeather], stream: true });
+    expect(result.stopReason).toBe("done");
+    expect(result.message?.content).toBe("Cold.");
+    expect(bodies[0]!.stream_options).toEqual({ include_usage: true });
+    const asked = client.chat.completions.runTools({ model: "m", messages, tools: [getWeather], stream: true, stream_options: { include_usage: true } });
+    await expect(asked).rejects.toThrow(/no usage chunk/);
   });
 
   it("aborts the request in flight and every running tool, and rejects with APIUserAbortError", async () => {

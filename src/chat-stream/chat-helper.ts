@@ -1,4 +1,4 @@
-import { CHAINED_CALLS, LATER_CALLS, ModelGateError, type ShellCall } from "../core.ts";
+import { CHAINED_CALLS, LATER_CALLS, ModelGateError, type Requester, type ShellCall } from "../core.ts";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage } from "../types/index.ts";
 import { Conversation } from "./conversation.ts";
 import { HelperEmitter } from "./emitter.ts";
@@ -23,14 +23,15 @@ export class ChatHelper extends HelperEmitter {
   readonly conversation: Conversation;
 
   /**
-   * `messages`: the list to keep (see `Conversation`). Takes over the shell: the calls queued
+   * `messages`: the list to keep (see `Conversation`); `client`: whose logger and redaction to
+   * use (see `HelperEmitter`). Takes over the shell: the calls queued
    * on it are made here, in order (no event can have fired yet: the work starts a promise job
    * later, see `HelperEmitter.run`), and its methods become this helper's own, so that from
    * now on a call reaches the helper at once (a listener added in a listener hears the very
    * next event; a loop started now misses no chunk).
    */
-  constructor([shell, queued]: ShellHandle, messages: ChatCompletionMessageParam[]) {
-    super(shell.controller);
+  constructor([shell, queued]: ShellHandle, messages: ChatCompletionMessageParam[], client?: Requester) {
+    super(shell.controller, client);
     this.conversation = new Conversation(this, messages);
     const methods = this as unknown as Record<string, (...args: unknown[]) => unknown>;
     const own: PropertyDescriptorMap = {

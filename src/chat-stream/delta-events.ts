@@ -29,8 +29,12 @@ interface ChoiceState {
   logprobsContentDone: boolean;
   logprobsRefusalDone: boolean;
   doneCalls: Set<number>;
-  /** The call whose arguments are arriving: a new index means the previous call is complete. */
+  /** The calls begun so far, by index. */
+  begunCalls: Set<number>;
+  /** The call whose arguments are arriving: a new index means the previous call is complete, if its arguments are. */
   currentCall: number | null;
+  /** A call went on after another had begun (deltas by index 0, 1, 0): from then on only the finish tells the calls done. */
+  interleaved: boolean;
   /** `undefined` once the text can no longer be JSON. */
   content: PartialJSONParser | undefined;
   calls: Map<number, PartialJSONParser | undefined>;
@@ -51,7 +55,9 @@ const NO_PARSING: DeltaParsing = {
  * each chunk is added to the snapshot (`chunk`), then each choice's new text, refusal, log
  * probabilities and call arguments are told (`content`, `content.delta`, …), and what a chunk
  * shows to be complete (the choice finished, or a new call began) is told as done
- * (`content.done`, `tool_calls.function.arguments.done`, …).
+ * (`content.done`, `tool_calls.function.arguments.done`, …). Each call is told done once, with
+ * its whole arguments: when the next call begins if they are whole JSON by then, else (a call
+ * whose deltas interleave with another's) when the choice finishes.
  *
  * The parsed-so-far values come from the SDK's incremental JSON parser, fed each delta once
  * (never the text so far again), and are built only when someone listens.
@@ -93,17 +99,18 @@ export class DeltaEvents {
         events.emit("logprobs.refusal.delta", { refusal: choice.logprobs.refusal, snapshot: current.logprobs?.refusal ?? [] });
       }
       const state = this.#state(index);
-      if (current.finish_reason) {
-        await this.#contentDone(current, state);
-        if (state.currentCall !== null) await this.#callDone(current, state, state.currentCall);
-      }
       const calls = Array.isArray(delta?.tool_calls) ? delta.tool_calls.filter(isObject) : [];
       for (const call of calls) {
         const at = typeof call.index === "number" ? call.index : 0;
         if (state.currentCall === at) continue;
-        // A new call began: the text before it, and the call before it, are complete.
+        // Another call: the text before it is complete, and so is the call before it, once its
+        // arguments are whole JSON (a provider may send every call's name before any arguments).
         await this.#contentDone(current, state);
-        if (state.currentCall !== null) await this.#callDone(current, state, state.currentCall);
+        if (state.currentCall !== null && !state.interleaved && wholeJSON(message.tool_calls?.[state.currentCall]?.function.arguments)) {
+          await this.#callDone(current, state, state.currentCall);
+        }
+        if (state.begunCalls.has(at)) state.interleaved = true;
+        state.begunCalls.add(at);
         state.currentCall = at;
       }
       for (const call of calls) {
@@ -117,6 +124,11 @@ export class DeltaEvents {
           parsed_arguments: made.function.parsed_arguments,
           arguments_delta: typeof call.function?.arguments === "string" ? call.function.arguments : "",
         });
+      }
+      // The choice finished: its text, and every call not told done yet, in index order, are complete.
+      if (current.finish_reason) {
+        await this.#contentDone(current, state);
+        for (const at of [...state.begunCalls].sort((a, b) => a - b)) await this.#callDone(current, state, at);
       }
     }
   }
@@ -173,7 +185,9 @@ export class DeltaEvents {
         logprobsContentDone: false,
         logprobsRefusalDone: false,
         doneCalls: new Set(),
+        begunCalls: new Set(),
         currentCall: null,
+        interleaved: false,
         content: this.#parsing.content ? this.#parsing.parser() : undefined,
         calls: new Map(),
       };
@@ -251,6 +265,19 @@ export class DeltaEvents {
       return undefined;
     }
     return this.#events.listens(event) || this.#events.listens("chunk") ? parser.snapshot() : undefined;
+  }
+}
+
+/**
+ * Whether a call's arguments so far are a whole JSON text: more of them cannot follow (they
+ * would not be JSON). Asked at most once a call, when the next call begins.
+ */
+function wholeJSON(text: string | undefined): boolean {
+  try {
+    JSON.parse(text ?? "");
+    return true;
+  } catch {
+    return false;
   }
 }
 

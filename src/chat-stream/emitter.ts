@@ -1,4 +1,4 @@
-import { APIUserAbortError, invalidArgument, ModelGateError } from "../core.ts";
+import { APIUserAbortError, invalidArgument, ModelGateError, type Requester } from "../core.ts";
 
 type Listener = (...args: never[]) => unknown;
 
@@ -7,11 +7,15 @@ type Listener = (...args: never[]) => unknown;
  * event, called in the order they were added; `error` or `abort` ends the helper and is
  * followed by `end`; nothing is emitted after `end`; `done()` settles with the end.
  *
- * One difference, on purpose: an `error` (or `abort`) nobody listens to is not turned into an
+ * Differences, on purpose: an `error` (or `abort`) nobody listens to is not turned into an
  * unhandled rejection (openai's crashes a Node process that way). It is kept: `done()` and the
- * final values reject with it when asked. A listener that throws during the work ends the
- * helper with that `error`; one of `error`, `abort` or `end` itself that throws has nothing
- * left to report to, and its throw is left to surface as an unhandled rejection.
+ * final values reject with it when asked. No listener's throw ever leaves the helper (so none
+ * crashes the process): thrown during the work, it ends the helper with that `error`; thrown
+ * by a listener of `end` after a success, `done()` rejects with it; thrown by a listener of
+ * `error` or `abort`, or of `end` after a failure, the outcome is the first failure and the
+ * throw goes to the client's logger (`logger.error`). A listener that is not a function is an
+ * argument mistake: the helper fails with it before its request is sent (at its next event
+ * when added later).
  */
 export class HelperEmitter {
   readonly #listeners = new Map<string, { listener: Listener; once: boolean }[]>();
@@ -24,9 +28,14 @@ export class HelperEmitter {
   chunksTold = 0;
   /** The signal the helper's requests go out with: `abort()`, or the caller's own signal, aborts it. */
   readonly controller: AbortController;
+  /** The client's logger and redaction; a body read back (`fromReadableStream()`) has no client, and logs to the console. */
+  readonly #client: Pick<Requester, "log" | "redact"> | undefined;
+  /** A listener given that is not a function: the helper's error, at its start or its next event. */
+  #mistake: ModelGateError | undefined;
 
-  constructor(controller: AbortController) {
+  constructor(controller: AbortController, client?: Pick<Requester, "log" | "redact">) {
     this.controller = controller;
+    this.#client = client;
     // Settled whether or not anyone asks (see the class comment).
     this.#end.catch(() => {});
   }
@@ -104,16 +113,8 @@ export class HelperEmitter {
    */
   emit(event: string, ...args: unknown[]): void {
     if (this.#ended) return;
-    const listeners = this.#listeners.get(event);
-    if (!listeners?.length) return;
-    // Once-listeners go before any is called, so a listener that emits again cannot call them twice.
-    if (listeners.some((entry) => entry.once)) {
-      this.#listeners.set(
-        event,
-        listeners.filter((entry) => !entry.once),
-      );
-    }
-    for (const { listener } of listeners) (listener as (...args: unknown[]) => unknown)(...args);
+    if (this.#mistake) throw this.#mistake;
+    for (const { listener } of this.#take(event)) (listener as (...args: unknown[]) => unknown)(...args);
   }
 
   /**
@@ -124,7 +125,11 @@ export class HelperEmitter {
    */
   run(work: () => Promise<void>, emitFinal: () => void): void {
     Promise.resolve()
-      .then(work)
+      .then(() => {
+        // A listener that is not a function, given before the start: nothing is sent.
+        if (this.#mistake) throw this.#mistake;
+        return work();
+      })
       .then(emitFinal)
       .then(
         () => this.#finish(),
@@ -137,11 +142,15 @@ export class HelperEmitter {
     if (this.#ended) return;
     const error = asHelperError(thrown);
     const event = error instanceof APIUserAbortError ? "abort" : "error";
-    try {
-      this.emit(event, error);
-    } finally {
-      this.#finish({ error });
+    // Every listener is told (an iterator's among them), whichever throws: the failure stays the outcome.
+    for (const { listener } of this.#take(event)) {
+      try {
+        (listener as (error: unknown) => unknown)(error);
+      } catch (thrown) {
+        this.#report(event, thrown);
+      }
     }
+    this.#finish({ error });
   }
 
   #finish(failure?: { error: unknown }): void {
@@ -150,15 +159,57 @@ export class HelperEmitter {
     const listeners = this.#listeners.get("end") ?? [];
     this.#ended = true;
     this.#listeners.clear();
+    // Told before done() settles, so that after a success a listener's throw is what it rejects with.
+    for (const { listener } of listeners) {
+      try {
+        (listener as () => unknown)();
+      } catch (thrown) {
+        if (failure) this.#report("end", thrown);
+        else failure = { error: new ModelGateError((this.#client?.redact ?? String)(`An \`end\` listener threw: ${messageOf(thrown)}`), { cause: thrown }) };
+      }
+    }
     this.#settle(failure);
-    for (const { listener } of listeners) (listener as () => unknown)();
+  }
+
+  /** The listeners of `event` to call now; once-listeners are taken off first, so a listener that emits again cannot call them twice. */
+  #take(event: string): { listener: Listener }[] {
+    const listeners = this.#listeners.get(event);
+    if (!listeners?.length) return [];
+    if (listeners.some((entry) => entry.once)) {
+      this.#listeners.set(
+        event,
+        listeners.filter((entry) => !entry.once),
+      );
+    }
+    return listeners;
+  }
+
+  /** A listener's throw that the outcome, settled already, cannot carry: written to the client's logger, never lost, never thrown. */
+  #report(event: string, thrown: unknown): void {
+    const redact = this.#client?.redact ?? String;
+    (this.#client?.log ?? console).error(redact(`An \`${event}\` listener threw: ${messageOf(thrown)}. The helper had already failed; done() keeps that failure.`), thrown);
   }
 
   #add(event: string, listener: Listener, once: boolean): this {
+    if (typeof listener !== "function") {
+      // Told as the helper's error (see `run`, `emit`); after the end it would never be called.
+      const name = typeof event === "string" ? JSON.stringify(event) : "…";
+      if (!this.#ended) this.#mistake ??= invalidArgument("listener", "a function", listener, `${once ? "once" : "on"}(${name})`, this.#client?.redact);
+      return this;
+    }
     const listeners = this.#listeners.get(event);
     if (listeners) listeners.push({ listener, once });
     else this.#listeners.set(event, [{ listener, once }]);
     return this;
+  }
+}
+
+/** What a thrown value says, whatever it is (a getter or `toString` that throws included). */
+function messageOf(thrown: unknown): string {
+  try {
+    return thrown instanceof Error ? thrown.message : String(thrown);
+  } catch {
+    return "a value whose message cannot be read";
   }
 }
 
@@ -170,5 +221,5 @@ export class HelperEmitter {
 function asHelperError(thrown: unknown): ModelGateError {
   if (thrown instanceof ModelGateError) return thrown;
   if (thrown instanceof Error && thrown.name === "AbortError") return new APIUserAbortError(undefined, { cause: thrown });
-  return new ModelGateError(thrown instanceof Error ? thrown.message : String(thrown), { cause: thrown });
+  return new ModelGateError(messageOf(thrown), { cause: thrown });
 }

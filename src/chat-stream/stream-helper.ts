@@ -11,8 +11,8 @@ import { listen } from "./listen.ts";
 
 /** What a `ChatCompletionStream` (see resources/chat/chat-completion-stream.ts) hands its calls to. */
 export class StreamHelper extends ChatHelper {
-  constructor(shell: ShellHandle, messages: ChatCompletionMessageParam[]) {
-    super(shell, messages);
+  constructor(shell: ShellHandle, messages: ChatCompletionMessageParam[], client?: Requester) {
+    super(shell, messages, client);
   }
 
   /** Reads the reply from `open()` (which resolves once the response headers arrived), then its final events. */
@@ -47,7 +47,7 @@ export class StreamHelper extends ChatHelper {
  */
 export function startStream(shell: ShellHandle, client: Requester, completions: Completions, params: unknown, options: unknown): StreamHelper {
   const messages = isRecord(params) && Array.isArray(params.messages) ? [...(params.messages as ChatCompletionMessageParam[])] : [];
-  const helper = new StreamHelper(shell, messages);
+  const helper = new StreamHelper(shell, messages, client);
   const { controller } = helper;
   helper.start(
     async () => {

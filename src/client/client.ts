@@ -171,7 +171,7 @@ export class ModelGate {
       traceContent: options.traceContent === true,
     };
     // Resources get the pipeline and the redactor, not the client.
-    const requester = (this.#requester = { request: <T>(spec: RequestSpec) => request<T>(this.#config, spec), redact: redactor.redact, timeout: this.timeout, cache: {} });
+    const requester = (this.#requester = { request: <T>(spec: RequestSpec) => request<T>(this.#config, spec), redact: redactor.redact, timeout: this.timeout, log, cache: {} });
     this.chat = new Chat(requester);
     this.models = new Models(requester);
     ({ embeddings: this.embeddings, images: this.images, audio: this.audio } = endpointResources(requester));

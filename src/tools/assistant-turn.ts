@@ -25,13 +25,26 @@ export interface PreparedCall {
  * their `problem`; each still gets its `tool` message, so the model can correct itself.
  */
 export function assistantTurn(message: Record<string, unknown>, step: number, ids: Set<string>): { turn: ChatCompletionAssistantMessageParam; calls: PreparedCall[] } {
-  // A lone call not wrapped in a list is still a call the model made.
-  const sent = Array.isArray(message.tool_calls) ? message.tool_calls : isRecord(message.tool_calls) ? [message.tool_calls] : [];
+  const sent = callList(message.tool_calls);
   const calls = sent.map((entry: unknown, index) => prepare(entry, freshID(isRecord(entry) ? entry.id : undefined, step, index, ids)));
   const turn: ChatCompletionAssistantMessageParam = { role: "assistant", content: contentOf(message.content) };
   if (typeof message.refusal === "string") turn.refusal = message.refusal;
   if (calls.length > 0) turn.tool_calls = calls.map((prepared) => prepared.call);
   return { turn, calls };
+}
+
+/**
+ * The calls of `tool_calls` as a list: a list as it is; an object whose keys are all indexes
+ * (`{ "0": call }`, a list some proxy turned into an object) as the list it stands for; any
+ * other object as a lone call not wrapped in a list, still a call the model made.
+ */
+function callList(calls: unknown): unknown[] {
+  if (Array.isArray(calls)) return calls;
+  if (!isRecord(calls)) return [];
+  const keys = Object.keys(calls);
+  if (keys.length === 0 || !keys.every((key) => /^(0|[1-9]\d{0,8})$/.test(key))) return [calls];
+  // Object.keys lists index keys in ascending order.
+  return keys.map((key) => calls[key]);
 }
 
 function prepare(entry: unknown, id: string): PreparedCall {
@@ -60,7 +73,12 @@ function prepare(entry: unknown, id: string): PreparedCall {
  * a signature of the model's thought), with the four fields every gateway requires made valid.
  */
 function wellFormed(entry: Record<string, unknown>, fn: Record<string, unknown>, id: string, name: string, args: string): ChatCompletionMessageToolCall {
-  return { ...entry, id, type: "function", function: { ...fn, name, arguments: args } };
+  const call: Record<string, unknown> = { ...entry, id, type: "function", function: { ...fn, name, arguments: args } };
+  // A call of another type holds its payload under the type's name (`custom`): sent back as a
+  // function call, it would be a field no function call has.
+  const { type } = entry;
+  if (typeof type === "string" && type !== "id" && type !== "type" && type !== "function") delete call[type];
+  return call as unknown as ChatCompletionMessageToolCall;
 }
 
 /** A call id unique in the conversation: the one sent when it is, else one made from the step and the call's place. */

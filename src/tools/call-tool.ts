@@ -41,7 +41,11 @@ export async function callTool({ call, problem }: PreparedCall, tools: Map<strin
     const { result } = outcome;
     if (typeof result === "string") return { outcome: { call, result, ms }, content: result };
     try {
-      return { outcome: { call, result, ms }, content: JSON.stringify(result) ?? "null" };
+      const json = JSON.stringify(result);
+      // A tool that returns nothing sends "null"; a symbol or a function (or a toJSON() giving
+      // nothing) has no JSON at all: "null" would tell the model something the tool never said.
+      if (json !== undefined || result === undefined) return { outcome: { call, result, ms }, content: json ?? "null" };
+      outcome = { error: `The tool's result cannot be sent as JSON (${typeof result === "object" ? "its toJSON() gave nothing" : `it is a ${typeof result}`}).` };
     } catch (reason) {
       outcome = { error: `The tool's result cannot be sent as JSON (${describe(reason)}).`, thrown: { value: reason } };
     }

@@ -1,4 +1,4 @@
-import { abortError, APIUserAbortError, assertChatParams, ChatCompletionAccumulator, invalidArgument, isRecord, ModelGateError, sendableTools, unlessAborted, type Completions, type Requester, type Stream } from "../core.ts";
+import { abortError, APIUserAbortError, assertChatParams, ChatCompletionAccumulator, invalidArgument, isRecord, ModelGateError, sendableTools, unlessAborted, type Completions, type EndRules, type Requester, type Stream } from "../core.ts";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage } from "../types/index.ts";
 import type { ToolRunCall, ToolRunResult, ToolRunStep, ToolRunStopReason } from "../types/tool-runner.ts";
 import { assistantTurn, callIDsIn, type PreparedCall } from "./assistant-turn.ts";
@@ -6,7 +6,7 @@ import { callTool } from "./call-tool.ts";
 import { offeredTools, type RunnerTool } from "./offered-tools.ts";
 import { RunnerHelper } from "./runner-helper.ts";
 import type { ShellHandle } from "../chat-stream/chat-helper.ts";
-import { RunBudget, type BudgetedStep } from "../budget/index.ts";
+import { RunBudget, withinBudget, type BudgetedStep } from "../budget/index.ts";
 import { DeltaEvents } from "../chat-stream/delta-events.ts";
 
 const DEFAULT_MAX_STEPS = 10;
@@ -19,7 +19,7 @@ const REPEATS_TO_STOP = 3;
  * goes. The caller's `signal` aborts the run as `runner.abort()` does.
  */
 export function startRun(shell: ShellHandle, client: Requester, completions: Completions, params: unknown, options: unknown): RunnerHelper {
-  const helper = new RunnerHelper(shell);
+  const helper = new RunnerHelper(shell, client);
   try {
     helper.streamed = isRecord(params) && params.stream === true;
   } catch {
@@ -177,9 +177,16 @@ class ToolRun {
       this.#helper.emit("connect");
       return { completion, gateway: completion.gateway };
     }
-    // Usage (and with it the cost) comes in the usage chunk only when asked for.
+    // Usage (and with it the cost) comes in the usage chunk only when asked for. The runner asks
+    // on its own account, so the stream's end rules stay those of the caller's request (`body`):
+    // a provider that ignores `stream_options` ends a whole answer without the usage chunk, and
+    // that step counts at its worst case (see RunBudget.count) instead of failing as a cut one.
     const streamed = { ...body, stream_options: { ...(isRecord(body.stream_options) ? body.stream_options : {}), include_usage: true } };
-    const stream = (await this.#completions.create(streamed as never, options as never)) as unknown as Stream<ChatCompletionChunk>;
+    const streamRules = stepStreamRules(body);
+    // As create() sends a streamed chat request (its tools already sendable), with those rules.
+    const send = (sent: unknown, sendOptions: Record<string, unknown>) =>
+      this.#client.request<Stream<ChatCompletionChunk>>({ method: "POST", path: "/v1/chat/completions", body: sent, response: "sse", streamRules, options: sendOptions, validate: () => assertChatParams(sent) });
+    const stream = (budgeted ? await (await withinBudget(this.#client, streamed, options, send)).data : await send(streamed, options)) as Stream<ChatCompletionChunk>;
     this.#helper.emit("connect");
     const accumulator = new ChatCompletionAccumulator();
     // openai's chunk events (`chunk`, `content`, `content.delta`, …) for this step's reply.
@@ -241,6 +248,22 @@ class ToolRun {
     if (earlier.length < REPEATS_TO_STOP - 1) return new Set();
     return new Set(calls.filter((_, index) => earlier.every((step) => step.has(signatures[index] as string))).map(({ call }) => call));
   }
+}
+
+/**
+ * What a streamed step must have shown before a close without `[DONE]` counts as its end: the
+ * rules create() reads from a request (resources/chat/decode.ts, `chatStreamRules`), read from
+ * the caller's params, so the usage chunk is required only when the caller asked for it.
+ * Written again here rather than exported from the core: every core export weighs on the
+ * first load of every app.
+ */
+function stepStreamRules(params: Record<string, unknown>): EndRules {
+  const format = isRecord(params.audio) ? params.audio.format : undefined;
+  return {
+    requireUsage: isRecord(params.stream_options) && params.stream_options.include_usage === true,
+    audioFormat: typeof format === "string" ? format : undefined,
+    choiceCount: typeof params.n === "number" ? params.n : undefined,
+  };
 }
 
 /** A step's own failure names the step, which matters in a long run. */

@@ -1,3 +1,4 @@
+import type { Requester } from "../core.ts";
 import type { ChatCompletionChunk } from "../types/index.ts";
 import type { ToolRunEvent, ToolRunResult } from "../types/tool-runner.ts";
 import { ChatHelper, type ShellHandle } from "../chat-stream/chat-helper.ts";
@@ -14,8 +15,8 @@ export class RunnerHelper extends ChatHelper {
   /** Whether the run's params asked for `stream: true` (its steps' chunks are what the bridge writes). */
   streamed = false;
 
-  constructor(shell: ShellHandle) {
-    super(shell, []);
+  constructor(shell: ShellHandle, client: Requester) {
+    super(shell, [], client);
   }
 
   /**

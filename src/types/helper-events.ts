@@ -192,7 +192,24 @@ export type EmittedValue<Events, Event extends keyof Events> = EventParameters<E
 
 /** The event emitter of openai's helper objects: `on`, `off` and `once` return the object, so calls chain. */
 export interface HelperEventEmitter<Events> {
-  /** Calls `listener` on every `event` from now on (as often as it was added). */
+  /**
+   * Calls `listener` on every `event` from now on (as often as it was added).
+   *
+   * A `listener` that is not a function is an argument mistake: the helper fails with a
+   * `ModelGateError` naming the event (the `error` event, then `end`; `done()` and the final
+   * values reject with it), before its request is sent when added before it starts, else at
+   * its next event. `once()` does the same.
+   *
+   * A listener that throws never throws out of the helper, nor crashes the process: thrown
+   * while the helper works (any event before its outcome: `content`, `message`,
+   * `functionToolCall`, …), it stops the helper with that `error` (the thrown value as
+   * `cause`). Thrown by a listener of `end` after a success, `done()`, the final values and an
+   * awaited `runTools()` reject with a `ModelGateError` saying so (the thrown value as `cause`).
+   * Thrown by a listener of `error` or `abort`, or of `end` after a failure, the helper keeps
+   * its first failure (what `done()` rejects with) and the throw is written to the client's
+   * `logger` with `logger.error` (to the console for `ChatCompletionStream.fromReadableStream()`,
+   * which has no client); every other listener of that event is still called.
+   */
   on<Event extends keyof Events>(event: Event, listener: Events[Event]): this;
   /** Removes one registration of `listener` for `event`. */
   off<Event extends keyof Events>(event: Event, listener: Events[Event]): this;
