@@ -14,6 +14,9 @@ import { abortError } from "../errors/connection-errors.ts";
 export function unlessAborted<T>(work: T | PromiseLike<T>, ...signals: (AbortSignal | null | undefined)[]): Promise<T> {
   const watched = signals.filter((signal): signal is AbortSignal => signal != null);
   const abortedFirst = () => watched.find((signal) => signal.aborted);
+  // Work already started runs on unobserved either way: its failure must never surface as an
+  // unhandled rejection (which ends a Node process), whichever way the wait ends.
+  Promise.resolve(work).catch(() => {});
   const already = abortedFirst();
   if (already) return Promise.reject(abortError(already));
   return new Promise<T>((resolve, reject) => {
