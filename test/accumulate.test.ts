@@ -133,6 +133,10 @@ describe("ChatCompletionAccumulator: tool calls", () => {
     const both = assemble([chunk({ function_call: { name: "f", arguments: "{}" } }), chunk(toolFragment({ index: 0, id: "call_1", name: "g", arguments: "{}" }))]);
     expect(both.choices[0]!.message.function_call).toEqual({ name: "f", arguments: "{}" });
     expect(both.choices[0]!.message.tool_calls).toEqual([{ id: "call_1", type: "function", function: { name: "g", arguments: "{}" } }]);
+    // A provider's negative tool-call index stays a tool call.
+    const negative = assemble([chunk({ function_call: { name: "f", arguments: "{}" } }), chunk(toolFragment({ index: -1, id: "call_n", name: "g", arguments: "[]" }))]);
+    expect(negative.choices[0]!.message.function_call).toEqual({ name: "f", arguments: "{}" });
+    expect(negative.choices[0]!.message.tool_calls).toEqual([{ id: "call_n", type: "function", function: { name: "g", arguments: "[]" } }]);
   });
 
   it("keeps the id and name of a call's first fragment when later fragments repeat different ones", () => {

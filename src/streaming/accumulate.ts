@@ -184,8 +184,11 @@ function addLogprobs(parts: ChoiceParts, next: ChatCompletionLogprobs): void {
   if (Array.isArray(next.refusal)) for (const token of next.refusal) (logprobs.refusal ??= []).push(token);
 }
 
-/** Where the legacy `function_call`'s fragments are gathered, before every tool call (their indexes are never negative). */
-const LEGACY_CALL = -1;
+/**
+ * Where the legacy `function_call`'s fragments are gathered, sorted before every tool call: an
+ * index no JSON can carry, so no provider's tool call (whatever its `index`) lands there.
+ */
+const LEGACY_CALL = -Infinity;
 
 function toChoice(index: number, parts: ChoiceParts): ChatCompletionChoice {
   const toolCalls: ChatCompletionMessageToolCall[] = [...parts.toolCalls.entries()]
