@@ -172,6 +172,31 @@ describe("maxCost: n choices and models fallbacks", () => {
   });
 });
 
+describe("maxCost as plain JavaScript may hold it", () => {
+  it("reaches parse(), its stream and the stream() helper from a prototype, a getter or a Proxy, as it reaches create()", async () => {
+    const dear = model("m/dear", { prompt: 3, completion: 15 }, { max_output_tokens: 64_000 });
+    const holders: [string, () => object][] = [
+      ["a prototype", () => Object.create({ maxCost: 0.01 })],
+      ["a getter", () => new (class { get maxCost() { return 0.01; } })()],
+      ["a Proxy", () => new Proxy({}, { get: (_target, name) => (name === "maxCost" ? 0.01 : undefined) })],
+    ];
+    const schema = { type: "json_schema" as const, json_schema: { name: "answer", schema: { type: "object", properties: {}, additionalProperties: false } } };
+    for (const [how, holder] of holders) {
+      const { client, sent } = recordingClient(() => Response.json(completionBody("{}")), { apiKey: "sk-test-key-1234", models: [dear] });
+      const params = { model: "m/dear", messages, max_tokens: 64_000, response_format: schema };
+      await client.chat.completions.parse(params, holder() as never);
+      // Only what is sent matters here (the recorder answers every request with a whole completion).
+      await client.chat.completions.parse({ ...params, stream: true }, holder() as never).then(
+        (stream) => stream.finalChatCompletion(),
+        () => undefined,
+      );
+      await client.chat.completions.stream(params, holder() as never).done().catch(() => undefined);
+      expect(sent.length, how).toBe(3);
+      for (const body of sent) expect(body.max_tokens as number, how).toBeLessThan(64_000);
+    }
+  });
+});
+
 describe('maxCost with model "auto"', () => {
   it("throws the gateway's 400 for no model that fits route.max_cost as BudgetExceededError, the 400 as its cause", async () => {
     const client = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", fetch: createMockGateway(), maxRetries: 0 });

@@ -11,15 +11,14 @@ import { structuredStream } from "./structured-stream.ts";
  * `create()` (so auth, retries, timeouts, budgets and errors are the same), and reads the answer.
  */
 export async function parseOutcome(client: Requester, completions: Completions, params: unknown, options: unknown): Promise<Outcome<unknown>> {
-  // `structuredOutput` is parse()'s own; anything that is not an object goes on to create(), which names the mistake.
-  const { structuredOutput, ...requestOptions } = isRecord(options) ? options : { structuredOutput: undefined };
-  const plan = planRequest(params, structuredOutput, client.redact);
+  // The options go on to create() as they came (it ignores `structuredOutput`, parse()'s own, and
+  // names any mistake): a copy would keep only own enumerable fields, and an inherited or getter
+  // `maxCost` would be dropped, the call sent without its budget.
+  const callOptions = isRecord(options) ? options : {};
+  const plan = planRequest(params, callOptions.structuredOutput, client.redact);
   // Checked by create() before any reply is read: a signal the pipeline takes.
-  plan.signals.push(requestOptions.signal as AbortSignal | null | undefined);
-  const call: APIPromise<ChatCompletion | Stream<ChatCompletionChunk>> = completions.create(
-    plan.body as ChatCompletionCreateParamsBase,
-    (isRecord(options) ? requestOptions : options) as RequestOptions,
-  );
+  plan.signals.push(callOptions.signal as AbortSignal | null | undefined);
+  const call: APIPromise<ChatCompletion | Stream<ChatCompletionChunk>> = completions.create(plan.body as ChatCompletionCreateParamsBase, options as RequestOptions);
   return outcomeOf(call, plan.stream, (data) =>
     plan.stream ? structuredStream(data as Stream<ChatCompletionChunk>, plan) : parseCompletion(data as ChatCompletion, plan),
   );
