@@ -110,6 +110,33 @@ describe("parse({ stream: true })", () => {
     }
   });
 
+  it("leaves no listener on the caller's signal when stream.controller.abort() ends a pending check", async () => {
+    const caller = new AbortController();
+    const live = new Set<unknown>();
+    const { signal } = caller;
+    const add = signal.addEventListener.bind(signal);
+    const remove = signal.removeEventListener.bind(signal);
+    signal.addEventListener = ((type: string, listener: unknown, options?: unknown) => {
+      live.add(listener);
+      add(type, listener as EventListener, options as AddEventListenerOptions);
+    }) as AbortSignal["addEventListener"];
+    signal.removeEventListener = ((type: string, listener: unknown, options?: unknown) => {
+      live.delete(listener);
+      remove(type, listener as EventListener, options as EventListenerOptions);
+    }) as AbortSignal["removeEventListener"];
+    for (let call = 0; call < 3; call++) {
+      const { schema, checking } = neverChecked();
+      const { client } = streaming(['{"city":', '"Paris"}']);
+      const stream = await client.chat.completions.parse({ model: "m", messages, response_format: schema, stream: true }, { signal });
+      const final = follow(stream.finalChatCompletion());
+      await checking;
+      stream.controller.abort();
+      await turns();
+      expect(final.standing().error).toBeInstanceOf(APIUserAbortError);
+    }
+    expect(live.size).toBe(0);
+  });
+
   it("leaves no unhandled rejection when the schema's check, started after an abort, fails later", async () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);

@@ -20,15 +20,21 @@ export function unlessAborted<T>(work: T | PromiseLike<T>, ...signals: (AbortSig
   const already = abortedFirst();
   if (already) return Promise.reject(abortError(already));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(abortedFirst() as AbortSignal));
-    for (const signal of watched) signal.addEventListener("abort", onAbort, { once: true });
+    // Whichever way the wait ends, every signal lets go of it: work that never settles must not
+    // keep a listener on the caller's signal after another signal ended the wait.
+    const stopWatching = () => {
+      for (const signal of watched) signal.removeEventListener("abort", onAbort);
+    };
+    const onAbort = () => {
+      stopWatching();
+      reject(abortError(abortedFirst() as AbortSignal));
+    };
+    for (const signal of watched) signal.addEventListener("abort", onAbort);
     Promise.resolve(work)
       .then(resolve, (error: unknown) => {
         const aborted = abortedFirst();
         reject(aborted ? abortError(aborted) : error);
       })
-      .finally(() => {
-        for (const signal of watched) signal.removeEventListener("abort", onAbort);
-      });
+      .finally(stopWatching);
   });
 }
