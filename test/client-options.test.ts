@@ -149,6 +149,18 @@ describe("client.withOptions(overrides)", () => {
   const messages = [{ role: "user" as const, content: "Hi" }];
   const chat = (client: ModelGate, options: { maxCost?: number } = {}) => client.chat.completions.create({ model: "m/x", messages }, options);
 
+  it("keeps this client's baseURL, key, fetch and timeout for an override of null, whatever the environment says", async () => {
+    vi.stubEnv("MODELGATE_BASE_URL", "https://other.example");
+    vi.stubEnv("MODELGATE_API_KEY", "sk-from-the-environment-000");
+    const { sent, fetch } = recorder();
+    const original = new ModelGate({ apiKey: API_KEY, baseURL: BASE, fetch, timeout: 5_000 });
+    const derived = original.withOptions({ baseURL: null, apiKey: null, fetch: null, timeout: null } as unknown as ClientOptions);
+    await chat(derived);
+    expect(sent.map((request) => new URL(request.url).origin)).toEqual([new URL(BASE).origin]);
+    expect(sent[0]!.headers.get("authorization")).toBe(`Bearer ${API_KEY}`);
+    expect(derived.timeout).toBe(5_000);
+  });
+
   it("merges defaultHeaders by name over the original's, a null removing one, and leaves the original as it was", async () => {
     const { sent, fetch } = recorder();
     const original = new ModelGate({ apiKey: API_KEY, baseURL: BASE, fetch, defaultHeaders: new Headers({ "X-Team": "core", "x-region": "eu" }) });

@@ -181,8 +181,9 @@ export class ModelGate {
    * A new client with some options changed, e.g. one per tenant:
    * `client.withOptions({ defaultHeaders: { "x-tenant": id } })`. `defaultHeaders` and
    * `defaultQuery` merge by name over this client's (`null` removes one); every other option
-   * given replaces this client's, and one not given (or `undefined`) is this client's, `fetch`
-   * and `apiKey` included. While `baseURL`, `apiKey`, `defaultHeaders` and `defaultQuery` stay
+   * given replaces this client's, and one not given (`undefined` or `null`) is this client's,
+   * `fetch`, `apiKey` and `baseURL` included (`null` never reaches for the environment here:
+   * this client's key must not go to another `MODELGATE_BASE_URL`). While `baseURL`, `apiKey`, `defaultHeaders` and `defaultQuery` stay
    * as they are, both share the model catalogue `maxCost` fetches. This client is unchanged.
    *
    * @throws ModelGateError for a bad override, as `new ModelGate()` does
@@ -308,9 +309,9 @@ function assertObject(options: unknown): void {
   if (!isRecord(options)) assertCallOptions(options, createRedactor(typeof options === "string" ? options : "").redact);
 }
 
-/** The fields whose value is not `undefined`: an `undefined` override leaves the original's. */
+/** The fields given a value: an `undefined` or `null` override leaves the original's. */
 function definedOnly(options: ClientOptions): ClientOptions {
-  return Object.fromEntries(Object.entries(options ?? {}).filter((entry) => entry[1] !== undefined));
+  return Object.fromEntries(Object.entries(options ?? {}).filter((entry) => entry[1] != null));
 }
 
 // The type namespace, written by scripts/write-namespace.mjs from what src/index.ts
