@@ -80,6 +80,20 @@ describe("mistakes in a call's arguments reject the promise; nothing throws from
   });
 });
 
+describe("a header name that holds the key", () => {
+  it("is named with the key cut out, in the message and in param", async () => {
+    const { requests, fetch } = recording();
+    const key = "sk-live-ABCDEFGH12345678ZYXWVUTS";
+    const subject = new ModelGate({ apiKey: key, baseURL: "https://gateway.test", fetch, defaultHeaders: { [`Authorization: Bearer ${key}`]: "" } });
+    const error = (await subject.get("/v1/models").catch((caught: unknown) => caught)) as ModelGateError & { param: string };
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(error.param).toBe('headers["Authorization: Bearer [redacted]"]');
+    expect(error.message).toContain("has an invalid name or value");
+    for (let start = 0; start + 8 <= key.length; start++) expect(error.message + error.param).not.toContain(key.slice(start, start + 8));
+    expect(requests).toHaveLength(0);
+  });
+});
+
 describe("messages that say what is wrong", () => {
   it("says a scheme is missing for baseURL: \"localhost:8080\"", () => {
     expect(() => client({ baseURL: "localhost:8080" })).toThrow(/no scheme.*"http:\/\/localhost:8080"/);

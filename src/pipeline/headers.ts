@@ -1,4 +1,5 @@
 import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
+import type { Redact } from "../internal/redact.ts";
 import type { HeadersInput } from "./options.ts";
 
 /**
@@ -7,7 +8,7 @@ import type { HeadersInput } from "./options.ts";
  * removes the header. Names are case-insensitive (`Headers` lower-cases them), so
  * `{ authorization: null }` removes the SDK's `Authorization`.
  */
-export function mergeHeaders(...layers: (HeadersInput | undefined)[]): Headers {
+export function mergeHeaders(redact: Redact, ...layers: (HeadersInput | undefined)[]): Headers {
   const headers = new Headers();
   for (const layer of layers) {
     if (!layer) continue;
@@ -15,7 +16,7 @@ export function mergeHeaders(...layers: (HeadersInput | undefined)[]): Headers {
     for (const entry of entries) {
       const [name, value] = entry as [string, string | null | undefined];
       if (value === null) headers.delete(name);
-      else if (value !== undefined) setHeader(headers, name, value);
+      else if (value !== undefined) setHeader(headers, name, value, redact);
     }
   }
   return headers;
@@ -26,17 +27,19 @@ function isIterable(value: object): value is Iterable<unknown> {
 }
 
 /**
- * `Headers.set` throws a bare TypeError on CR, LF or non-Latin-1 characters; a header carrying
+ * `Headers.set` throws a bare TypeError on CR, LF, non-Latin-1 characters or a name that is not
+ * a token (a space, a colon: a whole `Name: value` line pasted as a name); a header carrying
  * a pasted key with a trailing newline deserves a clearer word, and the value (perhaps the
- * key itself) must not be echoed.
+ * key itself) must not be echoed. The name is quoted with the key cut out: a line pasted whole
+ * as a name (`"Authorization: Bearer sk-…"`) holds it.
  */
-function setHeader(headers: Headers, name: string, value: string): void {
-  const param = `headers["${String(name)}"]`;
+function setHeader(headers: Headers, name: string, value: string, redact: Redact): void {
+  const param = `headers["${redact(String(name))}"]`;
   if (typeof value !== "string") throw invalidArgument(param, "a string (or null to remove it)", value);
   if (/[\r\n\0]/.test(value)) throw argumentError(param, "contains a line break or NUL character");
   try {
     headers.set(name, value);
   } catch {
-    throw argumentError(param, "has an invalid name or value (only Latin-1 characters are allowed)");
+    throw argumentError(param, "has an invalid name or value");
   }
 }

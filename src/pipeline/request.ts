@@ -143,7 +143,7 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
     "idempotency-key": spec.method === "GET" ? undefined : (options.idempotencyKey ?? newIdempotencyKey()),
   };
   // Authorization comes first, so `defaultHeaders` or the call's `headers` may replace or remove it.
-  const headersFor = (key: string) => mergeHeaders({ authorization: `Bearer ${key}`, ...sdkHeaders }, ...config.headers, options.headers);
+  const headersFor = (key: string) => mergeHeaders(config.redact, { authorization: `Bearer ${key}`, ...sdkHeaders }, ...config.headers, options.headers);
   const url = buildURL(config.root, spec.path, config.search, ...config.query, options.query);
   const middleware = config.middleware.concat(options.middleware ?? []);
   const keySource = config.apiKey;
