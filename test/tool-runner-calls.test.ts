@@ -201,6 +201,21 @@ describe("runTools(): malformed calls become that call's tool message", () => {
     expect(result.stopReason).toBe("done");
   });
 
+  it("refuses a streamed call whose arguments are a list, a number or true, as a non-streamed one is refused, and never runs it with {}", async () => {
+    for (const args of [[1, 2], 42, true]) {
+      const call = { index: 0, id: "s1", type: "function", function: { name: "get_weather", arguments: args } };
+      const parts = [sseData(chunk({ tool_calls: [call] } as never)), sseData(chunk({}, { finish: "tool_calls" })), DONE];
+      let served = 0;
+      ran.length = 0;
+      const { client, sent } = recordingClient(() => (served++ === 0 ? sseResponse(parts) : sseResponse([sseData(chunk({ content: "Cold." }, { finish: "stop" })), DONE])));
+      await client.chat.completions.runTools({ model: "m", messages, tools: [getWeather], stream: true });
+      expect(ran, JSON.stringify(args)).toEqual([]);
+      const turn = (sent[1]!.messages as { tool_calls?: { function: { arguments: string } }[] }[])[1]!;
+      expect(turn.tool_calls![0]!.function.arguments).toBe(JSON.stringify(args));
+      expect(toolTexts(sent[1]!.messages as never)[0]).toMatch(/JSON object/);
+    }
+  });
+
   it("adds one abort listener to the caller's signal for a step, however many calls it makes", async () => {
     const calls = Array.from({ length: 30 }, (_, index) => ({ id: `c${index}`, type: "function", function: { name: "get_weather", arguments: "{}" } }));
     const { client } = replying(assistant(calls), answer);

@@ -165,9 +165,10 @@ class ToolCallIndexes {
       else if (id !== undefined) index = calls.indexById.get(id) ?? calls.next;
       else index = calls.last;
       fragment.index = index;
-      // Arguments sent as an object rather than JSON text are taken as that object's JSON.
+      // Arguments sent as a value rather than JSON text (an object, a list, a number) are taken
+      // as that value's JSON, as a whole answer's are: read, then refused or run, the same way.
       const call = fragment.function;
-      if (isRecord(call) && isRecord(call.arguments)) call.arguments = JSON.stringify(call.arguments);
+      if (isRecord(call) && call.arguments != null && typeof call.arguments != "string") call.arguments = JSON.stringify(call.arguments);
       if (id !== undefined && !calls.indexById.has(id)) calls.indexById.set(id, index);
       calls.last = index;
       calls.next = Math.max(calls.next, index + 1);
