@@ -456,6 +456,13 @@ describe("parse(): the answer", () => {
     expect(letters.message).toBe("The answer could not be checked: the schema's `~standard.validate()` returned `issues` that is not a list (a string): not a Standard Schema result ({ value } or { issues: [...] }).");
     expect(letters.issues).toHaveLength(1);
     expect((await failure(undefined)).message).toMatch(/^The answer could not be checked: the schema's `~standard.validate\(\)` returned undefined: not a Standard Schema result/);
+    // Neither a value nor issues is no pass (it gave parsed: undefined for a valid reply), nor are falsy issues.
+    expect((await failure({})).message).toMatch(/returned neither `value` nor `issues`: not a Standard Schema result/);
+    for (const issues of [0, "", false]) expect((await failure({ issues })).message, String(issues)).toMatch(/`issues` that is not a list/);
+    // A claimed length is not walked: the first issues are kept.
+    const many = await failure({ issues: Object.assign([{ message: "first" }], { length: 2 ** 31 }) });
+    expect(many.issues![0]).toEqual({ message: "first" });
+    expect(many.issues!.length).toBeLessThanOrEqual(100);
   });
 
   it("gives the raw response from asResponse() even when the answer does not validate", async () => {

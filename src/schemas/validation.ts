@@ -14,12 +14,20 @@ import type { StandardSchemaIssue } from "./standard-schema.ts";
 export function readValidation(result: unknown): Validation {
   if (typeof result !== "object" || result === null) throw new SchemaResultError(`returned ${String(result)}`);
   const { issues } = result as { issues?: unknown };
-  if (!issues) return { value: (result as { value: unknown }).value };
-  // Iterating anything else would list a string's letters as issues.
+  if (issues == null) {
+    // `{}` says neither: taking it for a pass would give `parsed: undefined` for a valid reply.
+    if (!("value" in result)) throw new SchemaResultError("returned neither `value` nor `issues`");
+    return { value: (result as { value: unknown }).value };
+  }
+  // Iterating anything else would list a string's letters as issues (and `false` or `0` is no pass).
   if (!Array.isArray(issues)) throw new SchemaResultError(`returned \`issues\` that is not a list (${typeof issues === "object" ? "an object" : `a ${typeof issues}`})`);
   if (issues.length === 0) return { issues: [{ message: "the schema's `~standard.validate()` reported a failure without any issue (an empty `issues` list)" }] };
-  return { issues: Array.from(issues as StandardSchemaIssue[], toSchemaIssue) };
+  // The first ones are enough to say why: a list's `length` is the schema's to claim (2 ** 31).
+  return { issues: Array.from(issues.slice(0, MAX_ISSUES) as StandardSchemaIssue[], toSchemaIssue) };
 }
+
+/** The most issues of one check that are kept. */
+const MAX_ISSUES = 100;
 
 /** A schema's `~standard.validate()` returned something that is not a Standard Schema result (`{ value }` or `{ issues: [...] }`). */
 export class SchemaResultError extends TypeError {
