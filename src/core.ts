@@ -19,6 +19,7 @@ export { excerpt, isRecord, MAX_TIMER_MS } from "./internal/values.ts";
 export { untilAborted } from "./internal/until-aborted.ts";
 // Reached only from here (see the note on closeSchema below): the wait of the code loaded on demand.
 export { unlessAborted } from "./pipeline/unless-aborted.ts";
+export { callOptionsWith } from "./pipeline/call-options.ts";
 export { gatewayInfo, learnFrom } from "./gateway/info.ts";
 export { limits } from "./pipeline/limits.ts";
 export { assertCallOptions } from "./pipeline/request.ts";

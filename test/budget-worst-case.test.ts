@@ -3,7 +3,7 @@ import { BadRequestError, BudgetExceededError, ModelGate, type Model } from "../
 import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
 import { FILE_TOKENS, IMAGE_TOKENS, MESSAGE_TOKENS, promptTokensAtMost } from "../src/budget/prompt-tokens.ts";
 import { completionBody } from "./fixtures/chunks.ts";
-import { recordingClient } from "./fixtures/client.ts";
+import { recordingClient, requestRecordingClient } from "./fixtures/client.ts";
 
 // `maxCost` keeps an upper bound, for every request the gateway may serve: the reply limit
 // the gateway applies, the model's whole reply room, every image and file, every choice and
@@ -193,6 +193,38 @@ describe("maxCost as plain JavaScript may hold it", () => {
       await client.chat.completions.stream(params, holder() as never).done().catch(() => undefined);
       expect(sent.length, how).toBe(3);
       for (const body of sent) expect(body.max_tokens as number, how).toBeLessThan(64_000);
+    }
+  });
+});
+
+describe("maxCost beside the other call options", () => {
+  it("leaves every other option in force, in create(), parse() and the stream() helper, however the options object holds them", async () => {
+    class TenantOptions {
+      maxCost = 1;
+      get headers() {
+        return { authorization: "Bearer tenant-key", "x-tenant": "acme" };
+      }
+    }
+    const holders: [string, () => object][] = [
+      ["own fields", () => ({ maxCost: 1, headers: { authorization: "Bearer tenant-key", "x-tenant": "acme" }, query: { region: "eu" }, idempotencyKey: "call-1" })],
+      ["a getter beside an own maxCost", () => new TenantOptions()],
+    ];
+    for (const [how, holder] of holders) {
+      const { client, sent } = requestRecordingClient(() => Response.json(completionBody("{}")));
+      const params = { model: "auto", messages };
+      await client.chat.completions.create(params, holder() as never);
+      await client.chat.completions.parse({ ...params, response_format: { type: "json_object" } }, holder() as never).catch(() => undefined);
+      await client.chat.completions.stream(params, holder() as never).done().catch(() => undefined);
+      expect(sent.length, how).toBe(3);
+      for (const request of sent) {
+        expect(request.headers.get("authorization"), how).toBe("Bearer tenant-key");
+        expect(request.headers.get("x-tenant"), how).toBe("acme");
+        expect(JSON.parse(String(request.body)).route, how).toMatchObject({ max_cost: 1 });
+      }
+      if (how === "own fields") {
+        for (const request of sent) expect(new URL(request.url).searchParams.get("region")).toBe("eu");
+        expect(sent.map((request) => request.headers.get("idempotency-key"))).toEqual(["call-1", "call-1", "call-1"]);
+      }
     }
   });
 });

@@ -149,6 +149,25 @@ describe("client.withOptions(overrides)", () => {
   const messages = [{ role: "user" as const, content: "Hi" }];
   const chat = (client: ModelGate, options: { maxCost?: number } = {}) => client.chat.completions.create({ model: "m/x", messages }, options);
 
+  it("keeps a baseURL and key this client read from a getter, whatever the environment says", async () => {
+    vi.stubEnv("MODELGATE_BASE_URL", "https://other.example");
+    const { sent, fetch } = recorder();
+    class Settings {
+      fetch = fetch;
+      get apiKey() {
+        return API_KEY;
+      }
+      get baseURL() {
+        return BASE;
+      }
+    }
+    const derived = new ModelGate(new Settings() as ClientOptions).withOptions({ timeout: 5_000 });
+    await chat(derived);
+    expect(sent.map((request) => new URL(request.url).origin)).toEqual([new URL(BASE).origin]);
+    expect(sent[0]!.headers.get("authorization")).toBe(`Bearer ${API_KEY}`);
+    expect(derived.timeout).toBe(5_000);
+  });
+
   it("keeps this client's baseURL, key, fetch and timeout for an override of null, whatever the environment says", async () => {
     vi.stubEnv("MODELGATE_BASE_URL", "https://other.example");
     vi.stubEnv("MODELGATE_API_KEY", "sk-from-the-environment-000");

@@ -1,6 +1,6 @@
 // `maxCost` on `create()` (and `parse()`, which calls it): keeps a chat call within a budget.
 // Loaded on demand (see src/loader.ts) by a call that sets the option.
-import { assertChatParams, BudgetExceededError, finalData, isRecord, outcomeOf, SEND_BUDGET, type APIPromise, type Outcome, type Requester, type SendBudget } from "../core.ts";
+import { assertChatParams, BudgetExceededError, callOptionsWith, finalData, isRecord, outcomeOf, SEND_BUDGET, type APIPromise, type Outcome, type Requester, type SendBudget } from "../core.ts";
 import { catalogueOf } from "./catalogue.ts";
 import { assertMaxCost } from "./max-cost.ts";
 import { withReplyLimit } from "./reply-limit.ts";
@@ -17,9 +17,10 @@ export async function withinBudget(
   options: Record<string, unknown>,
   send: (params: unknown, options: Record<string, unknown>) => APIPromise<unknown>,
 ): Promise<Outcome<unknown>> {
-  const { maxCost, ...rest } = options;
-  const signal = rest.signal as AbortSignal | undefined;
-  const timeoutMs = rest.timeout as number | undefined;
+  // Read, never copied with a spread (see callOptionsWith).
+  const { maxCost } = options;
+  const signal = options.signal as AbortSignal | undefined;
+  const timeoutMs = options.timeout as number | undefined;
   let fitted: unknown;
   try {
     fitted = await fitToBudget(client, params, maxCost, signal, timeoutMs);
@@ -34,7 +35,7 @@ export async function withinBudget(
   // fitToBudget checked it: a positive number of USD.
   const budget = maxCost as number;
   const sendBudget = budgetedSends(client, fitted, budget, signal, timeoutMs);
-  const call = send(fitted, { ...rest, maxCost, [SEND_BUDGET]: sendBudget });
+  const call = send(fitted, callOptionsWith(options, { [SEND_BUDGET]: sendBudget }));
   const outcome = outcomeOf(call, isRecord(params) && params.stream === true);
   const routed = isRecord(fitted) && fitted.model === "auto" ? routeMaxCost(fitted) : undefined;
   if (routed === undefined) return outcome;

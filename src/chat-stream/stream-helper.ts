@@ -1,4 +1,4 @@
-import { ChatCompletionAccumulator, isRecord, Stream, type Completions, type Requester } from "../core.ts";
+import { callOptionsWith, ChatCompletionAccumulator, isRecord, Stream, type Completions, type Requester } from "../core.ts";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam } from "../types/index.ts";
 import type { ChatCompletionSnapshot, ChatCompletionSnapshotChoice } from "../types/helper-events.ts";
 import type { StructuredStream } from "../types/structured.ts";
@@ -56,9 +56,8 @@ export function startStream(shell: ShellHandle, client: Requester, completions: 
       const plan = planRequest(params, isRecord(options) ? options.structuredOutput : undefined, client.redact);
       // `abort()` (and the caller's signal, which aborts it) stops the check of a done event's answer.
       plan.signals.push(controller.signal);
-      // The caller's options with the helper's signal over theirs: inherited, not copied, so a
-      // `maxCost` from a prototype or a getter reaches the call (a spread keeps own fields only).
-      const callOptions = options === undefined || isRecord(options) ? Object.create(options ?? null, { signal: { value: controller.signal, enumerable: true } }) : options;
+      // The caller's options, read (a spread keeps own fields only), with the helper's signal over theirs.
+      const callOptions = options === undefined || isRecord(options) ? callOptionsWith(options, { signal: controller.signal }) : options;
       const stream = (await completions.parse({ ...(params as object), stream: true } as never, callOptions as never)) as unknown as StructuredStream<unknown>;
       return { stream, parsing: deltaParsing(plan), final: () => stream.finalChatCompletion() as Promise<ChatCompletion> };
     },

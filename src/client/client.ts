@@ -191,7 +191,9 @@ export class ModelGate {
   withOptions(overrides: ClientOptions): ModelGate {
     assertObject(overrides);
     const given = definedOnly(overrides);
-    const client = new ModelGate({ ...this.#options, ...given });
+    // Over this client's options, not a spread of them: a `baseURL` or `apiKey` this client read
+    // from a prototype or a getter must stay its own, not fall back to the environment's.
+    const client = new ModelGate(Object.assign(Object.create(this.#options), given));
     const [mine, theirs] = [this.#config, client.#config];
     // Layered over this client's, as a call's headers and query are: a name given replaces,
     // `null` removes, `undefined` leaves (checked like any layer, when a request is built).

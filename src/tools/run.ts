@@ -1,4 +1,4 @@
-import { abortError, APIUserAbortError, assertChatParams, ChatCompletionAccumulator, invalidArgument, isRecord, ModelGateError, sendableTools, unlessAborted, type Completions, type EndRules, type Requester, type Stream } from "../core.ts";
+import { abortError, APIUserAbortError, assertChatParams, callOptionsWith, ChatCompletionAccumulator, invalidArgument, isRecord, ModelGateError, sendableTools, unlessAborted, type Completions, type EndRules, type Requester, type Stream } from "../core.ts";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage } from "../types/index.ts";
 import type { ToolRunCall, ToolRunResult, ToolRunStep, ToolRunStopReason } from "../types/tool-runner.ts";
 import { assistantTurn, callIDsIn, type PreparedCall } from "./assistant-turn.ts";
@@ -70,9 +70,12 @@ class ToolRun {
     if ((typeof format === "object" || typeof format === "function") && format !== null && "~standard" in format) {
       throw new ModelGateError('runTools() sends `response_format` as given: use OpenAI\'s { type: "json_schema", json_schema } form here (a schema object is for parse()).');
     }
-    const { maxChatCompletions, maxCost, ...rest } = options ?? {};
-    const { maxSteps = maxChatCompletions ?? DEFAULT_MAX_STEPS, ...requestOptions } = rest;
-    if (!(Number.isInteger(maxSteps) && (maxSteps as number) >= 1)) throw invalidArgument(rest.maxSteps === undefined && maxChatCompletions !== undefined ? "maxChatCompletions" : "maxSteps", "a whole number from 1", maxSteps);
+    // Read, not taken apart with a spread (which keeps own fields only: see callOptionsWith).
+    const { maxChatCompletions, maxCost, maxSteps: givenSteps } = options ?? {};
+    const maxSteps = givenSteps ?? maxChatCompletions ?? DEFAULT_MAX_STEPS;
+    if (!(Number.isInteger(maxSteps) && (maxSteps as number) >= 1)) throw invalidArgument(givenSteps === undefined && maxChatCompletions !== undefined ? "maxChatCompletions" : "maxSteps", "a whole number from 1", maxSteps);
+    // Each step's own options: the run's budget is counted here, step by step, not by create().
+    const requestOptions = callOptionsWith(options, { maxCost: undefined });
     this.#client = client;
     this.#completions = completions;
     // Sent closed, with `strict` set, once for the whole run: what the budget estimates is what goes out.
