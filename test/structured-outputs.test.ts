@@ -459,10 +459,18 @@ describe("parse(): the answer", () => {
     // Neither a value nor issues is no pass (it gave parsed: undefined for a valid reply), nor are falsy issues.
     expect((await failure({})).message).toMatch(/returned neither `value` nor `issues`: not a Standard Schema result/);
     for (const issues of [0, "", false]) expect((await failure({ issues })).message, String(issues)).toMatch(/`issues` that is not a list/);
-    // A claimed length is not walked: the first issues are kept.
-    const many = await failure({ issues: Object.assign([{ message: "first" }], { length: 2 ** 31 }) });
-    expect(many.issues![0]).toEqual({ message: "first" });
+    // A claimed length is not walked: the first issues are kept, and the rest are counted.
+    const many = await failure({ issues: Object.assign([{ message: "first", path: Object.assign(["a"], { length: 2 ** 32 - 1 }) }], { length: 2 ** 31 }) });
+    expect(many.issues![0]!.message).toBe("first");
+    expect(many.issues![0]!.path!.length).toBeLessThanOrEqual(64);
     expect(many.issues!.length).toBeLessThanOrEqual(100);
+    const counted = await failure({ issues: Array.from({ length: 250 }, (_, index) => ({ message: `issue ${index}` })) });
+    expect(counted.message).toContain("issue 0; issue 1; issue 2 (and 247 more)");
+    // Thrown issues (a ZodError's) are read the same way.
+    const throwing = { "~standard": { version: 1, vendor: "custom", validate: () => { throw Object.assign(new Error("invalid"), { issues: Object.assign([{ message: "thrown" }], { length: 2 ** 32 - 1 }) }); }, jsonSchema: { input: () => ({ type: "object" }), output: () => ({}) } } };
+    const thrown = (await rejection(client.chat.completions.parse({ model: "m", messages, response_format: throwing as never }))) as StructuredOutputError;
+    expect(thrown.issues![0]!.message).toBe("thrown");
+    expect(thrown.issues!.length).toBeLessThanOrEqual(100);
   });
 
   it("gives the raw response from asResponse() even when the answer does not validate", async () => {

@@ -67,7 +67,8 @@ export function jsonSchema<T = unknown>(schema: Record<string, unknown>, options
 
 /** The issues a `validate` function's error describes. */
 function issuesOf(error: unknown): { message: string; path?: PropertyKey[] }[] {
-  const listed = isRecord(error) && Array.isArray(error.issues) ? error.issues.filter((issue) => isRecord(issue) && typeof issue.message === "string") : [];
+  // The first ones say why (a list's length is the thrower's to claim: 2 ** 32 − 1, mostly holes).
+  const listed = isRecord(error) && Array.isArray(error.issues) ? error.issues.slice(0, 100).filter((issue) => isRecord(issue) && typeof issue.message === "string") : [];
   if (listed.length > 0) return listed as { message: string; path?: PropertyKey[] }[];
   return [{ message: error instanceof Error ? error.message : String(error) }];
 }

@@ -29,7 +29,7 @@ export interface ResolvedSchema {
 }
 
 /** What a schema said of a value, read by `readValidation()`. */
-export type Validation = { value: unknown; issues?: undefined } | { issues: SchemaIssue[] };
+export type Validation = { value: unknown; issues?: undefined } | { issues: SchemaIssue[]; /** Issues past the first ones kept. */ omitted?: number };
 
 // What to do about a schema without `~standard.jsonSchema`, by `~standard.vendor`: the first
 // version of the library that implements Standard JSON Schema, or its adapter.

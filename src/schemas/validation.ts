@@ -22,12 +22,21 @@ export function readValidation(result: unknown): Validation {
   // Iterating anything else would list a string's letters as issues (and `false` or `0` is no pass).
   if (!Array.isArray(issues)) throw new SchemaResultError(`returned \`issues\` that is not a list (${typeof issues === "object" ? "an object" : `a ${typeof issues}`})`);
   if (issues.length === 0) return { issues: [{ message: "the schema's `~standard.validate()` reported a failure without any issue (an empty `issues` list)" }] };
-  // The first ones are enough to say why: a list's `length` is the schema's to claim (2 ** 31).
-  return { issues: Array.from(issues.slice(0, MAX_ISSUES) as StandardSchemaIssue[], toSchemaIssue) };
+  return schemaIssues(issues);
 }
 
-/** The most issues of one check that are kept. */
+/** The most issues of one check that are kept, and the most segments of one issue's path. */
 const MAX_ISSUES = 100;
+const MAX_PATH = 64;
+
+/**
+ * The first issues of a list (returned or thrown by a schema), read: the first ones say why,
+ * and a list's `length`, or a path's, is the schema's to claim (2 ** 32 − 1, mostly holes).
+ */
+export function schemaIssues(issues: unknown[]): { issues: SchemaIssue[]; omitted?: number } {
+  const kept = Array.from(issues.slice(0, MAX_ISSUES) as StandardSchemaIssue[], toSchemaIssue);
+  return issues.length > MAX_ISSUES ? { issues: kept, omitted: issues.length - MAX_ISSUES } : { issues: kept };
+}
 
 /** A schema's `~standard.validate()` returned something that is not a Standard Schema result (`{ value }` or `{ issues: [...] }`). */
 export class SchemaResultError extends TypeError {
@@ -40,10 +49,10 @@ export class SchemaResultError extends TypeError {
 
 /** A Standard Schema issue as `{ message, path? }`, its path reduced to names and indexes. */
 export function toSchemaIssue(issue: StandardSchemaIssue): SchemaIssue {
-  const message = typeof issue?.message === "string" ? issue.message : String(issue);
+  const message = typeof issue?.message === "string" ? issue.message : String(issue?.message ?? issue);
   if (!Array.isArray(issue?.path) || issue.path.length === 0) return { message };
   // A plain array: some libraries (ArkType) give an Array subclass with extra properties.
-  const path = Array.from(issue.path, (segment) => {
+  const path = Array.from(issue.path.slice(0, MAX_PATH), (segment) => {
     const key = typeof segment === "object" && segment !== null ? segment.key : segment;
     return typeof key === "number" ? key : String(key);
   });

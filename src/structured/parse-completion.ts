@@ -1,4 +1,4 @@
-import { argumentsText, argumentsValue, isRecord, ModelGateError, readValidation, redactThrown, redactValue, SchemaResultError, StructuredOutputError, toSchemaIssue, unlessAborted, type Redact, type ResolvedSchema, type SchemaIssue, type Validation } from "../core.ts";
+import { argumentsText, argumentsValue, isRecord, ModelGateError, readValidation, redactThrown, redactValue, SchemaResultError, schemaIssues, StructuredOutputError, unlessAborted, type Redact, type ResolvedSchema, type SchemaIssue, type Validation } from "../core.ts";
 import type { ChatCompletion, ChatCompletionChoice } from "../types/index.ts";
 import type { ParsedChatCompletion } from "../types/structured.ts";
 import { PartialJSONParser } from "./partial-json.ts";
@@ -103,7 +103,8 @@ async function check(value: unknown, text: unknown, schema: ResolvedSchema, what
   const result = await unlessAborted(verdict(value, text, schema, what, completion, plan), ...plan.signals);
   if (!result.issues) return result.value;
   const listed = result.issues.slice(0, 3).map(describeIssue).join("; ");
-  const more = result.issues.length > 3 ? ` (and ${result.issues.length - 3} more)` : "";
+  const others = result.issues.length - 3 + (result.omitted ?? 0);
+  const more = others > 0 ? ` (and ${others} more)` : "";
   throw fail(`${what} does not match the schema: ${listed}${more}.`, result.issues, text, completion, plan, result.cause);
 }
 
@@ -113,8 +114,9 @@ async function verdict(value: unknown, text: unknown, { parseRaw, validate }: Re
     return parseRaw ? { value: await parseRaw(JSON.stringify(value)) } : readValidation(await (validate as NonNullable<typeof validate>)(value));
   } catch (error) {
     // openai's helpers throw the schema's own error for a value it rejects (a ZodError, with `issues`).
-    const thrown = isRecord(error) && Array.isArray(error.issues) ? error.issues.filter((issue) => isRecord(issue) && typeof issue.message === "string") : [];
-    if (thrown.length > 0) return { issues: thrown.map(toSchemaIssue), cause: error };
+    // Read as returned issues are (the first ones: a thrown list's length is the schema's to claim).
+    const thrown: unknown[] = isRecord(error) && Array.isArray(error.issues) ? error.issues : [];
+    if (isRecord(thrown[0]) && typeof thrown[0].message === "string") return { ...schemaIssues(thrown), cause: error };
     // A schema whose own code throws (a transform, a refinement) rejects this value all the same;
     // one whose validate returns no Standard Schema result leaves it unchecked.
     const problem =
