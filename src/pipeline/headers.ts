@@ -34,12 +34,13 @@ function isIterable(value: object): value is Iterable<unknown> {
  * as a name (`"Authorization: Bearer sk-…"`) holds it.
  */
 function setHeader(headers: Headers, name: string, value: string, redact: Redact): void {
-  const param = `headers["${redact(String(name))}"]`;
-  if (typeof value !== "string") throw invalidArgument(param, "a string (or null to remove it)", value);
-  if (/[\r\n\0]/.test(value)) throw argumentError(param, "contains a line break or NUL character");
+  // Worded only for an error: every request sets its headers here.
+  const param = () => `headers["${redact(String(name))}"]`;
+  if (typeof value !== "string") throw invalidArgument(param(), "a string (or null to remove it)", value);
+  if (/[\r\n\0]/.test(value)) throw argumentError(param(), "contains a line break or NUL character");
   try {
     headers.set(name, value);
   } catch {
-    throw argumentError(param, "has an invalid name or value");
+    throw argumentError(param(), "has an invalid name or value");
   }
 }
