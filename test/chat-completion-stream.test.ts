@@ -21,7 +21,7 @@ import { sseResponse } from "./fixtures/body.ts";
 import { chunk, DONE, sseData, toolFragment } from "./fixtures/chunks.ts";
 import { recordingClient } from "./fixtures/client.ts";
 import { eventually } from "./fixtures/mock-stream.ts";
-import { follow, turns } from "./fixtures/promises.ts";
+import { follow, turns, unhandledDuring } from "./fixtures/promises.ts";
 import { neverChecked } from "./fixtures/schemas.ts";
 
 // chat.completions.stream(): openai's ChatCompletionStream helper. Where the mock gateway can
@@ -372,17 +372,12 @@ describe("chat.completions.stream(): failures become the error or abort event", 
   });
 
   it("lets an error nobody listens to wait in done() instead of becoming an unhandled rejection", async () => {
-    const unhandled: unknown[] = [];
-    const record = (reason: unknown) => unhandled.push(reason);
-    process.on("unhandledRejection", record);
-    try {
-      const stream = client.chat.completions.stream({ model: "", messages });
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(unhandled).toEqual([]);
-      await expect(stream.done()).rejects.toThrow(/`model`/);
-    } finally {
-      process.off("unhandledRejection", record);
-    }
+    let stream: ReturnType<typeof client.chat.completions.stream> | undefined;
+    const unhandled = await unhandledDuring(async () => {
+      stream = client.chat.completions.stream({ model: "", messages });
+    });
+    expect(unhandled).toEqual([]);
+    await expect(stream!.done()).rejects.toThrow(/`model`/);
   });
 
   it("emits abort, then end, for abort() before and after connect, for controller.abort(), and for the caller's signal", async () => {

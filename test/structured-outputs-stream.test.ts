@@ -6,7 +6,7 @@ import { chunk, DONE, sseData, toolFragment } from "./fixtures/chunks.ts";
 import { recordingClient } from "./fixtures/client.ts";
 import { fedBody, fedResponse, PENDING, settled } from "./fixtures/fed-body.ts";
 import { copiedEntries, deepFreeze } from "./fixtures/json-values.ts";
-import { follow, rejection, turns } from "./fixtures/promises.ts";
+import { follow, rejection, turns, unhandledDuring } from "./fixtures/promises.ts";
 import { neverChecked } from "./fixtures/schemas.ts";
 
 // parse({ stream: true }): partial objects as the answer streams, finalChatCompletion(), and
@@ -138,35 +138,29 @@ describe("parse({ stream: true })", () => {
   });
 
   it("leaves no unhandled rejection when the schema's check, started after an abort, fails later", async () => {
-    const unhandled: unknown[] = [];
-    const onUnhandled = (reason: unknown) => unhandled.push(reason);
-    process.on("unhandledRejection", onUnhandled);
-    try {
-      let failCheck!: () => void;
-      const failing = new Promise<void>((resolve) => (failCheck = resolve));
-      // A Standard Schema of its own (Zod's async refinements leave a rejection of their own unhandled).
-      const schema = {
-        "~standard": {
-          version: 1 as const,
-          vendor: "test",
-          validate: async () => {
-            await failing;
-            throw new Error("the check failed after the caller left");
-          },
-          jsonSchema: { input: () => ({ type: "object", properties: { city: { type: "string" } }, required: ["city"] }), output: () => ({ type: "object" }) },
+    let failCheck!: () => void;
+    const failing = new Promise<void>((resolve) => (failCheck = resolve));
+    // A Standard Schema of its own (Zod's async refinements leave a rejection of their own unhandled).
+    const schema = {
+      "~standard": {
+        version: 1 as const,
+        vendor: "test",
+        validate: async () => {
+          await failing;
+          throw new Error("the check failed after the caller left");
         },
-      };
+        jsonSchema: { input: () => ({ type: "object", properties: { city: { type: "string" } }, required: ["city"] }), output: () => ({ type: "object" }) },
+      },
+    };
+    const unhandled = await unhandledDuring(async () => {
       const { client } = streaming(['{"city":', '"Paris"}']);
       const stream = await client.chat.completions.parse({ model: "m", messages, response_format: schema, stream: true });
       for await (const _ of stream);
       stream.controller.abort();
       await expect(stream.finalChatCompletion()).rejects.toBeInstanceOf(APIUserAbortError);
       failCheck();
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(unhandled).toEqual([]);
-    } finally {
-      process.off("unhandledRejection", onUnhandled);
-    }
+    });
+    expect(unhandled).toEqual([]);
   });
 
   it("refuses a loop over the chunks after the partials were read", async () => {
