@@ -19,6 +19,7 @@ export { excerpt, isRecord, MAX_TIMER_MS } from "./internal/values.ts";
 export { untilAborted } from "./internal/until-aborted.ts";
 // Reached only from here (see the note on closeSchema below): the wait of the code loaded on demand.
 export { unlessAborted } from "./pipeline/unless-aborted.ts";
+// Reached only from here: the features derive a call's options from the caller's with it.
 export { callOptionsWith } from "./pipeline/call-options.ts";
 export { gatewayInfo, learnFrom } from "./gateway/info.ts";
 export { limits } from "./pipeline/limits.ts";
@@ -42,6 +43,7 @@ export { readValidation, SchemaResultError, schemaIssues, toSchemaIssue } from "
 export { JSON_SCHEMA_VENDOR, NAME_PATTERN } from "./schemas/tool-internals.ts";
 // Reached only from here, so it loads with the code that uses it (parse(), runTools()), not with the first load.
 export { closeSchema, sendableTools } from "./schemas/strict-mode.ts";
+// Reached only from here: one reading of a tool call's arguments, for parse(), stream() and runTools().
 export { argumentsText, argumentsValue } from "./schemas/tool-arguments.ts";
 export { keptOrRedacted, redactThrown } from "./internal/redact-thrown.ts";
 export { SEND_BUDGET, type SendBudget } from "./internal/send-budget.ts";
