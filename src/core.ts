@@ -39,7 +39,7 @@ export type { SSEChunkOptions } from "./streaming/sse-chunks.ts";
 export type { ToolInternals } from "./schemas/tool.ts";
 export { resolveSchema, type ResolvedSchema, type Validation } from "./schemas/schema-source.ts";
 // Reached only from here: reading a schema's verdict loads with the code that checks replies.
-export { readValidation, SchemaResultError, schemaIssues, toSchemaIssue } from "./schemas/validation.ts";
+export { describeIssue, readValidation, SchemaResultError, schemaIssues, toSchemaIssue } from "./schemas/validation.ts";
 export { JSON_SCHEMA_VENDOR, NAME_PATTERN } from "./schemas/tool-internals.ts";
 // Reached only from here, so it loads with the code that uses it (parse(), runTools()), not with the first load.
 export { closeSchema, sendableTools } from "./schemas/strict-mode.ts";

@@ -58,3 +58,8 @@ export function toSchemaIssue(issue: StandardSchemaIssue): SchemaIssue {
   });
   return { message, path };
 }
+
+/** An issue as a line of a message: `path.to.field: message`, or the message alone. */
+export function describeIssue(issue: SchemaIssue): string {
+  return issue.path?.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message;
+}

@@ -1,4 +1,4 @@
-import { argumentsText, argumentsValue, isRecord, ModelGateError, readValidation, redactThrown, redactValue, SchemaResultError, schemaIssues, StructuredOutputError, unlessAborted, type Redact, type ResolvedSchema, type SchemaIssue, type Validation } from "../core.ts";
+import { argumentsText, argumentsValue, describeIssue, isRecord, ModelGateError, readValidation, redactThrown, redactValue, SchemaResultError, schemaIssues, StructuredOutputError, unlessAborted, type Redact, type ResolvedSchema, type SchemaIssue, type Validation } from "../core.ts";
 import type { ChatCompletion, ChatCompletionChoice } from "../types/index.ts";
 import type { ParsedChatCompletion } from "../types/structured.ts";
 import { PartialJSONParser } from "./partial-json.ts";
@@ -125,10 +125,6 @@ async function verdict(value: unknown, text: unknown, { parseRaw, validate }: Re
         : `${what} was rejected by the schema, which threw: ${error instanceof Error ? error.message : String(error)}`;
     throw fail(`${problem}.`, [{ message: problem }], text, completion, plan, error);
   }
-}
-
-function describeIssue(issue: SchemaIssue): string {
-  return issue.path?.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { abortError, argumentsValue, isRecord, readValidation, type Redact, type Validation } from "../core.ts";
+import { abortError, argumentsValue, describeIssue, isRecord, readValidation, type Redact, type Validation } from "../core.ts";
 import type { ToolRunCall } from "../types/tool-runner.ts";
 import type { PreparedCall } from "./assistant-turn.ts";
 import type { OpenAIFunction, RunnerTool } from "./offered-tools.ts";
@@ -80,7 +80,7 @@ async function runOneCall(call: PreparedCall["call"], tools: Map<string, RunnerT
       return { error: `The arguments were rejected: ${describe(error)}`, thrown: { value: error } };
     }
     if (checked.issues) {
-      const listed = checked.issues.slice(0, MAX_ISSUES).map((issue) => (issue.path?.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message));
+      const listed = checked.issues.slice(0, MAX_ISSUES).map(describeIssue);
       return { error: `The arguments do not match the tool's schema: ${listed.join("; ")}. Call the tool again with corrected arguments.` };
     }
     args = checked.value;
