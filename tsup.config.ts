@@ -12,15 +12,12 @@ const entries = {
 // What src/loader.ts loads on demand, named as entries so that their files carry no hash: an app's
 // bundler adds its own, and the names are in the first load (loader.ts), where a hash does not compress.
 const onDemand = {
-  "internal/parse": "src/structured/parse.ts",
-  "internal/runner": "src/tools/runner.ts",
-  "internal/budget": "src/budget/index.ts",
-  "internal/endpoints": "src/resources/endpoints/index.ts",
-  "internal/key-function": "src/key-function/index.ts",
-  "internal/debug-lines": "src/debug-lines/index.ts",
-  "internal/chat-stream": "src/chat-stream/index.ts",
-  "internal/middleware": "src/middleware/index.ts",
-  "internal/tracing": "src/tracing/index.ts",
+  "internal/parse": "src/features/structured/parse.ts",
+  "internal/runner": "src/features/tools/runner.ts",
+  "internal/budget": "src/features/budget/index.ts",
+  "internal/endpoints": "src/features/endpoints/index.ts",
+  "internal/chat-stream": "src/features/chat-stream/index.ts",
+  "internal/tracing": "src/features/tracing/index.ts",
 };
 
 const shared: Options = {

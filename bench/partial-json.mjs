@@ -37,7 +37,7 @@ async function load(entry) {
   });
   return import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].contents).toString("base64")}`);
 }
-const { PartialJSONParser } = await load("../src/structured/partial-json.ts");
+const { PartialJSONParser } = await load("../src/features/structured/partial-json.ts");
 const { ModelGate } = await load("../src/index.ts");
 
 /** A deterministic reply: the same text on every run and machine. */

@@ -8,7 +8,7 @@ export { ModelGate };
 export default ModelGate;
 
 export type { BodyRequestOptions } from "./client/client.ts";
-export type { LogLevel, Logger } from "./internal/logger.ts";
+export type { LogLevel, Logger } from "./logging/logger.ts";
 export type { ClientOptions, RequestOptions, Fetch, HeadersInput, Middleware, MiddlewareContext, MiddlewareNext, QueryInput } from "./client/options.ts";
 export type { APIKeyFunction } from "./pipeline/auth.ts";
 export type { APIPromise, WithResponse } from "./pipeline/api-promise.ts";

@@ -23,32 +23,26 @@ function onDemand<Module>(load: () => Promise<Module>): () => Promise<Module> {
 }
 
 /** `parse()`: schemas, the incremental JSON parser, the structured stream. */
-export const loadStructured = onDemand(() => import("./structured/parse.ts"));
+export const loadStructured = onDemand(() => import("./features/structured/parse.ts"));
 
 /** `runTools()`: the tool runner. */
-export const loadToolRunner = onDemand(() => import("./tools/runner.ts"));
+export const loadToolRunner = onDemand(() => import("./features/tools/runner.ts"));
 
 /** `maxCost` and `shrinkToAffordable`: budgets, prices and the catalogue cache. */
-export const loadBudget = onDemand(() => import("./budget/index.ts"));
+export const loadBudget = onDemand(() => import("./features/budget/index.ts"));
 
 /** The endpoints beside chat: embeddings, images, speech, transcriptions. */
-export const loadEndpoints = onDemand(() => import("./resources/endpoints/index.ts"));
+export const loadEndpoints = onDemand(() => import("./features/endpoints/index.ts"));
 
-/** Asking an `apiKey` function for the key (a client with a fixed key never loads it). */
-export const loadKeyFunction = onDemand(() => import("./key-function/index.ts"));
 
-/** Running `middleware` (a client without any never loads it). */
-export const loadMiddleware = onDemand(() => import("./middleware/index.ts"));
 
-/** The wording of the debug lines `logLevel: "debug"` writes, and of the plain-http warning. */
-export const loadDebugLines = onDemand(() => import("./debug-lines/index.ts"));
 
 /**
  * `chat.completions.stream()`: openai's `ChatCompletionStream` helper, its events and final
  * values (built on `parse()`, whose code it loads in turn). An entry of its own, so that an app
  * calling `parse()` alone does not download it.
  */
-export const loadChatStream = onDemand(() => import("./chat-stream/index.ts"));
+export const loadChatStream = onDemand(() => import("./features/chat-stream/index.ts"));
 
 /** Publishing calls on the `modelgate:request` tracing channel, once something subscribes to it. */
-export const loadTracing = onDemand(() => import("./tracing/index.ts"));
+export const loadTracing = onDemand(() => import("./features/tracing/index.ts"));

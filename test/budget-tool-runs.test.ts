@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { BadRequestError, ModelGate, tool, type ChatCompletion, type Model } from "../src/index.ts";
 import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
-import { promptTokensAtMost } from "../src/budget/prompt-tokens.ts";
+import { promptTokensAtMost } from "../src/features/budget/prompt-tokens.ts";
 import { recordingClient } from "./fixtures/client.ts";
 
 // `maxCost` in runTools(): the same budget rules as create()'s (one budget module), kept over

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BadRequestError, BudgetExceededError, ModelGate, type Model } from "../src/index.ts";
 import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
-import { FILE_TOKENS, IMAGE_TOKENS, MESSAGE_TOKENS, promptTokensAtMost } from "../src/budget/prompt-tokens.ts";
+import { FILE_TOKENS, IMAGE_TOKENS, MESSAGE_TOKENS, promptTokensAtMost } from "../src/features/budget/prompt-tokens.ts";
 import { completionBody } from "./fixtures/chunks.ts";
 import { recordingClient, requestRecordingClient } from "./fixtures/client.ts";
 

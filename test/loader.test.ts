@@ -5,22 +5,22 @@ import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
 // Every module src/loader.ts loads on demand fails to load here, as in a browser that went
 // offline after the page loaded. A chat app's calls must not notice: everything they reach,
 // errors included, is in the first load.
-vi.mock("../src/structured/parse.ts", () => {
+vi.mock("../src/features/structured/parse.ts", () => {
   throw new TypeError("Failed to fetch dynamically imported module");
 });
-vi.mock("../src/tools/runner.ts", () => {
+vi.mock("../src/features/tools/runner.ts", () => {
   throw new TypeError("Failed to fetch dynamically imported module");
 });
-vi.mock("../src/budget/index.ts", () => {
+vi.mock("../src/features/budget/index.ts", () => {
   throw new TypeError("Failed to fetch dynamically imported module");
 });
-vi.mock("../src/resources/endpoints/index.ts", () => {
+vi.mock("../src/features/endpoints/index.ts", () => {
   throw new TypeError("Failed to fetch dynamically imported module");
 });
-vi.mock("../src/chat-stream/index.ts", () => {
+vi.mock("../src/features/chat-stream/index.ts", () => {
   throw new TypeError("Failed to fetch dynamically imported module");
 });
-vi.mock("../src/middleware/index.ts", () => {
+vi.mock("../src/pipeline/middleware.ts", () => {
   throw new TypeError("Failed to fetch dynamically imported module");
 });
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { APIConnectionTimeoutError, APIUserAbortError, BudgetExceededError, ModelGate, ModelGateError, type Middleware, type Model } from "../src/index.ts";
-import { IMAGE_TOKENS, promptTokensAtMost } from "../src/budget/prompt-tokens.ts";
+import { IMAGE_TOKENS, promptTokensAtMost } from "../src/features/budget/prompt-tokens.ts";
 import { DEFAULT_CATALOGUE } from "../src/testing/index.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { chunk, completionBody, DONE, sseData } from "./fixtures/chunks.ts";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { PartialJSONParser } from "../src/structured/partial-json.ts";
+import { PartialJSONParser } from "../src/features/structured/partial-json.ts";
 import { cut, jsonText, nested, whitespace } from "./fixtures/json-text.ts";
 import { copiedEntries, deepFreeze, jsonCopy, jsonEqual, partialProblem, shapeProblem, sharingProblem } from "./fixtures/json-values.ts";
 

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ModelGate, tool, type ToolRunEvent } from "../src/index.ts";
 import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
-import { EventLog } from "../src/tools/event-log.ts";
+import { EventLog } from "../src/features/tools/event-log.ts";
 import { mockClient as mock } from "./fixtures/mock.ts";
 
 // runTools() driving real loops against the mock gateway: it calls the tools it is given

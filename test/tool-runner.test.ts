@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { APIUserAbortError, BadRequestError, jsonSchema, ModelGateError, tool, type ChatCompletion, type ToolRunEvent } from "../src/index.ts";
-import { EventLog } from "../src/tools/event-log.ts";
+import { EventLog } from "../src/features/tools/event-log.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { chunk, DONE, sseData, toolFragment, usageChunk } from "./fixtures/chunks.ts";
 import { echoTool, SCRIPTED_KEY, scriptedReplies } from "./fixtures/scripted-run.ts";

@@ -28,11 +28,11 @@ import { Models } from "../resources/models.ts";
 import { endpointResources, type Audio, type Embeddings, type Images } from "../resources/endpoint-resources.ts";
 import type { Stream } from "../streaming/stream.ts";
 import { VERSION } from "../version.ts";
-import { loadDebugLines } from "../loader.ts";
+import { warnAboutPlainHTTP } from "../logging/plain-http.ts";
 import { argumentError } from "../errors/invalid-argument.ts";
 import { readEnv } from "../internal/env.ts";
 import { isRecord } from "../internal/values.ts";
-import { isLogLevel, levelledLogger, LOG_LEVELS, type Logger } from "../internal/logger.ts";
+import { isLogLevel, levelledLogger, LOG_LEVELS, type Logger } from "../logging/logger.ts";
 import type { Requester } from "../resources/requester.ts";
 import { isBrowserLike, runtimeName } from "../internal/runtime.ts";
 import { DEFAULT_MAX_LINE_LENGTH } from "../streaming/sse-decoder.ts";
@@ -146,8 +146,7 @@ export class ModelGate {
     const logLevelFromEnv = readEnv("MODELGATE_LOG");
     const logLevel = options.logLevel ?? (isLogLevel(logLevelFromEnv) ? logLevelFromEnv : "warn");
     const log = levelledLogger(logLevel, options.logger ?? console);
-    // The warning's wording loads on demand (with the debug lines): a page on https never needs it.
-    if (root.startsWith("http:")) void loadDebugLines().then((lines) => lines.warnAboutPlainHTTP(root, log), () => {});
+    warnAboutPlainHTTP(root, log);
 
     this.#options = options;
     this.#config = {
@@ -320,7 +319,7 @@ function definedOnly(options: ClientOptions): ClientOptions {
 // exports (`npm run build` and `npm run typecheck` write it): export a public type there, and
 // it is here too. It stays at the end of this file, where the class it merges with is declared.
 import type { APIErrorInit as _APIErrorInit } from "../errors/api-error.ts";
-import type { LogLevel as _LogLevel, Logger as _Logger } from "../internal/logger.ts";
+import type { LogLevel as _LogLevel, Logger as _Logger } from "../logging/logger.ts";
 import type { DecodedDataURL as _DecodedDataURL } from "../media/data-url.ts";
 import type {
   ResponseLike as _ResponseLike, ToFileInput as _ToFileInput, ToFileOptions as _ToFileOptions,

@@ -1,4 +1,4 @@
-import type { LogLevel, Logger } from "../internal/logger.ts";
+import type { LogLevel, Logger } from "../logging/logger.ts";
 import type { APIKeyFunction } from "../pipeline/auth.ts";
 import type { Fetch, HeadersInput, Middleware, QueryInput } from "../pipeline/options.ts";
 

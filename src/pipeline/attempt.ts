@@ -1,5 +1,5 @@
 import { abortError, APIConnectionError, APIConnectionTimeoutError, type Redact } from "../errors/index.ts";
-import { loadMiddleware } from "../loader.ts";
+import { connectionError } from "../errors/fetch-failure.ts";
 import { BodyReader } from "../streaming/body-reader.ts";
 import { limits } from "./limits.ts";
 import type { Fetch } from "./options.ts";
@@ -64,18 +64,18 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
     return new APIConnectionTimeoutError(`Request timed out after ${timeoutMs} ms waiting for ${waitingFor} (timeout).`);
   });
 
-  const explain = async (error: unknown) => {
+  const explain = (error: unknown) => {
     release();
     if (controller.signal.aborted) return abortError(controller.signal);
-    // Worded (or, a middleware's ModelGateError, kept), and what fetch threw kept only where it
-    // is provably free of the key (an HTTP client's error may hold the Request, with its
-    // Authorization header), by code loaded on demand: a failed fetch is rare. Where even that
-    // cannot load, the network is down: the loader's APIConnectionError says so (its cause is
-    // the failed import, not what fetch threw). Nothing more where the wording throws (a
-    // getter's error may quote the key).
-    return loadMiddleware()
-      .then((loaded) => loaded.connectionError(error, redact), (cannotLoad: unknown) => cannotLoad)
-      .catch(() => new APIConnectionError("Connection error"));
+    // What fetch threw is kept only where it is provably free of the key (an HTTP client's
+    // error may hold the Request, with its Authorization header); a middleware's
+    // ModelGateError is kept as it is. Nothing more where the wording throws (a getter's error
+    // may quote the key).
+    try {
+      return connectionError(error, redact);
+    } catch {
+      return new APIConnectionError("Connection error");
+    }
   };
 
   // What the attempt awaits but does not own (a fetch that ignores the signal, a body read)
@@ -94,7 +94,7 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
   try {
     response = await untilAborted(fetch(url, { ...init, signal: controller.signal }));
   } catch (error) {
-    throw await explain(error);
+    throw explain(error);
   }
   if (asItComes && response.ok && !isDocument(response)) {
     // One reader for the body, started now: its first read ends the timeout, and an abort
@@ -111,7 +111,7 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
   try {
     bytes = await untilAborted(response.arrayBuffer());
   } catch (error) {
-    throw await explain(error);
+    throw explain(error);
   }
   release();
   const expected = response.headers.get("content-length");

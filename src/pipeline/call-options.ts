@@ -1,9 +1,5 @@
 import type { ParseOptions } from "../types/structured.ts";
 
-// Reached from src/core.ts only: the code loaded on demand (budgets, parse(), the stream()
-// helper, runTools()) derives a call's options from the caller's here, and the first load
-// carries none of it.
-
 /** Every option a chat call reads: `RequestOptions`, `maxCost` and parse()'s `structuredOutput`. */
 const CALL_OPTION_NAMES = [
   "signal",

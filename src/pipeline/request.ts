@@ -1,9 +1,11 @@
 import { APIError, errorFromBody, isErrorDocument, parseBody, unexpectedBodyError, type ErrorContext, type Redact } from "../errors/index.ts";
 import { gatewayInfo, type GatewayInfo } from "../gateway/info.ts";
-import type { DebugLine } from "../debug-lines/index.ts";
-import type { Logger } from "../internal/logger.ts";
+import { logDebug, type DebugLine } from "../logging/debug-lines.ts";
+import type { Logger } from "../logging/logger.ts";
 import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
-import { loadBudget, loadDebugLines, loadKeyFunction, loadMiddleware, loadTracing } from "../loader.ts";
+import { loadBudget, loadTracing } from "../loader.ts";
+import { keyFrom } from "./key-function.ts";
+import { throughMiddleware } from "./middleware.ts";
 import { CREDENTIAL_HEADERS } from "../internal/redact.ts";
 import { rawResponse } from "../streaming/raw-response.ts";
 import { isRecord } from "../internal/values.ts";
@@ -148,7 +150,7 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
   const middleware = config.middleware.concat(options.middleware ?? []);
   const keySource = config.apiKey;
   /** Asks the key function; only called when `apiKey` is one. */
-  const askForKey = async () => (await loadKeyFunction()).keyFrom(keySource as APIKeyFunction, config.rememberSecret, config.redact, options.signal, timeoutMs);
+  const askForKey = () => keyFrom(keySource as APIKeyFunction, config.rememberSecret, config.redact, options.signal, timeoutMs);
   const state: CallState = {
     retries: 0,
     maxRetries: options.maxRetries ?? config.maxRetries,
@@ -174,7 +176,7 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
       for (const name of CREDENTIAL_HEADERS) config.rememberSecret(headers.get(name)?.replace(/^\w+ /, "") ?? "", true);
     }
     if (state.retries > 0) headers.set("x-modelgate-retry-count", String(state.retries));
-    if (config.debug) await debugLine(config, ["request", spec.method, url, state.retries + 1, headers]);
+    if (config.debug) debugLine(config, ["request", spec.method, url, state.retries + 1, headers]);
     progress.attempts++;
     let exchange: Exchange | undefined;
     let outcome: AttemptOutcome;
@@ -182,7 +184,7 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
       exchange = await attempt({
         // Most clients have none: then nothing of it is loaded, and fetch is called as is. Under
         // `maxCost` the runner (with or without middleware) checks every send against the budget.
-        fetch: middleware[0] || (options as { maxCost?: unknown }).maxCost ? (await loadMiddleware()).throughMiddleware(middleware, config, spec, options, progress) : config.fetch,
+        fetch: middleware[0] || (options as { maxCost?: unknown }).maxCost ? throughMiddleware(middleware, config, spec, options, progress) : config.fetch,
         url,
         init: { ...config.fetchOptions, ...options.fetchOptions, method: spec.method, headers, body: body ?? null },
         timeoutMs,
@@ -192,7 +194,7 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
         redact: config.redact,
       });
       const { response } = exchange;
-      if (config.debug) await debugLine(config, ["response", spec.method, url, response]);
+      if (config.debug) debugLine(config, ["response", spec.method, url, response]);
       outcome = response.ok ? OK : { ok: false, error: errorFromBody(response.status, parseBody(exchange.text), context(response, config)) };
     } catch (error) {
       outcome = { ok: false, error };
@@ -216,14 +218,14 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
         // None when the caller removed it (`headers: { "idempotency-key": null }`).
         const sentKey = headers.get("idempotency-key");
         if (sentKey) headers.set("idempotency-key", (sdkHeaders["idempotency-key"] = `${sentKey}-shrunk`));
-        if (config.debug) await debugLine(config, ["shrink", step.tokens]);
+        if (config.debug) debugLine(config, ["shrink", step.tokens]);
         continue;
       }
       step = nextStep(outcome, state);
     }
     const error = (outcome as { error: Error }).error;
     if (step.do === "retry") {
-      if (config.debug) await debugLine(config, ["retry", step.afterMs, error.message]);
+      if (config.debug) debugLine(config, ["retry", step.afterMs, error.message]);
       await waitBeforeRetry(step.afterMs, options.signal);
       state.retries++;
       continue;
@@ -236,10 +238,8 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
 const OK: AttemptOutcome = { ok: true };
 
 /** Logs a debug line (`logLevel: "debug"`). */
-async function debugLine(config: PipelineConfig, line: DebugLine): Promise<void> {
-  // Its wording loads on the first line; a line that cannot load is not worth failing the call.
-  const lines = await loadDebugLines().catch(() => undefined);
-  lines?.logDebug(config.log, line, config.redact);
+function debugLine(config: PipelineConfig, line: DebugLine): void {
+  logDebug(config.log, line, config.redact);
 }
 
 function isFunction(value: unknown): boolean {

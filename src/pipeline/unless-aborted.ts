@@ -1,8 +1,5 @@
 import { abortError } from "../errors/connection-errors.ts";
 
-// Reached from src/core.ts only: the code loaded on demand (parse(), the stream() helper,
-// runTools()) waits here on work it does not own, and the first load carries none of it.
-
 /**
  * Settles with `work`, or rejects with the abort's error (`APIUserAbortError`, or the error the
  * SDK aborted with: see `abortError`) as soon as one of `signals` aborts; at once when one

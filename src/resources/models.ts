@@ -1,5 +1,4 @@
-import { loadEndpoints } from "../loader.ts";
-import { createAPIPromise } from "../pipeline/api-promise.ts";
+import { invalidArgument } from "../errors/invalid-argument.ts";
 import type { RequestOptions } from "../pipeline/options.ts";
 import type { APIPromise } from "../pipeline/api-promise.ts";
 import type { Model, ModelList } from "../types/index.ts";
@@ -13,10 +12,7 @@ import type { Requester } from "./requester.ts";
  */
 export type ModelListPromise = APIPromise<ModelList> & AsyncIterable<Model>;
 
-/**
- * `client.models`: the gateway's model catalogue. Each method only delegates: the code that
- * makes the call loads on the first one, with the other endpoints beside chat (see src/loader.ts).
- */
+/** `client.models`: the gateway's model catalogue. */
 export class Models {
   readonly #client: Requester;
 
@@ -29,8 +25,7 @@ export class Models {
    * iterate it with `for await` for each `Model` (one request either way).
    */
   list(options?: RequestOptions): ModelListPromise {
-    const client = this.#client;
-    const promise = createAPIPromise(loadEndpoints().then((endpoints) => endpoints.listModels(client, options))) as APIPromise<ModelList>;
+    const promise = this.#client.request<ModelList>({ method: "GET", path: "/v1/models", options });
     return Object.assign(promise, {
       async *[Symbol.asyncIterator]() {
         yield* (await promise).data;
@@ -43,7 +38,14 @@ export class Models {
    * slash, so the id is path-encoded. @throws NotFoundError for an unknown id.
    */
   retrieve(id: string, options?: RequestOptions): APIPromise<Model> {
-    const client = this.#client;
-    return createAPIPromise(loadEndpoints().then((endpoints) => endpoints.retrieveModel(client, id, options))) as APIPromise<Model>;
+    return this.#client.request<Model>({
+      method: "GET",
+      // Checked by `validate`, so that a bad id rejects the call rather than throwing from it.
+      path: typeof id === "string" ? `/v1/models/${encodeURIComponent(id)}` : "",
+      options,
+      validate: () => {
+        if (typeof id !== "string" || id === "") throw invalidArgument("id", 'a model id such as "openai/gpt-4.1-mini"', id);
+      },
+    });
   }
 }

@@ -1,7 +1,7 @@
 import type { APIPromise } from "../pipeline/api-promise.ts";
 import type { RequestSpec } from "../pipeline/request.ts";
 import type { Redact } from "../internal/redact.ts";
-import type { Logger } from "../internal/logger.ts";
+import type { Logger } from "../logging/logger.ts";
 
 /** What a resource needs from the client: the one request pipeline, and its redaction. */
 export interface Requester {

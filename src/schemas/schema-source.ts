@@ -1,7 +1,7 @@
 import { JSON_SCHEMA_VENDOR } from "./tool-internals.ts";
 
 // Shared by `tool()` (which an app imports) and by the `parse()` and `runTools()` code loaded on
-// demand (through src/core.ts). The build gives this module a file of its own (tsup.config.ts).
+// demand.
 
 /** A problem with a schema, as `{ message, path? }`: the shape of `StructuredOutputError.issues`. */
 export interface SchemaIssue {

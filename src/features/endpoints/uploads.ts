@@ -1,0 +1,199 @@
+import { abortError } from "../../errors/connection-errors.ts";
+import { APIConnectionTimeoutError, ModelGateError } from "../../errors/index.ts";
+import { invalidArgument } from "../../errors/invalid-argument.ts";
+import { keptOrRedacted, redactThrown } from "../../internal/redact-thrown.ts";
+import type { Redact } from "../../internal/redact.ts";
+import { untilAborted } from "../../internal/until-aborted.ts";
+import { MAX_TIMER_MS } from "../../internal/values.ts";
+import type { ToFileInput, ToFileOptions } from "../../media/to-file.ts";
+
+// Uploads as openai's users write them. Nothing here imports `node:*`: a Node `fs.ReadStream`
+// is told by what it has (an async iterator and a `path`), a `Response` by its `blob()` and
+// `url`, so the same code runs in browsers and edge runtimes, where those never come.
+
+/** `toFile()` (see src/media/to-file.ts, which loads this on its first call). */
+export async function makeFile(value: ToFileInput | string | PromiseLike<ToFileInput | string>, name?: string | null, options?: ToFileOptions): Promise<File> {
+  if (name != null && typeof name !== "string") throw invalidArgument("name", "a string", name, "toFile()");
+  const type = options?.type;
+  if (type !== undefined && typeof type !== "string") throw invalidArgument("type", "a string such as \"audio/wav\"", type, "toFile()");
+  const source = await value;
+  // A string is text to upload here; as an endpoint's file it is more likely a path, and refused.
+  const blob = typeof source === "string" ? new Blob([source]) : await readUpload(source, "value", "toFile()");
+  const fileName = name ?? nameOf(blob) ?? "upload";
+  if (blob instanceof File && blob.name === fileName && (type === undefined || type === blob.type) && options?.lastModified === undefined) return blob;
+  return new File([blob], fileName, { type: type ?? blob.type, ...(options?.lastModified !== undefined && { lastModified: options.lastModified }) });
+}
+
+/** What bounds the reading of a call's upload: the call's signal and timeout, and the client's redaction for its errors. */
+export interface ReadLimits {
+  signal?: AbortSignal | undefined;
+  /** Milliseconds the reading may take (the call's `timeout`): past it, `APIConnectionTimeoutError`. */
+  timeout: number;
+  redact: Redact;
+}
+
+/**
+ * The bytes of an upload as a `Blob`, reading a stream or `Response` to its end (once, so that
+ * a retry can send them again). A `Blob` is returned as it is; what is read from a named
+ * source (a stream's `path`, a `Response`'s URL, a foreign `File`'s name) comes back as a `File`
+ * of that name; a `Blob` of another realm or a polyfill is read by its bytes. Bytes
+ * become a `Blob`. Aborting `limits.signal`, or its timeout passing, ends the reading at once
+ * (with the abort's error, or `APIConnectionTimeoutError`) and stops a stream (a `ReadableStream`
+ * is cancelled, a Node stream such as `fs.ReadStream` destroyed, closing its file); a source's
+ * own failure is a `ModelGateError` with the key cut out. Anything else (a string included: it is more likely a path than the bytes) is an error naming `param`.
+ */
+export async function readUpload(value: unknown, param: string, where?: string, limits?: ReadLimits): Promise<Blob> {
+  if (value instanceof Blob) return value;
+  if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return new Blob([value as BlobPart]);
+  if (typeof value === "object" && value !== null) {
+    if (isBlobLike(value)) {
+      // A Blob of another realm or a polyfill (formdata-node, an older undici): its bytes, once.
+      const bytes = await reading(param, where, limits, () => value.arrayBuffer());
+      const blob = new Blob([bytes], { type: typeof value.type === "string" ? value.type : "" });
+      return named(blob, typeof value.name === "string" && value.name !== "" ? value.name : undefined);
+    }
+    if (isResponse(value)) {
+      const blob = await reading(param, where, limits, () => value.blob());
+      return named(blob, urlName(value.url));
+    }
+    const parts = chunksOf(value);
+    if (parts) {
+      const read: BlobPart[] = [];
+      await reading(
+        param,
+        where,
+        limits,
+        async () => {
+          for await (const part of parts.chunks) {
+            // Leaving the loop closes the source (a ReadStream its file).
+            if (limits?.signal?.aborted) break;
+            if (!(typeof part === "string" || part instanceof ArrayBuffer || ArrayBuffer.isView(part))) {
+              throw invalidArgument(param, "a stream of bytes (Uint8Array chunks)", part, where, limits?.redact);
+            }
+            read.push(part as BlobPart);
+          }
+        },
+        parts.stop,
+      );
+      // A Node `fs.ReadStream` names its file by `path` (a string, or a Buffer of one).
+      const path = (value as { path?: unknown }).path;
+      return named(new Blob(read), path == null ? undefined : lastSegment(String(path)));
+    }
+  }
+  throw invalidArgument(
+    param,
+    "a Blob, a File, bytes (an ArrayBuffer or a typed array), a Response, or an async iterable of bytes such as fs.createReadStream(path)",
+    value,
+    where,
+    limits?.redact,
+  );
+}
+
+/** What a `Blob` or `File` not of this realm has: its bytes, size and type (and a `File`'s name). */
+interface BlobLike {
+  arrayBuffer(): Promise<ArrayBuffer>;
+  size: number;
+  type?: unknown;
+  name?: unknown;
+}
+
+/** A `Blob` by what it has (a `Response` has no `size`). */
+function isBlobLike(value: object): value is BlobLike {
+  return typeof (value as BlobLike).arrayBuffer === "function" && typeof (value as BlobLike).size === "number";
+}
+
+/** A `Response` from any fetch implementation: not `instanceof`, which fails across realms and polyfills. */
+function isResponse(value: object): value is Response {
+  return typeof (value as Response).blob === "function" && typeof (value as Response).url === "string" && "headers" in value;
+}
+
+/**
+ * Runs a read of the caller's source; its failure (a missing file, a used body) becomes a
+ * `ModelGateError` naming `param`, with the client's key cut out of its message and `cause` (a
+ * source's error may quote a URL that holds it). An abort of the signal ends it at once with the
+ * abort's error, the timeout with `APIConnectionTimeoutError`; either way `stop` stops the
+ * source, whose pending read would otherwise keep it (and a file) open.
+ */
+async function reading<T>(param: string, where: string | undefined, limits: ReadLimits | undefined, read: () => Promise<T>, stop?: () => void): Promise<T> {
+  const signal = limits?.signal;
+  const timeout = limits?.timeout ?? Infinity;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    if (signal?.aborted) throw abortError(signal);
+    const work = signal ? untilAborted(read(), signal) : read();
+    // Past setTimeout's range (Infinity included) there is no timeout.
+    if (!(timeout < MAX_TIMER_MS)) return await work;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new APIConnectionTimeoutError(`Reading \`${param}\` took longer than the call's timeout (${timeout} ms).`)), timeout);
+    });
+    return await Promise.race([work, expired]);
+  } catch (error) {
+    stop?.();
+    if (signal?.aborted) throw abortError(signal);
+    const redact = limits?.redact ?? String;
+    // Only the kept (or redacted) copy is asked anything: a getter or a Proxy trap of what the
+    // source threw may throw, its own error quoting the key.
+    const cause = keptOrRedacted(error, redact, (value) => value instanceof ModelGateError);
+    if (cause instanceof ModelGateError) throw cause;
+    const message = redact(cause instanceof Error ? cause.message : String(cause));
+    const failure = new ModelGateError(`${where ? `${where}: ` : ""}Could not read \`${param}\`: ${message}`, { cause: redactThrown(cause, redact) });
+    (failure as { param: string }).param = param;
+    throw failure;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** `blob` as a `File` named `name`, when there is a name (the bytes are not copied). */
+function named(blob: Blob, name: string | undefined): Blob {
+  return name ? new File([blob], name, { type: blob.type }) : blob;
+}
+
+/** The last segment of a file path (`/tmp/talk.mp3` or `C:\\talk.mp3` → `talk.mp3`). */
+function lastSegment(path: string): string | undefined {
+  return path.split(/[\\/]/).pop() || undefined;
+}
+
+/** The last segment of a URL's path, decoded (`https://host/a/photo%201.png?x=1` → `photo 1.png`). */
+function urlName(url: string): string | undefined {
+  try {
+    return lastSegment(decodeURIComponent(new URL(url).pathname));
+  } catch {
+    // No URL (a `Response` made in code has `url` ""), or one that does not decode.
+    return undefined;
+  }
+}
+
+/**
+ * The chunks of a stream, and how to stop it while a read is pending: a `ReadableStream`
+ * through its own reader (so that `cancel()` ends even a read that never answers), any other
+ * async iterable as it is, stopped by its `destroy()` if it has one (a Node `fs.ReadStream`,
+ * which closes its file); `undefined` for anything else.
+ */
+function chunksOf(value: object): { chunks: AsyncIterable<unknown>; stop: () => void } | undefined {
+  const stream = value as Partial<ReadableStream<unknown>>;
+  if (typeof stream.getReader === "function") {
+    const reader = stream.getReader();
+    return {
+      chunks: {
+        async *[Symbol.asyncIterator]() {
+          try {
+            for (let result = await reader.read(); !result.done; result = await reader.read()) yield result.value;
+          } finally {
+            // Stops the stream on an early exit too (a bad chunk), as `for await` over it would.
+            reader.cancel().catch(() => {});
+          }
+        },
+      },
+      stop: () => void reader.cancel().catch(() => {}),
+    };
+  }
+  if (!(Symbol.asyncIterator in value)) return undefined;
+  const { destroy } = value as { destroy?: unknown };
+  return { chunks: value as AsyncIterable<unknown>, stop: () => void (typeof destroy === "function" && destroy.call(value)) };
+}
+
+/** The name a `Blob` carries, if it is a `File`. */
+function nameOf(blob: Blob): string | undefined {
+  return blob instanceof File && blob.name !== "" ? blob.name : undefined;
+}

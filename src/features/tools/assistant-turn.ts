@@ -1,0 +1,114 @@
+import { describeValue } from "../../errors/invalid-argument.ts";
+import { isRecord } from "../../internal/values.ts";
+import { argumentsText } from "../structured/tool-arguments.ts";
+import type { ChatCompletionMessageToolCall } from "../../types/chat-completion.ts";
+import type { ChatCompletionAssistantMessageParam } from "../../types/chat-params.ts";
+
+/**
+ * The name a call gets in `messages` when the model sent none: providers reject a tool call
+ * without a name in the history (some an empty one too), and the next step must be a valid
+ * request. It is never run, even if a tool has this name.
+ */
+export const UNNAMED_CALL = "unnamed_call";
+
+/** One call of the model's, fit to send back, and what was wrong with it as sent (then it is not run). */
+export interface PreparedCall {
+  call: ChatCompletionMessageToolCall;
+  /** Why the call cannot be run, told to the model as its result. */
+  problem?: string;
+}
+
+/**
+ * The assistant turn that goes back into `messages`, and its calls to run. Whatever the reply
+ * holds, the turn is one a gateway accepts: each call an object with `type: "function"`, an
+ * `id` not used before in the conversation (`ids`, which this adds to), a string name and
+ * string `arguments` (an object sent as the arguments becomes its JSON; `null` or none is
+ * `"{}"`). A refusal is kept as the model sent it. Calls that cannot be run as sent carry
+ * their `problem`; each still gets its `tool` message, so the model can correct itself.
+ */
+export function assistantTurn(message: Record<string, unknown>, step: number, ids: Set<string>): { turn: ChatCompletionAssistantMessageParam; calls: PreparedCall[] } {
+  const sent = callList(message.tool_calls);
+  const calls = sent.map((entry: unknown, index) => prepare(entry, freshID(isRecord(entry) ? entry.id : undefined, step, index, ids)));
+  const turn: ChatCompletionAssistantMessageParam = { role: "assistant", content: contentOf(message.content) };
+  if (typeof message.refusal === "string") turn.refusal = message.refusal;
+  if (calls.length > 0) turn.tool_calls = calls.map((prepared) => prepared.call);
+  return { turn, calls };
+}
+
+/**
+ * The calls of `tool_calls` as a list: a list as it is; an object whose keys are all indexes
+ * (`{ "0": call }`, a list some proxy turned into an object) as the list it stands for; any
+ * other object as a lone call not wrapped in a list, still a call the model made.
+ */
+function callList(calls: unknown): unknown[] {
+  if (Array.isArray(calls)) return calls;
+  if (!isRecord(calls)) return [];
+  const keys = Object.keys(calls);
+  if (keys.length === 0 || !keys.every((key) => /^(0|[1-9]\d{0,8})$/.test(key))) return [calls];
+  // Object.keys lists index keys in ascending order.
+  return keys.map((key) => calls[key]);
+}
+
+function prepare(entry: unknown, id: string): PreparedCall {
+  if (!isRecord(entry)) {
+    return { call: wellFormed({}, {}, id, UNNAMED_CALL, "{}"), problem: `The tool call could not be read: it is ${describeValue(entry)}, not an object. Call the tool again.` };
+  }
+  const fn = isRecord(entry.function) ? entry.function : undefined;
+  if (!fn) {
+    const problem = `The tool call has no \`function\` (the tool's name and its arguments)${entry.function === undefined ? "" : `: it is ${describeValue(entry.function)}`}. Call the tool again.`;
+    return { call: wellFormed(entry, {}, id, UNNAMED_CALL, "{}"), problem };
+  }
+  const args = argumentsText(fn.arguments);
+  const { name } = fn;
+  if (typeof name !== "string" || name === "") {
+    const got = name === undefined || name === "" ? "" : `: it is ${describeValue(name)}, not a string`;
+    return { call: wellFormed(entry, fn, id, UNNAMED_CALL, args ?? "{}"), problem: `The tool call has no tool name${got}. Call the tool again by its name.` };
+  }
+  if (args === undefined) {
+    return { call: wellFormed(entry, fn, id, name, "{}"), problem: "The call's arguments could not be read as JSON. Call the tool again with a JSON object as its arguments." };
+  }
+  return { call: wellFormed(entry, fn, id, name, args) };
+}
+
+/**
+ * The call as it goes back: what the provider sent (it may need its own fields again, such as
+ * a signature of the model's thought), with the four fields every gateway requires made valid.
+ */
+function wellFormed(entry: Record<string, unknown>, fn: Record<string, unknown>, id: string, name: string, args: string): ChatCompletionMessageToolCall {
+  const call: Record<string, unknown> = { ...entry, id, type: "function", function: { ...fn, name, arguments: args } };
+  // A call of another type holds its payload under the type's name (`custom`): sent back as a
+  // function call, it would be a field no function call has.
+  const { type } = entry;
+  if (typeof type === "string" && type !== "id" && type !== "type" && type !== "function") delete call[type];
+  return call as unknown as ChatCompletionMessageToolCall;
+}
+
+/** A call id unique in the conversation: the one sent when it is, else one made from the step and the call's place. */
+function freshID(sent: unknown, step: number, index: number, ids: Set<string>): string {
+  let id = typeof sent === "string" && sent !== "" && !ids.has(sent) ? sent : `call_step${step}_${index}`;
+  // A made-up id may be one the provider sent earlier: counted on until it is not.
+  for (let n = 2; ids.has(id); n++) id = `call_step${step}_${index}_${n}`;
+  ids.add(id);
+  return id;
+}
+
+/** Text, parts, or nothing: what an assistant message param can hold (anything else is sent as its JSON). */
+function contentOf(content: unknown): ChatCompletionAssistantMessageParam["content"] {
+  if (typeof content === "string" || content === null || content === undefined) return content ?? null;
+  if (Array.isArray(content)) return content as ChatCompletionAssistantMessageParam["content"];
+  try {
+    return JSON.stringify(content) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The tool call ids the conversation already holds (of the assistant turns it was given). */
+export function callIDsIn(messages: readonly unknown[]): Set<string> {
+  const ids = new Set<string>();
+  for (const message of messages) {
+    if (!isRecord(message) || !Array.isArray(message.tool_calls)) continue;
+    for (const call of message.tool_calls) if (isRecord(call) && typeof call.id === "string") ids.add(call.id);
+  }
+  return ids;
+}

@@ -1,0 +1,316 @@
+import { abortError } from "../../errors/connection-errors.ts";
+import { APIUserAbortError, ModelGateError } from "../../errors/index.ts";
+import { invalidArgument } from "../../errors/invalid-argument.ts";
+import { isRecord } from "../../internal/values.ts";
+import { callOptionsWith } from "../../pipeline/call-options.ts";
+import { unlessAborted } from "../../pipeline/unless-aborted.ts";
+import type { Completions } from "../../resources/chat/completions.ts";
+import { assertChatParams } from "../../resources/chat/validate.ts";
+import type { Requester } from "../../resources/requester.ts";
+import { sendableTools } from "../structured/strict-mode.ts";
+import { ChatCompletionAccumulator } from "../../streaming/accumulate.ts";
+import type { EndRules } from "../../streaming/chunk-events.ts";
+import type { Stream } from "../../streaming/stream.ts";
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage } from "../../types/index.ts";
+import type { ToolRunCall, ToolRunResult, ToolRunStep, ToolRunStopReason } from "../../types/tool-runner.ts";
+import { assistantTurn, callIDsIn, type PreparedCall } from "./assistant-turn.ts";
+import { callTool } from "./call-tool.ts";
+import { offeredTools, type RunnerTool } from "./offered-tools.ts";
+import { RunnerHelper } from "./runner-helper.ts";
+import type { ShellHandle } from "../chat-stream/chat-helper.ts";
+import { RunBudget, withinBudget, type BudgetedStep } from "../budget/index.ts";
+import { DeltaEvents } from "../chat-stream/delta-events.ts";
+
+const DEFAULT_MAX_STEPS = 10;
+/** The same call (tool and arguments) in this many consecutive steps stops the run. */
+const REPEATS_TO_STOP = 3;
+
+/**
+ * Starts `runTools()` for the object it returned (`runner`, see resources/chat/run-tools.ts):
+ * checks what it was given, then runs step after step, telling openai's runner events as it
+ * goes. The caller's `signal` aborts the run as `runner.abort()` does.
+ */
+export function startRun(shell: ShellHandle, client: Requester, completions: Completions, params: unknown, options: unknown): RunnerHelper {
+  const helper = new RunnerHelper(shell, client);
+  try {
+    helper.streamed = isRecord(params) && params.stream === true;
+  } catch {
+    // A getter of plain JavaScript's params threw: the run below reads them again and fails with it.
+  }
+  helper.start(async () => {
+    helper.follow(isRecord(options) ? options.signal : undefined);
+    return new ToolRun(client, completions, params, options, helper, shell[0]).run();
+  });
+  return helper;
+}
+
+class ToolRun {
+  readonly #client: Requester;
+  readonly #completions: Completions;
+  readonly #params: Record<string, unknown>;
+  readonly #requestOptions: Record<string, unknown>;
+  readonly #signal: AbortSignal;
+  readonly #maxSteps: number;
+  /** `maxCost`, kept by the budget code's rules; `undefined` without one. */
+  readonly #budget: RunBudget | undefined;
+  readonly #tools: Map<string, RunnerTool>;
+  /** openai's runner events, the conversation (`runner.messages`), and the run's own events. */
+  readonly #helper: RunnerHelper;
+  /** What openai-shaped tools get as their second argument: the object `runTools()` returned. */
+  readonly #runner: unknown;
+  /** A function `tool_choice` forces: when openai-shaped, the run ends once it has run, as openai's does. */
+  readonly #forced: string | undefined;
+  readonly #messages: ChatCompletionMessageParam[];
+  /** Every tool call id in the conversation: a new call's id must not repeat one (some providers reject it). */
+  readonly #callIDs: Set<string>;
+  readonly #steps: ToolRunStep[] = [];
+  readonly #usage: CompletionUsage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+  /** The cost the gateway reported, summed; `null` while it reported none. */
+  #reportedCost: number | null = null;
+  /** The calls of the last steps, as `name + canonical arguments`. */
+  readonly #recentCalls: Set<string>[] = [];
+
+  constructor(client: Requester, completions: Completions, params: unknown, options: unknown, helper: RunnerHelper, runner: unknown) {
+    assertChatParams(params);
+    const given = params as Record<string, unknown>;
+    if (!Array.isArray(given.tools) || given.tools.length === 0) throw invalidArgument("tools", "a non-empty array of tool() tools", given.tools);
+    const { byName, wire } = offeredTools(given.tools);
+    this.#tools = byName;
+    if (options !== undefined && !isRecord(options)) throw invalidArgument("options", "an object such as { maxSteps, maxCost, signal }", options);
+    if (given.route != null && !isRecord(given.route)) throw invalidArgument("route", "an object of routing filters", given.route);
+    const format = given.response_format;
+    if ((typeof format === "object" || typeof format === "function") && format !== null && "~standard" in format) {
+      throw new ModelGateError('runTools() sends `response_format` as given: use OpenAI\'s { type: "json_schema", json_schema } form here (a schema object is for parse()).');
+    }
+    // Read, not taken apart with a spread (which keeps own fields only: see callOptionsWith).
+    const { maxChatCompletions, maxCost, maxSteps: givenSteps } = options ?? {};
+    const maxSteps = givenSteps ?? maxChatCompletions ?? DEFAULT_MAX_STEPS;
+    if (!(Number.isInteger(maxSteps) && (maxSteps as number) >= 1)) throw invalidArgument(givenSteps === undefined && maxChatCompletions !== undefined ? "maxChatCompletions" : "maxSteps", "a whole number from 1", maxSteps);
+    // Each step's own options: the run's budget is counted here, step by step, not by create().
+    const requestOptions = callOptionsWith(options, { maxCost: undefined });
+    this.#client = client;
+    this.#completions = completions;
+    // Sent closed, with `strict` set, once for the whole run: what the budget estimates is what goes out.
+    this.#params = { ...given, tools: sendableTools(wire) };
+    // Every request and every tool gets the runner's signal: `abort()` and the caller's signal (which aborts it) both reach them.
+    this.#signal = helper.controller.signal;
+    this.#requestOptions = { ...requestOptions, signal: this.#signal };
+    this.#maxSteps = maxSteps as number;
+    this.#budget = maxCost === undefined ? undefined : new RunBudget(client, maxCost, given, this.#signal, requestOptions.timeout as number | undefined);
+    this.#helper = helper;
+    this.#runner = runner;
+    const choice = given.tool_choice;
+    this.#forced = isRecord(choice) && isRecord(choice.function) && typeof choice.function.name === "string" ? choice.function.name : undefined;
+    // The runner's own list, so `runner.messages` is the conversation as it grows.
+    this.#messages = helper.conversation.messages;
+    this.#messages.push(...(given.messages as ChatCompletionMessageParam[]));
+    this.#callIDs = callIDsIn(this.#messages);
+  }
+
+  async run(): Promise<ToolRunResult> {
+    let stopReason: ToolRunStopReason;
+    for (let step = 1; ; step++) {
+      if (this.#signal.aborted) throw abortError(this.#signal);
+      const body: Record<string, unknown> = { ...this.#params, messages: [...this.#messages] };
+      // `null`: no budget to keep; `undefined`: the step's worst case would pass what is left.
+      const budgeted = this.#budget ? await named(step, this.#budget.step(body)) : null;
+      if (budgeted === undefined) {
+        stopReason = "max_cost";
+        break;
+      }
+      this.#helper.log.push({ type: "step.start", step });
+      const answer = await named(step, this.#complete(budgeted ? budgeted.body : body, step, budgeted)).catch((error: unknown) => {
+        // With model "auto", the gateway saying no model fits what is left is a stop condition.
+        if (budgeted && this.#budget?.endsRun(budgeted, error)) return undefined;
+        throw error;
+      });
+      if (answer === undefined) {
+        stopReason = "max_cost";
+        break;
+      }
+      const { completion, gateway } = answer;
+      const message = completion.choices?.[0]?.message as ChatCompletionMessage | undefined;
+      if (!isRecord(message)) throw new ModelGateError(`Step ${step} of the tool run failed: the reply has no message.`);
+      const cost = gateway?.cost ?? null;
+      this.#count(completion, cost, gateway?.model ?? completion.model, budgeted, gateway?.attempts);
+      // Whatever the reply holds, the turn that goes back is a valid request's; a call that cannot be run says why in its tool message.
+      const { turn, calls } = assistantTurn(message, step, this.#callIDs);
+      const record: ToolRunStep = { completion, model: completion.model, cost, gateway, toolCalls: [] };
+      this.#steps.push(record);
+      this.#helper.conversation.addCompletion(completion, turn);
+      // As openai's runner without streaming tells a reply's text (a streamed one told it chunk by chunk).
+      if (body.stream !== true && typeof turn.content === "string" && turn.content) this.#helper.emit("content", turn.content, turn.content);
+      if (calls.length === 0) {
+        this.#helper.log.push({ type: "step.end", step, completion, cost });
+        stopReason = "done";
+        break;
+      }
+      const repeated = this.#repeated(calls);
+      if (repeated.size > 0) {
+        // Not run a third time; every call still gets its message, so the conversation can go on.
+        record.toolCalls = calls.map(({ call }) => {
+          const error = repeated.has(call)
+            ? "Not run: this call was made with the same arguments in three steps in a row, so the run stopped."
+            : "Not run: another call of this step repeated itself three steps in a row, so the run stopped.";
+          this.#helper.conversation.addMessage({ role: "tool", tool_call_id: call.id, content: `Error: ${error}` });
+          return { call, error, ms: 0 };
+        });
+        this.#helper.log.push({ type: "step.end", step, completion, cost });
+        stopReason = "repeated_call";
+        break;
+      }
+      record.toolCalls = await this.#runCalls(calls, step);
+      this.#helper.log.push({ type: "step.end", step, completion, cost });
+      if (this.#ranForcedFunction(record.toolCalls)) {
+        stopReason = "done";
+        break;
+      }
+      if (this.#budget?.exhausted) {
+        stopReason = "max_cost";
+        break;
+      }
+      if (step >= this.#maxSteps) {
+        stopReason = "max_steps";
+        break;
+      }
+    }
+    const last = this.#steps.at(-1)?.completion.choices?.[0]?.message ?? null;
+    return { stopReason, message: last, messages: this.#messages, steps: this.#steps, usage: this.#usage, cost: this.#reportedCost };
+  }
+
+  /** One chat completion: streamed (each chunk an event) when the params ask for it. */
+  async #complete(body: Record<string, unknown>, step: number, budgeted: BudgetedStep | null = null): Promise<{ completion: ChatCompletion; gateway: ToolRunStep["gateway"] }> {
+    // Each step is a request of its own: a caller's idempotency key is made one per step.
+    const key = this.#requestOptions.idempotencyKey;
+    const keyed = typeof key === "string" ? { ...this.#requestOptions, idempotencyKey: `${key}-step-${step}` } : this.#requestOptions;
+    // Under a budget, the step goes out with what is left as its own `maxCost`, so that every
+    // send of it (a retry after a lost answer, a middleware's extra `next()`) is counted and
+    // checked as `create()` checks its sends.
+    const options = budgeted ? { ...keyed, maxCost: budgeted.left } : keyed;
+    if (body.stream !== true) {
+      const completion = (await this.#completions.create(body as never, options as never)) as ChatCompletion;
+      this.#helper.emit("connect");
+      return { completion, gateway: completion.gateway };
+    }
+    // Usage (and with it the cost) comes in the usage chunk only when asked for. The runner asks
+    // on its own account, so the stream's end rules stay those of the caller's request (`body`):
+    // a provider that ignores `stream_options` ends a whole answer without the usage chunk, and
+    // that step counts at its worst case (see RunBudget.count) instead of failing as a cut one.
+    const streamed = { ...body, stream_options: { ...(isRecord(body.stream_options) ? body.stream_options : {}), include_usage: true } };
+    const streamRules = stepStreamRules(body);
+    // As create() sends a streamed chat request (its tools already sendable), with those rules.
+    const send = (sent: unknown, sendOptions: Record<string, unknown>) =>
+      this.#client.request<Stream<ChatCompletionChunk>>({ method: "POST", path: "/v1/chat/completions", body: sent, response: "sse", streamRules, options: sendOptions, validate: () => assertChatParams(sent) });
+    const stream = (budgeted ? await (await withinBudget(this.#client, streamed, options, send)).data : await send(streamed, options)) as Stream<ChatCompletionChunk>;
+    this.#helper.emit("connect");
+    const accumulator = new ChatCompletionAccumulator();
+    // openai's chunk events (`chunk`, `content`, `content.delta`, …) for this step's reply.
+    const deltas = new DeltaEvents(this.#helper);
+    for await (const chunk of stream) {
+      accumulator.add(chunk);
+      // Kept only for iterators reading now: a long answer must not be held twice (see EventLog).
+      this.#helper.log.pushLive({ type: "chunk", step, chunk });
+      await deltas.add(chunk);
+    }
+    return { completion: accumulator.result(), gateway: stream.gateway };
+  }
+
+  /** Runs every call of a step at once; their messages follow in call order. */
+  async #runCalls(calls: PreparedCall[], step: number): Promise<ToolRunCall[]> {
+    const work = Promise.all(
+      calls.map(async (prepared) => {
+        this.#helper.log.push({ type: "tool_call", step, call: prepared.call });
+        const done = await callTool(prepared, this.#tools, { signal: this.#signal, step, redact: this.#client.redact, runner: this.#runner });
+        if (!this.#signal.aborted) this.#helper.log.push({ type: "tool_result", step, ...done.outcome });
+        return done;
+      }),
+    );
+    // After an abort the run stops waiting for the tools (even one that ignores `signal`);
+    // what they end with later is nobody's concern.
+    work.catch(() => {});
+    const outcomes = await unlessAborted(work, this.#signal);
+    for (const { outcome, content } of outcomes) this.#helper.conversation.addMessage({ role: "tool", tool_call_id: outcome.call.id, content });
+    return outcomes.map(({ outcome }) => outcome);
+  }
+
+  /**
+   * Adds a step's usage and cost to the run's, and counts the step against the budget: for
+   * the cost the gateway reported, else for its worst case (see `RunBudget.count`).
+   */
+  #count(completion: ChatCompletion, cost: number | null, model: string, budgeted: BudgetedStep | null, attempts?: number): void {
+    const usage = completion.usage;
+    if (usage) {
+      this.#usage.prompt_tokens += usage.prompt_tokens ?? 0;
+      this.#usage.completion_tokens += usage.completion_tokens ?? 0;
+      this.#usage.total_tokens += usage.total_tokens ?? 0;
+    }
+    if (cost !== null) this.#reportedCost = (this.#reportedCost ?? 0) + cost;
+    if (budgeted) this.#budget?.count(budgeted, cost, usage, model, attempts);
+  }
+
+  /** Whether the function `tool_choice` forces is openai-shaped and ran without error this step: openai's runner ends then. */
+  #ranForcedFunction(calls: ToolRunCall[]): boolean {
+    const forced = this.#forced;
+    const tool = forced === undefined ? undefined : this.#tools.get(forced);
+    return tool !== undefined && "openai" in tool && calls.some(({ call, error }) => call.function.name === forced && error === undefined);
+  }
+
+  /** The calls that repeat one made with the same arguments in each of the two steps before. */
+  #repeated(calls: PreparedCall[]): Set<ChatCompletionMessageToolCall> {
+    const signatures = calls.map(({ call }) => callSignature(call));
+    const earlier = this.#recentCalls.slice(-(REPEATS_TO_STOP - 1));
+    this.#recentCalls.push(new Set(signatures));
+    if (earlier.length < REPEATS_TO_STOP - 1) return new Set();
+    return new Set(calls.filter((_, index) => earlier.every((step) => step.has(signatures[index] as string))).map(({ call }) => call));
+  }
+}
+
+/**
+ * What a streamed step must have shown before a close without `[DONE]` counts as its end: the
+ * rules create() reads from a request (resources/chat/decode.ts, `chatStreamRules`), read from
+ * the caller's params, so the usage chunk is required only when the caller asked for it.
+ * Written again here rather than exported from the core: every core export weighs on the
+ * first load of every app.
+ */
+function stepStreamRules(params: Record<string, unknown>): EndRules {
+  const format = isRecord(params.audio) ? params.audio.format : undefined;
+  return {
+    requireUsage: isRecord(params.stream_options) && params.stream_options.include_usage === true,
+    audioFormat: typeof format === "string" ? format : undefined,
+    choiceCount: typeof params.n === "number" ? params.n : undefined,
+  };
+}
+
+/** A step's own failure names the step, which matters in a long run. */
+async function named<T>(step: number, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof ModelGateError && !(error instanceof APIUserAbortError) && !error.message.startsWith("Step ")) {
+      error.message = `Step ${step} of the tool run failed: ${error.message}`;
+    }
+    throw error;
+  }
+}
+
+/** A call as `name(canonical JSON of its arguments)`: the same call whatever the key order or spacing; no arguments are `{}`. */
+function callSignature(call: ChatCompletionMessageToolCall): string {
+  const { name, arguments: text } = call.function;
+  try {
+    return `${name}(${canonicalJSON(text.trim() === "" ? {} : JSON.parse(text))})`;
+  } catch {
+    // Not JSON, or nested too deep to walk: compared as the text it is.
+    return `${name}(${text})`;
+  }
+}
+
+function canonicalJSON(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJSON).join(",")}]`;
+  if (isRecord(value)) {
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJSON(value[key])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}

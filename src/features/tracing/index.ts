@@ -1,0 +1,289 @@
+import { abortError } from "../../errors/connection-errors.ts";
+import { APIError, ModelGateError } from "../../errors/index.ts";
+import { gatewayInfo, learnFrom } from "../../gateway/info.ts";
+import { isRecord } from "../../internal/values.ts";
+import { keyFrom } from "../../pipeline/key-function.ts";
+import type { Outcome } from "../../pipeline/api-promise.ts";
+import type { APIKeyFunction } from "../../pipeline/auth.ts";
+import { finalData } from "../../pipeline/outcome-of.ts";
+import { assertCallOptions } from "../../pipeline/request.ts";
+import { ChatCompletionAccumulator } from "../../streaming/accumulate.ts";
+import { Stream } from "../../streaming/stream.ts";
+import type { ChatCompletionChunk, GatewayInfo } from "../../types/index.ts";
+import type { PipelineConfig, Progress, RequestSpec } from "../../pipeline/request.ts";
+import type { RequestChannel } from "../../pipeline/trace-channel.ts";
+import { inputMessages, outputMessages } from "./messages.ts";
+
+/** The object a call publishes: flat keys named as OpenTelemetry's GenAI conventions name them. */
+type TraceContext = Record<string, unknown>;
+
+/**
+ * Runs one call (`call`, the request loop) and publishes it on the `modelgate:request` tracing
+ * channel, which has subscribers (`subscribedChannel()`), the way Node's `tracePromise` would:
+ * `start` and `end` around its synchronous start, then on settlement `error` (if it failed),
+ * `asyncStart` and `asyncEnd`. A streamed call settles when its body has ended, been cancelled
+ * or failed, not when the `Stream` is returned. Unlike `tracePromise`, the context never holds
+ * the result: only the fields a span needs (no request, completion, chunks, or key).
+ */
+export async function traceCall<T>(channel: RequestChannel, config: PipelineConfig, spec: RequestSpec, call: (progress: Progress) => Promise<Outcome<T>>, promise?: object): Promise<Outcome<T>> {
+  const progress: Progress = { attempts: 0 };
+  if (spec.untraced) return call(progress);
+  const { apiKey } = config;
+  const options = spec.options ?? {};
+  let askable = typeof apiKey !== "string";
+  try {
+    // A call its options or params refuse never asks for a key: it is left to refuse them.
+    if (askable && spec.options !== undefined) assertCallOptions(spec.options);
+    if (askable) spec.validate?.();
+  } catch {
+    askable = false;
+  }
+  if (askable) {
+    // The first key an `apiKey` function gives is asked for before `start`, so that every field
+    // the call publishes is cut by a redaction that knows it: the call's first attempt uses it
+    // (its asking time is not the span's). A function that fails fails the call, published.
+    try {
+      progress.key = await keyFrom(apiKey as APIKeyFunction, config.rememberSecret, config.redact, options.signal, options.timeout ?? config.timeout);
+    } catch (error) {
+      if (error instanceof APIError) (error as { gateway: GatewayInfo }).gateway = gatewayInfo(spec.body, error.headers, 0);
+      return publishCall(channel, config, spec, progress, () => Promise.reject(error), promise);
+    }
+  }
+  return publishCall(channel, config, spec, progress, call, promise);
+}
+
+/** Publishes one call (`call`, with the key known if a function gives it): see `traceCall`. */
+function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: RequestSpec, progress: Progress, call: (progress: Progress) => Promise<Outcome<T>>, promise?: object): Promise<Outcome<T>> {
+  const { redact, traceContent } = config;
+  const abortedBefore = (spec.options?.signal as AbortSignal | null | undefined)?.aborted === true;
+  const started = performance.now();
+  const body = isRecord(spec.body) ? spec.body : {};
+  const { path } = spec;
+  const operation = path === "/v1/chat/completions" ? "chat" : path === "/v1/embeddings" ? "embeddings" : "generate_content";
+  const url = new URL(config.root);
+  const context: TraceContext = {
+    "gen_ai.operation.name": operation,
+    "gen_ai.provider.name": "modelgate",
+    "server.address": redact(url.hostname),
+    "server.port": Number(url.port) || (url.protocol === "https:" ? 443 : 80),
+  };
+  /** Sets a field only when it is known; texts are cut by `redact` (a server may echo the key). */
+  const set = (key: string, value: unknown) => {
+    if (typeof value === "string" ? value !== "" : Number.isFinite(value)) context[key] = typeof value === "string" ? redact(value) : value;
+  };
+  if (operation === "generate_content") set("modelgate.endpoint", path);
+  set("gen_ai.request.model", body.model);
+  set("gen_ai.request.max_tokens", body.max_completion_tokens ?? body.max_tokens);
+  set("gen_ai.request.temperature", body.temperature);
+  if (traceContent && Array.isArray(body.messages)) set("gen_ai.input.messages", json(() => inputMessages(body.messages as unknown[])));
+
+  /**
+   * Per choice index, for a stream (a non-streamed answer gives them all at once): a Map, so a
+   * hostile index (4294967294) costs one entry, not an array that long.
+   */
+  const reasons = new Map<unknown, unknown>();
+  let settled = false;
+  let stopListening = () => {};
+  /** Settles a stream whose raw body was read (`asResponse()`) to its end. */
+  let bodyDone = () => {};
+  /** The timer that reads a stream's first chunk ahead (see `traceStream`). */
+  let readAhead: ReturnType<typeof setTimeout> | undefined;
+  /** Set once the first chunk was asked for ahead of the caller: the raw body is then no longer whole. */
+  let readAheadStarted = false;
+  const settle = (info: GatewayInfo | undefined, failed: boolean, error?: unknown, output?: unknown[]) => {
+    if (settled) return;
+    settled = true;
+    stopListening();
+    // A signal aborted before the call stops its first attempt before anything is sent.
+    context["modelgate.attempts"] = abortedBefore ? 0 : progress.attempts;
+    // Cut again what `start` published: a key given since (a refresh after a 401) is known now.
+    for (const key in context) if (typeof context[key] === "string") context[key] = redact(context[key]);
+    if (info) {
+      set("gen_ai.provider.name", info.provider);
+      set("modelgate.provider", info.provider);
+      set("gen_ai.response.model", info.model);
+      set("gen_ai.response.id", info.generationID);
+      set("gen_ai.usage.input_tokens", info.usage?.prompt_tokens);
+      set("gen_ai.usage.output_tokens", info.usage?.completion_tokens);
+      set("modelgate.cost", info.cost);
+    }
+    const finishReasons = [...reasons]
+      .sort(([a], [b]) => Number(a) - Number(b))
+      .flatMap(([, reason]) => (typeof reason === "string" ? [redact(reason)] : []));
+    if (finishReasons.length > 0) context["gen_ai.response.finish_reasons"] = finishReasons;
+    if (traceContent && output) set("gen_ai.output.messages", json(() => outputMessages(output)));
+    if (failed) {
+      context["error.type"] = error instanceof Error ? error.name : "_OTHER";
+      channel.error.publish(context);
+    }
+    channel.asyncStart.publish(context);
+    channel.asyncEnd.publish(context);
+  };
+  /** Settles a failure with what the stream had learned (`known`), else what the error knew (an `APIError`'s gateway info). */
+  const failed = (error: unknown, known?: GatewayInfo) => settle(known ?? (error as { gateway?: GatewayInfo } | null)?.gateway, true, error);
+  const addReasons = (choices: unknown) => {
+    if (Array.isArray(choices)) for (const choice of choices) if (isRecord(choice) && choice.finish_reason) reasons.set(typeof choice.index === "number" ? choice.index : 0, choice.finish_reason);
+  };
+
+  /**
+   * The raw body of a stream (`asResponse()`), settling the trace when it ends, fails or is
+   * cancelled, like the chunks of the `Stream` would.
+   */
+  const traceBody = (response: Response, done: () => void, known: GatewayInfo | undefined): Response => {
+    const reader = response.body?.getReader();
+    if (!reader) return response;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const { done: ended, value } = await reader.read();
+          if (!ended) return controller.enqueue(value);
+          done();
+          controller.close();
+        } catch (error) {
+          failed(error, known);
+          controller.error(error);
+        }
+      },
+      cancel(reason) {
+        done();
+        return reader.cancel(reason);
+      },
+    });
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+
+  /** The call's stream, settling the trace however its body ends (see `settle`). */
+  const traceStream = (stream: Stream<unknown>): Stream<unknown> => {
+    const { controller, gateway } = stream;
+    const { signal } = controller;
+    // An abort ends the body whether or not anyone is reading it (a stream dropped and
+    // aborted still settles); the caller's abort is a failure, as the iterator would report it.
+    // `chat.completions.stream()` aborts with BREAK when its loop is left: that is no failure.
+    const onAbort = () => ((signal.reason as { cause?: unknown } | undefined)?.cause === BREAK ? settle(gateway, false) : failed(abortError(signal), gateway));
+    signal.addEventListener("abort", onAbort);
+    stopListening = () => signal.removeEventListener("abort", onAbort);
+    const accumulator = traceContent && operation === "chat" ? new ChatCompletionAccumulator() : undefined;
+    const done = () => {
+      let output: unknown[] | undefined;
+      try {
+        output = accumulator?.result().choices;
+      } catch {
+        // No chunk came: there is no output to show.
+      }
+      settle(gateway, false, undefined, output);
+    };
+    bodyDone = () => settle(gateway, false);
+    const stamp = () => (context["modelgate.time_to_first_chunk_ms"] ??= performance.now() - started);
+    let source: AsyncIterator<unknown> | undefined;
+    /** The first chunk, asked for before the caller asks (see `readAhead`). */
+    let first: Promise<IteratorResult<unknown>> | undefined;
+    // The first chunk is asked for a timer turn after the stream is handed over (not at once:
+    // `asResponse()`, called then, reads the raw body instead), so that its time is when it came,
+    // not when the caller got round to reading it. One chunk at most waits here.
+    readAhead = setTimeout(() => {
+      if (source) return;
+      readAheadStarted = true;
+      source = stream[Symbol.asyncIterator]();
+      first = source.next();
+      first.then((result) => void (result.done || stamp()), () => {});
+    }, 0);
+    return new Stream(
+      () => {
+        clearTimeout(readAhead);
+        source ??= stream[Symbol.asyncIterator]();
+        const read = source;
+        return {
+          next: () => {
+            // Each read takes the chunk read ahead at most once.
+            const pending = first ?? read.next();
+            first = undefined;
+            return pending.then(
+              (result) => {
+                if (result.done) done();
+                else {
+                  stamp();
+                  if (isRecord(result.value)) addReasons(result.value.choices);
+                  accumulator?.add(result.value as ChatCompletionChunk);
+                }
+                return result;
+              },
+              (error: unknown) => {
+                failed(error, gateway);
+                throw error;
+              },
+            );
+          },
+          // A `break` (or a tee's two readers both stopping) ends the call; it is no failure.
+          return: async () => {
+            first = undefined;
+            const result = (await read.return?.()) ?? { done: true, value: undefined };
+            done();
+            return result;
+          },
+        };
+      },
+      controller,
+      stream.response,
+      gateway,
+    );
+  };
+
+  const run = () => {
+    try {
+      return call(progress);
+    } finally {
+      channel.end.publish(context);
+    }
+  };
+  const outcome = channel.start.runStores ? channel.start.runStores(context, run) : (channel.start.publish(context), run());
+  return outcome.then(
+    (result) => {
+      const { data } = result;
+      if (data instanceof Stream) {
+        const asResponse = async () => {
+          clearTimeout(readAhead);
+          // Never a raw body without its first bytes: said, not handed over shortened.
+          if (readAheadStarted) {
+            throw new ModelGateError(
+              "asResponse() was called after the traced stream began to be read (a tracing subscriber reads the first chunk a timer turn after the stream is returned): call it before awaiting the stream.",
+            );
+          }
+          return traceBody(await result.asResponse(), bodyDone, data.gateway);
+        };
+        return { ...result, data: traceStream(data) as T, asResponse };
+      }
+      // `data` may still be worked out (parse() validating, see `finalData`): the call settles with it.
+      Promise.resolve((promise && finalData.get(promise)) ?? result.data).then((data) => {
+        // A completion carries what the gateway did; any other answer is read here.
+        let info = (data as { gateway?: GatewayInfo } | null)?.gateway;
+        if (isRecord(data)) addReasons(data.choices);
+        if (!info) {
+          info = gatewayInfo(spec.body, result.response().headers, progress.attempts, redact);
+          if (isRecord(data)) learnFrom(info, data, redact);
+        }
+        const choices = isRecord(data) && Array.isArray(data.choices) ? data.choices : undefined;
+        settle(info, false, undefined, choices);
+      }, failed);
+      return result;
+    },
+    (error: unknown) => {
+      // A layer over the call may turn its failure into another (see `finalData`): that is the call's.
+      const final = promise && finalData.get(promise);
+      if (final) final.then(() => failed(error), failed);
+      else failed(error);
+      throw error;
+    },
+  );
+}
+
+/** The abort reason `chat.completions.stream()` gives when its caller leaves the loop (`break`). */
+const BREAK = Symbol.for("modelgate.break");
+
+/** The JSON text of what `make` gives, or nothing when it cannot be written as JSON (a cycle). */
+function json(make: () => unknown): string | undefined {
+  try {
+    return JSON.stringify(make());
+  } catch {
+    return undefined;
+  }
+}
