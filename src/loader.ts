@@ -1,48 +1,90 @@
-// The one place the SDK loads code on demand. Every `import()` in src/ is here.
+// The one place the SDK loads code on demand. Every `import()` in src/ is here, and every module
+// it loads is the entry of a folder under src/features/.
 //
-// A chat app's first load holds the client, the request pipeline, the stream and its helpers,
-// and error reading. The larger optional features below load on their first use, so an app
-// that never calls them never downloads them: each is an ordinary module that imports what it
-// uses from the rest of the SDK; a bundler that splits code gives each its own file.
+// A chat app's first load holds the client, the whole request path, the stream and its helpers,
+// and error reading: nothing a chat call reaches, whether it succeeds or fails, is fetched on
+// first use. The large optional features below load on their first use, so an app that never
+// calls them never downloads them: each is an ordinary module that imports what it uses from
+// the rest of the SDK; a bundler that splits code gives it files of its own.
 //
-// To add a feature that loads on demand: put it in its own folder, give it one entry module,
-// add a loader for it here, and call that loader from the method that needs it. Nothing of
-// the feature may be imported statically from the core (a test checks the first load).
-import { APIConnectionError } from "./errors/connection-errors.ts";
+// To add a feature that loads on demand: give it a folder under src/features/ with one entry
+// module, add a loader for it here, and call that loader from the method that needs it, with
+// the call's bounds. Nothing under src/features/ may be imported statically from outside it
+// (test/architecture.test.ts checks it).
+import { APIConnectionTimeoutError } from "./errors/connection-errors.ts";
+import { ModelGateError } from "./errors/modelgate-error.ts";
+import { isRecord } from "./internal/values.ts";
+import { limits } from "./pipeline/limits.ts";
+import { unlessAborted } from "./pipeline/unless-aborted.ts";
 
-const LOAD_FAILED = "Could not load part of the SDK (is the network down?)";
+/** What bounds a call's wait for code: the call's own `signal` and `timeout`, as they bound its attempts. */
+export interface LoadBounds {
+  /** The caller's signal: its abort ends the wait with `APIUserAbortError`. */
+  signal?: AbortSignal | null | undefined;
+  /** Milliseconds: past them the wait ends with `APIConnectionTimeoutError` (`Infinity`: no limit). */
+  timeout: number;
+}
 
-/** A module loaded once, on first use; a failed load (a browser gone offline) is tried again next time. */
-function onDemand<Module>(load: () => Promise<Module>): () => Promise<Module> {
+/**
+ * The bounds of a call, read from its options as they came (plain JavaScript may pass anything:
+ * an option of the wrong kind is left to the call's own check, which names it) over the
+ * client's `timeout`.
+ */
+export function callBounds(options: unknown, clientTimeout: number): LoadBounds {
+  if (!isRecord(options)) return { timeout: clientTimeout };
+  const { signal, timeout } = options;
+  return {
+    signal: typeof (signal as AbortSignal | undefined)?.addEventListener === "function" ? (signal as AbortSignal) : undefined,
+    timeout: typeof timeout === "number" && timeout >= 0 ? timeout : clientTimeout,
+  };
+}
+
+/**
+ * A module loaded once, on first use, and the wait for it bounded by each call that asks.
+ * A load that fails rejects every call waiting on it with a `ModelGateError` naming `feature`,
+ * the loader's error as its `cause`; the next call asks again, though the runtime may answer
+ * with the same failure (Node and browsers keep a failed `import()` in their module maps).
+ */
+function onDemand<Module>(feature: string, load: () => Promise<Module>): (bounds: LoadBounds) => Promise<Module> {
   let loading: Promise<Module> | undefined;
-  return () =>
-    (loading ??= load().catch((error: unknown) => {
+  /** Once loaded, a call waits for nothing, whatever its signal says: an aborted call fails in its own steps. */
+  let loaded: Module | undefined;
+  const start = () =>
+    (loading ??= load().then((module) => (loaded = module), (error: unknown) => {
       loading = undefined;
-      throw new APIConnectionError(LOAD_FAILED, { cause: error });
+      throw new ModelGateError(
+        `Could not load the code of ${feature}, so nothing was sent; the loader's error is the \`cause\`. A runtime may keep answering with that failure until the page is reloaded or the process restarted (Node and browsers keep a failed import() in their module maps).`,
+        { cause: error },
+      );
     }));
+  return async ({ signal, timeout }) => {
+    if (loaded) return loaded;
+    const { controller, release } = limits(signal, timeout, () => new APIConnectionTimeoutError(`The code of ${feature} did not load within ${timeout} ms (timeout), so nothing was sent.`));
+    try {
+      return await unlessAborted(start(), controller.signal);
+    } finally {
+      release();
+    }
+  };
 }
 
 /** `parse()`: schemas, the incremental JSON parser, the structured stream. */
-export const loadStructured = onDemand(() => import("./features/structured/parse.ts"));
+export const loadStructured = onDemand("parse() (structured outputs)", () => import("./features/structured/parse.ts"));
 
 /** `runTools()`: the tool runner. */
-export const loadToolRunner = onDemand(() => import("./features/tools/runner.ts"));
+export const loadToolRunner = onDemand("runTools() (the tool runner)", () => import("./features/tools/runner.ts"));
 
 /** `maxCost` and `shrinkToAffordable`: budgets, prices and the catalogue cache. */
-export const loadBudget = onDemand(() => import("./features/budget/index.ts"));
+export const loadBudget = onDemand("budgets (maxCost, shrinkToAffordable)", () => import("./features/budget/index.ts"));
 
-/** The endpoints beside chat: embeddings, images, speech, transcriptions. */
-export const loadEndpoints = onDemand(() => import("./features/endpoints/index.ts"));
-
-
-
+/** The endpoints beside chat and models: embeddings, images, speech, transcriptions. */
+export const loadEndpoints = onDemand("the embeddings, images and audio endpoints", () => import("./features/endpoints/index.ts"));
 
 /**
  * `chat.completions.stream()`: openai's `ChatCompletionStream` helper, its events and final
- * values (built on `parse()`, whose code it loads in turn). An entry of its own, so that an app
- * calling `parse()` alone does not download it.
+ * values (built on `parse()`, whose code it needs too).
  */
-export const loadChatStream = onDemand(() => import("./features/chat-stream/index.ts"));
+export const loadChatStream = onDemand("chat.completions.stream() (the stream helper)", () => import("./features/chat-stream/index.ts"));
 
 /** Publishing calls on the `modelgate:request` tracing channel, once something subscribes to it. */
-export const loadTracing = onDemand(() => import("./features/tracing/index.ts"));
+export const loadTracing = onDemand("tracing", () => import("./features/tracing/index.ts"));

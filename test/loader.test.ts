@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { APIConnectionError, ModelGate, RateLimitError, Stream, type ChatCompletionChunk, type ClientOptions } from "../src/index.ts";
+import { APIConnectionError, ModelGate, ModelGateError, RateLimitError, Stream, type ChatCompletionChunk, type ClientOptions, type Middleware } from "../src/index.ts";
 import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
 
 // Every module src/loader.ts loads on demand fails to load here, as in a browser that went
@@ -20,7 +20,7 @@ vi.mock("../src/features/endpoints/index.ts", () => {
 vi.mock("../src/features/chat-stream/index.ts", () => {
   throw new TypeError("Failed to fetch dynamically imported module");
 });
-vi.mock("../src/pipeline/middleware.ts", () => {
+vi.mock("../src/features/tracing/index.ts", () => {
   throw new TypeError("Failed to fetch dynamically imported module");
 });
 
@@ -47,30 +47,54 @@ describe("the one loader, with every on-demand module unreachable", () => {
     expect((error as Error).message).toBe("429 slow down");
   });
 
-  it("reports a failed fetch as a connection error saying the network is down when the code that words it cannot load either", async () => {
+  it("runs middleware and asks an apiKey function, as static parts of the request path", async () => {
+    const seen: string[] = [];
+    const middleware: Middleware = async (request, next) => {
+      seen.push(request.headers.get("authorization") ?? "");
+      return next(request);
+    };
+    const gateway = new ModelGate({ apiKey: async () => MOCK_API_KEY, baseURL: "https://gateway.test", maxRetries: 0, fetch: createMockGateway(), middleware: [middleware] });
+    const completion = await gateway.chat.completions.create({ model: "auto", messages });
+    expect(completion.choices[0]?.message.content).not.toBe("");
+    expect(seen).toEqual([`Bearer ${MOCK_API_KEY}`]);
+    expect((await gateway.models.list()).data.length).toBeGreaterThan(0);
+  });
+
+  it("reports a failed fetch as itself: a connection error quoting the runtime's reason", async () => {
     const offline = client(async () => {
-      throw new TypeError("Failed to fetch");
+      throw new TypeError("Failed to fetch", { cause: new Error("getaddrinfo ENOTFOUND gateway.test") });
     });
     const error = await offline.chat.completions.create({ model: "auto", messages, stream: true }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(APIConnectionError);
-    expect((error as Error).message).toBe("Could not load part of the SDK (is the network down?)");
+    expect((error as Error).message).toBe("Connection error: Failed to fetch (getaddrinfo ENOTFOUND gateway.test)");
   });
 
-  it("rejects a feature that cannot load with APIConnectionError naming the cause, and tries again on the next call", async () => {
-    const gateway = client();
+  it("rejects a call whose feature cannot load with a ModelGateError naming the feature, its cause the loader's error, nothing sent, not retried", async () => {
+    let sent = 0;
+    const mock = createMockGateway();
+    const gateway = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://gateway.test", maxRetries: 2, fetch: (input, init) => (sent++, mock(new Request(input, init))) });
+    const failures = async (call: () => PromiseLike<unknown>) => {
+      const error = await Promise.resolve().then(call).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ModelGateError);
+      expect(error).not.toBeInstanceOf(APIConnectionError);
+      // vitest wraps what the mocked module threw ("There was an error when mocking a module",
+      // the module's error as its cause); the loader keeps whatever import() rejected with.
+      const cause = (error as Error).cause as Error;
+      expect(cause).toBeInstanceOf(Error);
+      expect(`${cause.message} ${(cause.cause as Error | undefined)?.message}`).toContain("Failed to fetch dynamically imported module");
+      return (error as Error).message;
+    };
     for (let call = 0; call < 2; call++) {
-      const error = await gateway.chat.completions.parse({ model: "auto", messages, response_format: { type: "json_schema", json_schema: { name: "x", schema: { type: "object" } } } }).catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(APIConnectionError);
-      expect((error as Error).message).toMatch(/Could not load part of the SDK/);
-      expect((error as Error).cause).toBeInstanceOf(Error);
+      expect(await failures(() => gateway.chat.completions.parse({ model: "auto", messages, response_format: { type: "json_schema", json_schema: { name: "x", schema: { type: "object" } } } }))).toMatch(/^Could not load the code of parse\(\) \(structured outputs\), so nothing was sent/);
     }
-    await expect(gateway.embeddings.create({ model: "mock-embed", input: "x" })).rejects.toThrow(APIConnectionError);
-    await expect(gateway.chat.completions.create({ model: "mock-fast", messages }, { maxCost: 0.01 })).rejects.toThrow(APIConnectionError);
-    await expect(gateway.chat.completions.runTools({ model: "auto", messages, tools: [] })).rejects.toThrow(APIConnectionError);
+    expect(await failures(() => gateway.embeddings.create({ model: "mock-embed", input: "x" }))).toMatch(/embeddings, images and audio endpoints/);
+    expect(await failures(() => gateway.chat.completions.create({ model: "mock-fast", messages }, { maxCost: 0.01 }))).toMatch(/budgets \(maxCost, shrinkToAffordable\)/);
+    expect(await failures(() => gateway.chat.completions.runTools({ model: "auto", messages, tools: [] }))).toMatch(/runTools\(\)/);
     // openai's helpers: returned at once, their promises reject with the same error.
     const stream = gateway.chat.completions.stream({ model: "auto", messages });
-    await expect(stream.done()).rejects.toThrow(APIConnectionError);
-    await expect(stream.finalContent()).rejects.toThrow(APIConnectionError);
-    await expect(gateway.chat.completions.runTools({ model: "auto", messages, tools: [] }).done()).rejects.toThrow(APIConnectionError);
+    expect(await failures(() => stream.done())).toMatch(/chat\.completions\.stream\(\)/);
+    await expect(stream.finalContent()).rejects.toThrow(ModelGateError);
+    expect(await failures(() => gateway.chat.completions.runTools({ model: "auto", messages, tools: [] }).done())).toMatch(/runTools\(\)/);
+    expect(sent).toBe(0);
   });
 });

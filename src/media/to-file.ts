@@ -47,5 +47,6 @@ export interface ToFileOptions {
  * @throws ModelGateError naming `value` when it is none of these, or when reading it fails.
  */
 export function toFile(value: ToFileInput | string | PromiseLike<ToFileInput | string>, name?: string | null, options?: ToFileOptions): Promise<File> {
-  return loadEndpoints().then((endpoints) => endpoints.makeFile(value, name, options));
+  // No call bounds it: toFile() takes no signal or timeout.
+  return loadEndpoints({ timeout: Infinity }).then((endpoints) => endpoints.makeFile(value, name, options));
 }

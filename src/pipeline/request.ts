@@ -3,7 +3,7 @@ import { gatewayInfo, type GatewayInfo } from "../gateway/info.ts";
 import { logDebug, type DebugLine } from "../logging/debug-lines.ts";
 import type { Logger } from "../logging/logger.ts";
 import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
-import { loadBudget, loadTracing } from "../loader.ts";
+import { callBounds, loadBudget, loadTracing } from "../loader.ts";
 import { keyFrom } from "./key-function.ts";
 import { throughMiddleware } from "./middleware.ts";
 import { CREDENTIAL_HEADERS } from "../internal/redact.ts";
@@ -110,7 +110,7 @@ export function request<T>(config: PipelineConfig, spec: RequestSpec): APIPromis
     });
   // Published on the `modelgate:request` tracing channel while anyone listens (code loaded then).
   // The trace is given the call's promise: a layer over it (parse()) may say what it finally gave.
-  const promise: APIPromise<T> = createAPIPromise(channel ? loadTracing().then(({ traceCall }) => traceCall(channel, config, spec, call, promise)) : call({ attempts: 0 }));
+  const promise: APIPromise<T> = createAPIPromise(channel ? loadTracing(callBounds(spec.options, config.timeout)).then(({ traceCall }) => traceCall(channel, config, spec, call, promise)) : call({ attempts: 0 }));
   return promise;
 }
 
@@ -210,7 +210,7 @@ async function send<T>(config: PipelineConfig, spec: RequestSpec, progress: Prog
       step = nextStep(outcome, state);
     } else if (step.do === "shrink") {
       state.mayShrink = false;
-      const smaller = (await loadBudget()).withMaxTokens(spec.body, step.tokens);
+      const smaller = (await loadBudget({ signal: options.signal, timeout: timeoutMs })).withMaxTokens(spec.body, step.tokens);
       if (smaller) {
         body = toJSON(smaller);
         // A smaller request is another request: it gets its own key (under a new API key

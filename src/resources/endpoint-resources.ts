@@ -1,4 +1,4 @@
-import { loadEndpoints } from "../loader.ts";
+import { callBounds, loadEndpoints } from "../loader.ts";
 import { createAPIPromise, type APIPromise } from "../pipeline/api-promise.ts";
 import type { RequestOptions } from "../pipeline/options.ts";
 import type { Stream } from "../streaming/stream.ts";
@@ -93,7 +93,7 @@ type Endpoint = "embeddings" | "generate" | "edit" | "speech" | "transcriptions"
  */
 export function endpointResources(client: Requester): { embeddings: Embeddings; images: Images; audio: Audio } {
   const endpoint = (name: Endpoint) => (params: unknown, options?: RequestOptions) =>
-    createAPIPromise(loadEndpoints().then((endpoints) => endpoints[name](client, params, options)));
+    createAPIPromise(loadEndpoints(callBounds(options, client.timeout)).then((endpoints) => endpoints[name](client, params, options)));
   return {
     embeddings: { create: endpoint("embeddings") } as Embeddings,
     images: { generate: endpoint("generate"), edit: endpoint("edit") } as Images,

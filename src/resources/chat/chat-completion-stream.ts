@@ -48,7 +48,8 @@ export class ChatCompletionStream<ParsedT = null, Call extends ChatCompletionMes
    * a body cut before the bridge's end frame is an `APIConnectionError`.
    */
   static fromReadableStream(readable: ReadableStream<Uint8Array>): ChatCompletionStream {
-    return new HelperShell(loadChatStream, (helpers, stream) => helpers.readBody(stream, readable)) as ChatCompletionStream;
+    // Read from a body: no call, so no signal or timeout bounds the load.
+    return new HelperShell(() => loadChatStream({ timeout: Infinity }), (helpers, stream) => helpers.readBody(stream, readable)) as ChatCompletionStream;
   }
 
   /** Whether `value` is a stream of `stream()` or `fromReadableStream()` (not a `runTools()` run, which extends the shell). */

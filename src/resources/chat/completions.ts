@@ -1,6 +1,6 @@
 import type { RequestOptions } from "../../pipeline/options.ts";
 import { createAPIPromise, type APIPromise } from "../../pipeline/api-promise.ts";
-import { loadBudget, loadChatStream, loadStructured, loadToolRunner } from "../../loader.ts";
+import { callBounds, loadBudget, loadChatStream, loadStructured, loadToolRunner } from "../../loader.ts";
 import { ToolRunner } from "./run-tools.ts";
 import { HelperShell } from "./helper-shell.ts";
 import type { ChatCompletionStream } from "./chat-completion-stream.ts";
@@ -39,6 +39,11 @@ export class Completions {
     this.#client = client;
   }
 
+  /** What bounds a call's wait for code loaded on demand: its own signal and timeout. */
+  #bounds(options: unknown) {
+    return callBounds(options, this.#client.timeout);
+  }
+
   /**
    * Creates a chat completion. With `stream: true` it resolves, once the response headers
    * arrive, to a `Stream` of chunks; otherwise to the whole `ChatCompletion`.
@@ -74,11 +79,11 @@ export class Completions {
       // `tool()` tools are closed and given `strict` by the code that loads with parse(): a chat
       // app without them never downloads it (parse() and runTools() send them ready).
       if (Array.isArray(params?.tools) && params.tools.some(toolInternals)) {
-        return createAPIPromise(loadStructured().then(({ createWithTools }) => createWithTools(this, params, options))) as Result;
+        return createAPIPromise(loadStructured(this.#bounds(options)).then(({ createWithTools }) => createWithTools(this, params, options))) as Result;
       }
       // A budget is kept by code loaded when a call first asks for one.
       if ((options as ChatRequestOptions | null | undefined)?.maxCost === undefined) return send(params, options);
-      return createAPIPromise(loadBudget().then(({ withinBudget }) => withinBudget(this.#client, params, options as Record<string, unknown>, send))) as Result;
+      return createAPIPromise(loadBudget(this.#bounds(options)).then(({ withinBudget }) => withinBudget(this.#client, params, options as Record<string, unknown>, send))) as Result;
     } catch (error) {
       // A getter of plain JavaScript's params or options that throws: the call rejects, never throws.
       return createAPIPromise(Promise.reject(error));
@@ -116,7 +121,7 @@ export class Completions {
   >;
   parse(params: ChatCompletionParseParams, options?: ParseOptions): APIPromise<unknown> {
     // Delegates to code loaded on first use: an app that never parses never downloads it.
-    return createAPIPromise(loadStructured().then(({ parseOutcome }) => parseOutcome(this.#client, this, params, options)));
+    return createAPIPromise(loadStructured(this.#bounds(options)).then(({ parseOutcome }) => parseOutcome(this.#client, this, params, options)));
   }
 
   /**
@@ -134,7 +139,7 @@ export class Completions {
     options?: ParseOptions,
   ): ChatCompletionStream<ParsedOutput<Format>, ParsedToolCallOf<Tools>, DeepPartial<ParsedInput<Format>>> {
     // A bare shell, not the named export class: that one (with fromReadableStream()) stays out of apps that do not import it.
-    return new HelperShell(loadChatStream, (chatStream, stream) => chatStream.startStream(stream, this.#client, this, params, options)) as never;
+    return new HelperShell(() => loadChatStream(this.#bounds(options)), (chatStream, stream) => chatStream.startStream(stream, this.#client, this, params, options)) as never;
   }
 
   /**
@@ -165,6 +170,6 @@ export class Completions {
    */
   runTools(params: ToolRunParams, options?: ToolRunOptions): ToolRun {
     // Delegates to code loaded on first use: an app that never runs tools never downloads it.
-    return new ToolRunner(loadToolRunner, ({ startRun }, runner) => startRun(runner, this.#client, this, params, options)) as unknown as ToolRun;
+    return new ToolRunner(() => loadToolRunner(this.#bounds(options)), ({ startRun }, runner) => startRun(runner, this.#client, this, params, options)) as unknown as ToolRun;
   }
 }

@@ -1,0 +1,60 @@
+import { describe, expect, it, vi } from "vitest";
+import { APIConnectionTimeoutError, APIUserAbortError, ModelGate } from "../src/index.ts";
+import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
+
+// Every module src/loader.ts loads on demand takes forever to load here, as over a network that
+// stalls. A call waiting on such a load is bounded as its attempts are: by its own signal and
+// its own timeout, and it sends nothing.
+// (vi.mock is hoisted above every declaration, so each factory is written out.)
+vi.mock("../src/features/structured/parse.ts", () => new Promise<never>(() => {}));
+vi.mock("../src/features/tools/runner.ts", () => new Promise<never>(() => {}));
+vi.mock("../src/features/budget/index.ts", () => new Promise<never>(() => {}));
+vi.mock("../src/features/endpoints/index.ts", () => new Promise<never>(() => {}));
+vi.mock("../src/features/chat-stream/index.ts", () => new Promise<never>(() => {}));
+
+const messages = [{ role: "user" as const, content: "Hello" }];
+const schema = { type: "json_schema" as const, json_schema: { name: "x", schema: { type: "object" } } };
+
+/** A client whose gateway counts what reaches it. */
+function countingClient() {
+  const mock = createMockGateway();
+  const counter = { sent: 0 };
+  const client = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://gateway.test", fetch: (input, init) => (counter.sent++, mock(new Request(input, init))) });
+  return { client, counter };
+}
+
+/** Each call that loads a feature, given its options. */
+const calls: [name: string, call: (client: ModelGate, options: { signal?: AbortSignal; timeout?: number }) => PromiseLike<unknown>][] = [
+  ["parse()", (client, options) => client.chat.completions.parse({ model: "auto", messages, response_format: schema }, options)],
+  ["create() with maxCost", (client, options) => client.chat.completions.create({ model: "mock-fast", messages }, { ...options, maxCost: 0.01 })],
+  ["embeddings.create()", (client, options) => client.embeddings.create({ model: "mock-embed", input: "x" }, options)],
+  ["runTools()", (client, options) => client.chat.completions.runTools({ model: "auto", messages, tools: [] }, options)],
+  ["stream().done()", (client, options) => client.chat.completions.stream({ model: "auto", messages }, options).done()],
+];
+
+describe("a call whose code never finishes loading", () => {
+  it.each(calls)("%s settles at its timeout with APIConnectionTimeoutError, having sent nothing", async (_name, call) => {
+    const { client, counter } = countingClient();
+    const error = await Promise.resolve(call(client, { timeout: 20 })).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect((error as Error).message).toMatch(/^The code of .+ did not load within 20 ms \(timeout\), so nothing was sent\.$/);
+    expect(counter.sent).toBe(0);
+  });
+
+  it.each(calls)("%s settles at its abort with APIUserAbortError, having sent nothing", async (_name, call) => {
+    const { client, counter } = countingClient();
+    const controller = new AbortController();
+    const settled = Promise.resolve(call(client, { signal: controller.signal })).catch((caught: unknown) => caught);
+    // The abort comes while the load is pending: the call has started waiting for it.
+    await Promise.resolve();
+    controller.abort();
+    expect(await settled).toBeInstanceOf(APIUserAbortError);
+    expect(counter.sent).toBe(0);
+  });
+
+  it("rejects at once with APIUserAbortError when the signal was aborted before the call", async () => {
+    const { client, counter } = countingClient();
+    await expect(client.chat.completions.parse({ model: "auto", messages, response_format: schema }, { signal: AbortSignal.abort() })).rejects.toThrow(APIUserAbortError);
+    expect(counter.sent).toBe(0);
+  });
+});
