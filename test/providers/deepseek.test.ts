@@ -77,9 +77,12 @@ describe("DeepSeek: a call answered whole", () => {
     expect(completion.usage?.total_tokens).toBe(434);
   });
 
-  it("runTools() runs the call and ends with the next answer", async () => {
+  it("runTools() runs the call, sends it back without the index DeepSeek put on it, and ends with the next answer", async () => {
     const { result, seen, secondRequest } = await runRecordedTools(replay, toolCall);
     expect(seen).toEqual([{ name: "weather", args: { location: "San Francisco" } }]);
+    // API.md: a call goes back as its request fields and its provider fields other than `index`.
+    const [call] = secondRequest?.messages[1]?.tool_calls as Record<string, unknown>[];
+    expect(call).toEqual({ id: "call_00_lCIkdHRa7AKmCG3TlxXz1061", type: "function", function: { name: "weather", arguments: '{"location": "San Francisco"}' } });
     expect(secondRequest?.messages[2]).toEqual({ role: "tool", tool_call_id: "call_00_lCIkdHRa7AKmCG3TlxXz1061", content: '{"ok":true}' });
     expect(result).toMatchObject({ stopReason: "done", message: { content: "Hello! How can I assist you today?" } });
   });
