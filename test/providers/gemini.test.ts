@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { providerCase } from "./corpus.ts";
-import { QUESTION, runRecordedTools, useReplay } from "../fixtures/provider-replay.ts";
+import { QUESTION, runRecordedTools, useReplay, yieldedCallFragments } from "../fixtures/provider-replay.ts";
 
 // Gemini's OpenAI compatibility: each call whole in one delta without `index`, parallel calls in
 // separate chunks, the thought signature as `extra_content.google.thought_signature` on the first
@@ -20,8 +20,7 @@ const streamed = () => replay.client().chat.completions.create({ model: "auto", 
 describe("Gemini: parallel calls in separate chunks, the first signed", () => {
   it("yields the calls at indexes 0 and 1", async () => {
     replay.serve(parallel.answer);
-    const seen = [];
-    for await (const chunk of await streamed()) for (const call of chunk.choices[0]?.delta.tool_calls ?? []) seen.push([call.index, call.id]);
+    const seen = (await yieldedCallFragments(await streamed())).map((call) => [call.index, call.id]);
     expect(seen).toEqual([
       [0, "function-call-1"],
       [1, "function-call-2"],

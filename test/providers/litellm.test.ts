@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { providerCase } from "./corpus.ts";
-import { printedText, QUESTION, runRecordedTools, useReplay } from "../fixtures/provider-replay.ts";
+import { printedText, QUESTION, runRecordedTools, useReplay, yieldedCallFragments } from "../fixtures/provider-replay.ts";
 
 // LiteLLM's ollama_chat adapter (before BerriAI/litellm#37792): every call at `index: 0` with its
 // own id, arguments as a JSON object rather than text, a new response id per chunk, and
@@ -22,8 +22,7 @@ describe("LiteLLM (Ollama adapter): two calls at index 0, arguments as objects",
 
   it("yields the second call at index 1 and both arguments as JSON text", async () => {
     replay.serve(sharedIndex.answer);
-    const seen = [];
-    for await (const chunk of await streamed()) for (const call of chunk.choices[0]?.delta.tool_calls ?? []) seen.push([call.index, call.function?.arguments]);
+    const seen = (await yieldedCallFragments(await streamed())).map((call) => [call.index, call.function?.arguments]);
     expect(seen).toEqual([
       [0, '{"path":"a.rs"}'],
       [1, '{"path":"b.rs"}'],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { providerCase } from "./corpus.ts";
-import { printedText, QUESTION, runRecordedTools, useReplay } from "../fixtures/provider-replay.ts";
+import { printedText, QUESTION, runRecordedTools, useReplay, yieldedCallFragments } from "../fixtures/provider-replay.ts";
 
 // Mistral's reasoning models send `content` as a list of parts: `thinking` parts (whose text is
 // in their own `thinking` list of text parts) and `text` parts; streamed, the list of one chunk
@@ -121,9 +121,7 @@ describe("Mistral: a tool call without index or type", () => {
 
   it("yields the fragment with index 0 filled in", async () => {
     replay.serve(toolCallStream.answer);
-    const indexes = [];
-    for await (const chunk of await streamed()) for (const call of chunk.choices[0]?.delta.tool_calls ?? []) indexes.push(call.index);
-    expect(indexes).toEqual([0]);
+    expect((await yieldedCallFragments(await streamed())).map((call) => call.index)).toEqual([0]);
   });
 
   it("runTools() runs the call and answers it under Mistral's call id", async () => {

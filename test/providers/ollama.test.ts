@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { providerCase } from "./corpus.ts";
-import { printedText, QUESTION, runRecordedTools, useReplay } from "../fixtures/provider-replay.ts";
+import { printedText, QUESTION, runRecordedTools, useReplay, yieldedCallFragments } from "../fixtures/provider-replay.ts";
 
 // Ollama's /v1/chat/completions: each call whole in one chunk with `role` repeated, streams that
 // end at their finish_reason chunk without [DONE], and (Ollama 0.20, ollama/ollama#15457) every
@@ -48,8 +48,7 @@ describe("Ollama: two calls at indexes 0 and 1", () => {
 describe("Ollama: two calls that share index 0", () => {
   it("yields the second call at the next free index, so every reader sees two calls", async () => {
     replay.serve(sharedIndex.answer);
-    const seen = [];
-    for await (const chunk of await streamed()) for (const call of chunk.choices[0]?.delta.tool_calls ?? []) seen.push([call.index, call.id]);
+    const seen = (await yieldedCallFragments(await streamed())).map((call) => [call.index, call.id]);
     expect(seen).toEqual([
       [0, "call_wteop8bt"],
       [1, "call_rk2xye1l"],
