@@ -100,7 +100,9 @@ async function allRows() {
   rows.push(["time to first delta (ms, median)", interleaved("ttfd", server.url, plan.firstDeltas, plan.rounds).firstDeltaMs]);
   rows.push(["in-process cold import (ms)", interleaved("import", server.url, 0, plan.imports).importMs]);
   rows.push(["cold process import over bare node (ms)", coldProcessImportMs(plan.imports)]);
-  const sizes = Object.fromEntries(await Promise.all(CLIENTS.map(async (client) => [client, await bundleSize(client)])));
+  // The same streamed chat page for each client: bench/apps/raw.mjs, chat-for-await.mjs, openai.mjs.
+  const page = { raw: "raw", modelgate: "chat-for-await", openai: "openai" };
+  const sizes = Object.fromEntries(await Promise.all(CLIENTS.map(async (client) => [client, await bundleSize(page[client])])));
   for (const [field, label] of [["minifiedBytes", "minified"], ["gzipBytes", "gzip"], ["brotliBytes", "brotli"]]) {
     rows.push([`streamed-chat app bundle, ${label} (bytes)`, Object.fromEntries(CLIENTS.map((client) => [client, sizes[client][field]]))]);
   }

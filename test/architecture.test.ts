@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { folderOf, importGraph, staticClosure, SRC } from "./fixtures/import-graph.ts";
 
@@ -82,6 +82,26 @@ describe("the layers", () => {
 });
 
 describe("the built package", () => {
+  // One ESM file per module, so a page's bundler drops each module the page never reaches.
+  // (npm test builds dist/ first.)
+  it("ships each module of src/ as an ESM file of its own, importing the others by their files", () => {
+    const dist = join(SRC, "../dist");
+    const modules = files.filter((file) => file !== "commonjs.ts");
+    const missing = modules.filter((file) => !existsSync(join(dist, file.replace(/\.ts$/, ".js"))));
+    expect(missing, "modules of src/ without a file in dist/").toEqual([]);
+    const broken: string[] = [];
+    let imports = 0;
+    for (const file of modules) {
+      const built = join(dist, file.replace(/\.ts$/, ".js"));
+      for (const [, specifier] of readFileSync(built, "utf8").matchAll(/(?:from\s*|import\s*\(\s*|^import\s*)"(\.{1,2}\/[^"]+)"/gm)) {
+        imports++;
+        if (!specifier?.endsWith(".js") || !existsSync(join(dirname(built), specifier))) broken.push(`${file}: ${specifier}`);
+      }
+    }
+    expect(imports, "no relative import found: has the build changed its output?").toBeGreaterThan(100);
+    expect(broken).toEqual([]);
+  });
+
   // One copy of each class and of its state: a class defined in two files of one format
   // would make `instanceof` fail between them. (npm test builds dist/ first.)
   it.each([

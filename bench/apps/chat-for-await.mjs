@@ -1,4 +1,4 @@
-// A browser app streaming one chat reply with modelgate.
+// A browser page streaming one chat reply with modelgate, holding the key itself (`for await`).
 import ModelGate from "modelgate";
 
 const output = document.querySelector("#output");
