@@ -1,7 +1,8 @@
-import { APIError, type Redact } from "../errors/index.ts";
+import { APIConnectionTimeoutError, APIError, APIUserAbortError, type Redact } from "../errors/index.ts";
 import { gatewayInfo, type GatewayInfo } from "../gateway/info.ts";
 import { callBounds, loadTracing } from "../loader.ts";
 import type { Logger } from "../logging/logger.ts";
+import { warnUntraced } from "../logging/untraced.ts";
 import type { BodyReader } from "../streaming/body-reader.ts";
 import type { EndRules } from "../streaming/chunk-events.ts";
 import type { SSEChunkOptions } from "../streaming/sse-chunks.ts";
@@ -11,7 +12,7 @@ import type { ResponseKind } from "./attempt.ts";
 import type { APIKeySource } from "./auth.ts";
 import type { Fetch, HeadersInput, Middleware, QueryInput, RequestOptions } from "./options.ts";
 import { runRequest } from "./run-request.ts";
-import { subscribedChannel } from "./trace-channel.ts";
+import { subscribedChannel, type RequestChannel } from "./trace-channel.ts";
 
 /** Everything about the client that a request needs; built once by the client. */
 export interface PipelineConfig {
@@ -41,6 +42,8 @@ export interface PipelineConfig {
   /** Cuts the API key out of every error built from what a server sent. */
   redact: Redact;
   log: Logger;
+  /** Set once a call went on untraced because tracing's code did not load: its warning is logged once. */
+  untracedWarned?: boolean;
   /** Whether debug lines are wanted at all: building them is skipped otherwise. */
   debug: boolean;
   /** See `ClientOptions.traceContent`. */
@@ -110,10 +113,33 @@ export function request<T>(config: PipelineConfig, spec: RequestSpec): APIPromis
       if (error instanceof APIError) (error as { gateway: GatewayInfo }).gateway = gatewayInfo(spec.body, error.headers, progress.attempts);
       throw error;
     });
-  // Published on the `modelgate:request` tracing channel while anyone listens (code loaded then). The trace is
+  // Published on the `modelgate:request` tracing channel while anyone listens. The trace is
   // given the call's promise: a layer over it (parse()) may say what it finally gave.
-  const promise: APIPromise<T> = createAPIPromise(channel ? loadTracing(callBounds(spec.options, config.timeout)).then(({ traceCall }) => traceCall(channel, config, spec, call, promise)) : call({ attempts: 0 }));
+  const promise: APIPromise<T> = createAPIPromise(channel ? traced(channel, config, spec, call, () => promise) : call({ attempts: 0 }));
   return promise;
+}
+
+/**
+ * The call, published on `channel` by tracing's code, which the first call that finds the
+ * channel subscribed requests. The wait for it is bounded by the call's signal and timeout
+ * (API.md): the caller's abort ends the call; a load that fails or outlasts the timeout
+ * leaves the call to go on untraced, with one warning line per client. Tracing never fails a
+ * call.
+ */
+async function traced<T>(channel: RequestChannel, config: PipelineConfig, spec: RequestSpec, call: (progress: Progress) => Promise<Outcome<T>>, promise: () => object): Promise<Outcome<T>> {
+  const bounds = callBounds(spec.options, config.timeout);
+  let tracing: Awaited<ReturnType<typeof loadTracing>>;
+  try {
+    tracing = await loadTracing(bounds);
+  } catch (error) {
+    if (error instanceof APIUserAbortError) throw error;
+    if (!config.untracedWarned) {
+      config.untracedWarned = true;
+      warnUntraced(config.log, error instanceof APIConnectionTimeoutError ? { timeoutMs: bounds.timeout } : { failure: error }, config.redact);
+    }
+    return call({ attempts: 0 });
+  }
+  return tracing.traceCall(channel, config, spec, call, promise());
 }
 
 /** What a call has done so far, for the `GatewayInfo` of its result or of its error, and its trace. */
