@@ -1,28 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { APIConnectionTimeoutError, APIUserAbortError } from "../src/index.ts";
 import { unlessAborted } from "../src/pipeline/unless-aborted.ts";
+import { countingSignal } from "./fixtures/counting-signal.ts";
 import { follow, turns } from "./fixtures/promises.ts";
 
 // The one wait for what the SDK awaits but cannot stop (an attempt's fetch and body, a key
 // function, code loading, the catalogue, a schema's check, a step's tools).
-
-/** A signal that counts the abort listeners attached to it and not yet removed. */
-function countingSignal() {
-  const controller = new AbortController();
-  const { signal } = controller;
-  const state = { listeners: 0, controller, signal };
-  const add = signal.addEventListener.bind(signal);
-  const remove = signal.removeEventListener.bind(signal);
-  signal.addEventListener = ((...args: Parameters<AbortSignal["addEventListener"]>) => {
-    state.listeners++;
-    add(...args);
-  }) as AbortSignal["addEventListener"];
-  signal.removeEventListener = ((...args: Parameters<AbortSignal["removeEventListener"]>) => {
-    state.listeners--;
-    remove(...args);
-  }) as AbortSignal["removeEventListener"];
-  return state;
-}
 
 const never = () => new Promise<never>(() => {});
 
