@@ -1,14 +1,14 @@
 #!/bin/bash
 # Instructions per non-streamed request, counted rather than timed (timings on a shared machine
 # drift by ±30%): `bash bench/instructions.sh [variant ...]` (variants: bench/loop-variants.mjs;
-# default: all four). Each count is valgrind's callgrind over `node --single-threaded` (no
+# default: all five). Each count is valgrind's callgrind over `node --single-threaded` (no
 # background compiler or GC threads, whose timing otherwise moves counts by up to 50%), a fresh
 # process doing 1,300 requests minus one doing 300, divided by 1,000, against bench/server.mjs.
 # Needs valgrind (`apt-get install valgrind`) and `npm run build`; about a minute per variant.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 variants=("$@")
-[ ${#variants[@]} -eq 0 ] && variants=(raw signal+timer signal+timer+idempotency-key modelgate)
+[ ${#variants[@]} -eq 0 ] && variants=(raw signal+timer signal+timer+idempotency-key as-sent modelgate)
 portfile="$(mktemp)"
 node "$here/server.mjs" > "$portfile" &
 server=$!

@@ -1,6 +1,7 @@
 // One client loop in this fresh process, for counting instructions per request
 // (bench/instructions.sh): `N=<requests> node bench/loop-variants.mjs <port> <variant>`.
-// Each variant adds one thing to the raw loop of clients/raw.mjs; `modelgate` is the built dist/.
+// Each variant adds one thing to the raw loop of clients/raw.mjs; `as-sent` sends what modelgate
+// sends, by hand; `modelgate` is the built dist/.
 const [port, name] = process.argv.slice(2);
 const url = `http://127.0.0.1:${port}/v1/chat/completions`;
 const headers = { authorization: "Bearer bench-key", "content-type": "application/json" };
@@ -19,6 +20,40 @@ async function guarded(extraHeaders) {
   }
 }
 
+/**
+ * What modelgate puts on the wire for `create()`, written by hand: the same five headers in the
+ * same order (the `Authorization` key, `Accept`, `Content-Type`, a fresh `Idempotency-Key` per
+ * call, the SDK's `User-Agent`), the same body, a signal given to fetch with a timer that would
+ * abort it (the client's default `timeout`), and the body read as the SDK reads it
+ * (`arrayBuffer()`, one shared `TextDecoder`, `JSON.parse`). The floor for a client that sends
+ * these bytes and keeps API.md's timeout; `modelgate / as-sent` is what the SDK's own code costs.
+ */
+const { version } = JSON.parse(await (await import("node:fs/promises")).readFile(new URL("../package.json", import.meta.url), "utf8"));
+const userAgent = `modelgate-js/${version} (node ${process.versions.node})`;
+const utf8 = new TextDecoder();
+async function asSent() {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: {
+        authorization: "Bearer bench-key",
+        accept: "application/json",
+        "content-type": "application/json",
+        "idempotency-key": `modelgate-${crypto.randomUUID()}`,
+        "user-agent": userAgent,
+      },
+      body: body(),
+      signal: controller.signal,
+    });
+    const text = utf8.decode(await response.arrayBuffer());
+    return JSON.parse(text).choices[0].message.content;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 let client;
 if (name === "modelgate") {
   const { ModelGate } = await import("../dist/index.js");
@@ -29,6 +64,7 @@ const variants = {
   raw: async () => (await (await fetch(url, { method: "POST", headers, body: body() })).json()).choices[0].message.content,
   "signal+timer": () => guarded({}),
   "signal+timer+idempotency-key": () => guarded({ "idempotency-key": crypto.randomUUID() }),
+  "as-sent": asSent,
   modelgate: async () => (await client.chat.completions.create({ model: "auto", messages: [{ role: "user", content: "hi" }] })).choices[0].message.content,
 };
 const call = variants[name];

@@ -80,6 +80,21 @@ describe("the key never shows", () => {
     expect((errors[1] as Error).message).toContain("invalid credential");
   });
 
+  it("nor does a session cookie the client's defaultHeaders send, in an echoed 401 or in debug lines", async () => {
+    const echo = await serve((request, response) => {
+      response.writeHead(401, { "content-type": "application/json" });
+      response.end(JSON.stringify({ error: { message: `no session for cookie ${request.headers.cookie}` } }));
+    });
+    const { lines, logger } = capturingLogger();
+    const cookie = "proxy_session=cs-ZZZZYYYYXXXXWWWW";
+    const client = new ModelGate({ apiKey: "placeholder", baseURL: echo.url, maxRetries: 0, defaultHeaders: { cookie }, logLevel: "debug", logger });
+    const error = await client.models.list().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect((error as Error).message).toContain("no session for cookie");
+    for (const text of [...everyRendering(error), ...lines]) expect(text).not.toContain("ZZZZYYYYXXXX");
+    expect(lines.join("\n")).toContain("cookie: '[redacted]'");
+  });
+
   it("keeps the client's own key and its headers' credentials redacted however many keys a key function gives later", () => {
     const { redact, remember } = createRedactor(KEY);
     remember("header-credential-ABCDEFGH", true);

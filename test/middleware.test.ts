@@ -230,6 +230,18 @@ describe("middleware: where it runs", () => {
     expect(callPaths).toEqual(["/v1/chat/completions"]);
   });
 
+  it("sees under maxCost the caller's options and nothing of the budget's own check, which the caller's object never carries", async () => {
+    const contexts: MiddlewareContext[] = [];
+    const { client } = gateway({ respond: (sent) => (sent.url.includes("/v1/models") ? Response.json({ object: "list", data: models }) : Response.json(completionBody("ok"))) });
+    const options = { maxCost: 1, idempotencyKey: "budgeted-1", middleware: [(request: Request, next: (request: Request) => Promise<Response>, context: MiddlewareContext) => (contexts.push(context), next(request))] };
+    await client.chat.completions.create({ model: "m/x", messages }, options);
+    expect(contexts).toHaveLength(1);
+    expect(contexts[0]!.options).toMatchObject({ maxCost: 1, idempotencyKey: "budgeted-1" });
+    expect(Object.getOwnPropertySymbols(contexts[0]!.options)).toEqual([]);
+    expect(Object.keys(options).sort()).toEqual(["idempotencyKey", "maxCost", "middleware"]);
+    expect(Object.getOwnPropertySymbols(options)).toEqual([]);
+  });
+
   it("gives a context with the method, the path below the root, the attempt's signal, the idempotency key and the options with the client's defaults", async () => {
     const contexts: MiddlewareContext[] = [];
     const { client } = gateway({ timeout: 12_345, maxRetries: 1, middleware: [(request, next, context) => (contexts.push(context), next(request))] });

@@ -13,6 +13,7 @@ import {
 } from "../src/index.ts";
 import { chunk, usageChunk } from "./fixtures/chunks.ts";
 import { inFakeTime, useFakeClock } from "./fixtures/clock.ts";
+import { countingSignal } from "./fixtures/counting-signal.ts";
 
 // The lifecycle rules of API.md's Stream section, each at the edge where 0.1.0 broke it.
 // Bodies are made byte by byte through the `fetch` option, so every read is under the test's control.
@@ -376,24 +377,6 @@ describe("abort and cleanup", () => {
     await expect(streamOf(client).asResponse()).rejects.toBeInstanceOf(APIConnectionTimeoutError);
   });
 });
-
-/** A signal that counts the listeners attached to it and not yet removed. */
-function countingSignal() {
-  const controller = new AbortController();
-  const { signal } = controller;
-  const state = { listeners: 0, controller, signal };
-  const add = signal.addEventListener.bind(signal);
-  const remove = signal.removeEventListener.bind(signal);
-  signal.addEventListener = ((...args: Parameters<AbortSignal["addEventListener"]>) => {
-    state.listeners++;
-    add(...args);
-  }) as AbortSignal["addEventListener"];
-  signal.removeEventListener = ((...args: Parameters<AbortSignal["removeEventListener"]>) => {
-    state.listeners--;
-    remove(...args);
-  }) as AbortSignal["removeEventListener"];
-  return state;
-}
 
 describe("a stream's edges: iteration after the first byte, aborts before any read, echoed keys, malformed shapes, bad options", () => {
   it("stops the timeout when the first byte arrives, even if the caller starts iterating later", async () => {

@@ -19,7 +19,8 @@ import { BudgetExceededError } from "../errors/budget-exceeded-error.ts";
 import { StructuredOutputError } from "../errors/structured-output-error.ts";
 import type { APIPromise, WithResponse } from "../pipeline/api-promise.ts";
 import type { APIErrorInit } from "../errors/index.ts";
-import { assertCallOptions, CALL_OPTIONS, isBoolean, isNonNegative, request, type OptionCheck, type PipelineConfig, type RequestSpec } from "../pipeline/request.ts";
+import { assertOptions } from "../pipeline/call-options.ts";
+import { request, type PipelineConfig, type RequestSpec } from "../pipeline/request.ts";
 import { assertAPIKey } from "../pipeline/auth.ts";
 import { serviceRoot } from "../pipeline/url.ts";
 import { Chat } from "../resources/chat/chat.ts";
@@ -32,7 +33,7 @@ import { warnAboutPlainHTTP } from "../logging/plain-http.ts";
 import { argumentError } from "../errors/invalid-argument.ts";
 import { readEnv } from "../internal/env.ts";
 import { isRecord } from "../internal/values.ts";
-import { isLogLevel, levelledLogger, LOG_LEVELS, type Logger } from "../logging/logger.ts";
+import { isLogLevel, levelledLogger } from "../logging/logger.ts";
 import type { Requester } from "../resources/requester.ts";
 import { isBrowserLike, runtimeName } from "../internal/runtime.ts";
 import { DEFAULT_MAX_LINE_LENGTH } from "../streaming/sse-decoder.ts";
@@ -41,23 +42,6 @@ import type { ClientOptions, Fetch, RequestOptions } from "./options.ts";
 const DEFAULT_TIMEOUT_MS = 600_000;
 const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 300_000;
 const DEFAULT_MAX_RETRIES = 2;
-
-/**
- * The client's options: those of calls, and its own. A mistake here would be ignored or fail
- * later, far from its cause (a string `defaultQuery` sent as `0=a&1=%3D…`, a logger without
- * methods), or, for `maxCost`, leave a caller who believes spending is capped uncapped.
- */
-const CLIENT_OPTIONS: OptionCheck[] = [
-  ...CALL_OPTIONS,
-  ["streamIdleTimeout", isNonNegative, "a non-negative number of milliseconds"],
-  ["maxSSELineLength", isNonNegative, "a non-negative number of characters"],
-  ["traceContent", isBoolean, "true or false"],
-  ["defaultHeaders", (value) => typeof value === "object", "a Headers, [name, value] pairs or a record"],
-  ["defaultQuery", isRecord, "a record of parameters"],
-  ["logLevel", isLogLevel, `one of off, ${LOG_LEVELS.join(", ")}`],
-  ["logger", (value) => LOG_LEVELS.every((name) => typeof (value as Logger)[name] === "function"), `an object with ${LOG_LEVELS.join(", ")} methods`],
-  ["maxCost", () => false, "given per call: create(params, { maxCost })"],
-];
 
 /** Options of the generic `client.post()` / `put()` / `patch()`. */
 export interface BodyRequestOptions extends RequestOptions {
@@ -137,7 +121,7 @@ export class ModelGate {
     const baseURL = requiredSetting("baseURL", options.baseURL, "MODELGATE_BASE_URL");
     const { root, search } = serviceRoot(baseURL.trim());
     const redactor = typeof apiKey === "string" ? createRedactor(apiKey) : createRedactor();
-    assertCallOptions(options, redactor.redact, CLIENT_OPTIONS);
+    assertOptions(options, redactor.redact, "client");
     this.baseURL = root;
     this.timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
     this.streamIdleTimeout = options.streamIdleTimeout ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
@@ -307,7 +291,7 @@ function changesNothing(layer: unknown): boolean {
  * (`new ModelGate(key)`): it is cut out of the error whole, like the key.
  */
 function assertObject(options: unknown): void {
-  if (!isRecord(options)) assertCallOptions(options, createRedactor(typeof options === "string" ? options : "").redact);
+  if (!isRecord(options)) assertOptions(options, createRedactor(typeof options === "string" ? options : "").redact);
 }
 
 /** The fields given a value: an `undefined` or `null` override leaves the original's. */

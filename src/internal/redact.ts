@@ -17,12 +17,12 @@ const PART = 8;
 const MAX_REMEMBERED = 64;
 
 /**
- * The request headers that carry a credential (SECURITY.md): what the client's own headers
- * send in them is cut out of errors as the key is. Debug lines hide these and `Cookie` with a
- * list of their own (src/debug-lines/): importing this one through src/core.ts would add an
- * export to every app's first load.
+ * The request headers that carry a credential (SECURITY.md), the one list of them: what the
+ * client's own headers send in them is cut out of errors as the key is (after an
+ * `Authorization` scheme), and debug lines show them as `[redacted]`. A `Cookie` is a
+ * credential like the others: a session cookie signs a proxy's requests as a key would.
  */
-export const CREDENTIAL_HEADERS = "authorization proxy-authorization x-api-key api-key x-goog-api-key".split(" ");
+export const CREDENTIAL_HEADERS: readonly string[] = ["authorization", "proxy-authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie"];
 
 /** Leaves text as it is: for errors built where no secret is known. */
 export const redactNothing: Redact = (text) => text;

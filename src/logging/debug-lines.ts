@@ -1,5 +1,5 @@
 // The lines `logLevel: "debug"` writes: what the pipeline did, with credentials left out.
-import type { Redact } from "../internal/redact.ts";
+import { CREDENTIAL_HEADERS, type Redact } from "../internal/redact.ts";
 import type { Logger } from "./logger.ts";
 
 /** What happened, as the pipeline reports it; the wording is made here. */
@@ -8,9 +8,6 @@ export type DebugLine =
   | [kind: "response", method: string, url: string, response: Response]
   | [kind: "retry", delayMs: number, after: string]
   | [kind: "shrink", tokens: number];
-
-/** Headers that carry a credential: never shown, whatever secret they hold. */
-const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie"]);
 
 /**
  * Writes a debug line. `redact` cuts any part of a key the client used out of everything else
@@ -36,8 +33,9 @@ export function logDebug(log: Logger, line: DebugLine, redact: Redact = (text) =
 export function headersForLog(headers: Headers, redact: Redact = (text) => text): Record<string, string> {
   const shown: Record<string, string> = {};
   headers.forEach((value, name) => {
-    // A header's name can carry the key too (a gateway that names a header after it).
-    shown[redact(name)] = SECRET_HEADERS.has(name) ? (name === "authorization" ? "Bearer [redacted]" : "[redacted]") : redact(value);
+    // A header's name can carry the key too (a gateway that names a header after it). A
+    // credential header is never shown, whatever secret it holds.
+    shown[redact(name)] = CREDENTIAL_HEADERS.includes(name) ? (name === "authorization" ? "Bearer [redacted]" : "[redacted]") : redact(value);
   });
   return shown;
 }

@@ -2,6 +2,7 @@ import { abortError, APIConnectionError, APIConnectionTimeoutError, type Redact 
 import { connectionError } from "../errors/fetch-failure.ts";
 import { BodyReader } from "../streaming/body-reader.ts";
 import { limits } from "./limits.ts";
+import { unlessAborted } from "./unless-aborted.ts";
 import type { Fetch } from "./options.ts";
 
 /**
@@ -78,25 +79,28 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
     }
   };
 
-  // What the attempt awaits but does not own (a fetch that ignores the signal, a body read)
-  // rejects as soon as the controller aborts (it aborts once): one listener for the whole
-  // attempt, where one per await cost an add and a remove each on every request.
-  let rejectWait: ((reason: unknown) => void) | undefined;
-  controller.signal.addEventListener("abort", () => rejectWait?.(controller.signal.reason));
-  const untilAborted = <T>(promise: Promise<T>) =>
-    new Promise<T>((resolve, reject) => {
-      rejectWait = reject;
-      // A custom fetch may answer with a plain Response rather than a promise of one.
-      Promise.resolve(promise).then(resolve, reject);
-    });
+  /** The response, and its whole body unless it is read as it comes (`bytes` then absent). */
+  const exchange = async (): Promise<[response: Response, bytes?: ArrayBuffer]> => {
+    // A custom fetch may answer with a plain Response rather than a promise of one.
+    const response = await fetch(url, { ...init, signal: controller.signal });
+    if (asItComes && response.ok && !isDocument(response)) return [response];
+    // A fetch that ignored the abort and answered after it: the wait has ended with the
+    // abort, and the body is nobody's to read.
+    if (controller.signal.aborted) return [response];
+    return [response, await response.arrayBuffer()];
+  };
 
+  // What the attempt awaits but does not own (a fetch that ignores the signal, a body read)
+  // rejects as soon as the controller aborts: one wait for both, so one abort listener per
+  // attempt rather than one per await.
   let response: Response;
+  let bytes: ArrayBuffer | undefined;
   try {
-    response = await untilAborted(fetch(url, { ...init, signal: controller.signal }));
+    [response, bytes] = await unlessAborted(exchange(), controller.signal);
   } catch (error) {
     throw explain(error);
   }
-  if (asItComes && response.ok && !isDocument(response)) {
+  if (bytes === undefined) {
     // One reader for the body, started now: its first read ends the timeout, and an abort
     // cancels the body whoever reads it later (the Stream, asResponse(), or nobody).
     const reader = new BodyReader(response.body ?? new Blob().stream(), { controller, idleTimeoutMs, onFirstRead: stopTimeout, onEnd: release });
@@ -106,12 +110,6 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
     // is never empty.
     if (first === undefined && kind === "sse") throw new APIConnectionError("Connection error: the stream ended before its first byte.");
     return { response, reader, controller };
-  }
-  let bytes: ArrayBuffer;
-  try {
-    bytes = await untilAborted(response.arrayBuffer());
-  } catch (error) {
-    throw explain(error);
   }
   release();
   const expected = response.headers.get("content-length");

@@ -1,4 +1,68 @@
+// Options as the SDK reads and checks them: the one place that says what a call option and a
+// client option must be (`assertOptions`), and how a call's options are read into a copy
+// (`callOptionsWith`). Their types, with each option's documentation, are in options.ts
+// (a call's) and client/options.ts (a client's).
+import { invalidArgument } from "../errors/invalid-argument.ts";
+import type { Redact } from "../internal/redact.ts";
+import { isRecord } from "../internal/values.ts";
+import { isLogLevel, LOG_LEVELS, type Logger } from "../logging/logger.ts";
 import type { ParseOptions } from "../types/structured.ts";
+import type { RequestOptions } from "./options.ts";
+
+function isFunction(value: unknown): boolean {
+  return typeof value === "function";
+}
+
+const isBoolean = (value: unknown): boolean => typeof value === "boolean";
+/** A number of 0 or more (`Infinity` included: no limit). */
+const isNonNegative = (value: unknown): boolean => typeof value === "number" && value >= 0;
+
+/** An option that is checked: its name, its test, and what a value must be. */
+type OptionCheck = [name: string, isValid: (value: unknown) => boolean, expected: string];
+
+/** The per-call options that are checked. */
+const CALL_OPTIONS: OptionCheck[] = [
+  ["shrinkToAffordable", isBoolean, "true or false"],
+  ["signal", (value) => typeof (value as AbortSignal).addEventListener === "function", "an AbortSignal"],
+  ["headers", (value) => typeof value === "object", "a Headers, [name, value] pairs or a record"],
+  ["query", isRecord, "a record of parameters"],
+  ["timeout", isNonNegative, "a non-negative number of milliseconds"],
+  ["maxRetries", (value) => Number.isInteger(value) && (value as number) >= 0, "a whole number from 0"],
+  ["middleware", (value) => Array.isArray(value) && value.every(isFunction), "an array of middleware functions"],
+  ["fetchOptions", isRecord, "an object"],
+  // A client option only: a `fetch` that is no function would fail every call as a connection error, retried.
+  ["fetch", isFunction, "a fetch function"],
+];
+
+/**
+ * The client's options: those of calls, and its own. A mistake here would be ignored or fail
+ * later, far from its cause (a string `defaultQuery` sent as `0=a&1=%3D…`, a logger without
+ * methods), or, for `maxCost`, leave a caller who believes spending is capped uncapped.
+ */
+const CLIENT_OPTIONS: OptionCheck[] = [
+  ...CALL_OPTIONS,
+  ["streamIdleTimeout", isNonNegative, "a non-negative number of milliseconds"],
+  ["maxSSELineLength", isNonNegative, "a non-negative number of characters"],
+  ["traceContent", isBoolean, "true or false"],
+  ["defaultHeaders", (value) => typeof value === "object", "a Headers, [name, value] pairs or a record"],
+  ["defaultQuery", isRecord, "a record of parameters"],
+  ["logLevel", isLogLevel, `one of off, ${LOG_LEVELS.join(", ")}`],
+  ["logger", (value) => LOG_LEVELS.every((name) => typeof (value as Logger)[name] === "function"), `an object with ${LOG_LEVELS.join(", ")} methods`],
+  ["maxCost", () => false, "given per call: create(params, { maxCost })"],
+];
+
+/**
+ * Options come from plain JavaScript too: a bad one is named before anything is sent (or, for
+ * `"client"`, before the client is made). `undefined` or `null` leaves the client's value, or
+ * for a client option its default. What the caller passed is quoted (a string's start) with
+ * the key cut out.
+ */
+export function assertOptions(options: unknown, redact: Redact = String, of: "call" | "client" = "call"): asserts options is RequestOptions {
+  if (!isRecord(options)) throw invalidArgument("options", "an object", options, undefined, redact);
+  for (const [name, isValid, expected] of of === "client" ? CLIENT_OPTIONS : CALL_OPTIONS) {
+    if (options[name] != null && !isValid(options[name])) throw invalidArgument(name, expected, options[name], undefined, redact);
+  }
+}
 
 /** Every option a chat call reads: `RequestOptions`, `maxCost` and parse()'s `structuredOutput`. */
 const CALL_OPTION_NAMES = [

@@ -2,9 +2,9 @@ import { abortError } from "../errors/connection-errors.ts";
 import { APIConnectionTimeoutError, ModelGateError } from "../errors/index.ts";
 import { keptOrRedacted } from "../internal/redact-thrown.ts";
 import type { Redact } from "../internal/redact.ts";
-import { untilAborted } from "../internal/until-aborted.ts";
 import { assertAPIKey, type APIKeyFunction } from "./auth.ts";
 import { limits } from "./limits.ts";
+import { unlessAborted } from "./unless-aborted.ts";
 
 /**
  * The key for the next attempt: the fixed one, or what the function gives now. Every key a
@@ -22,7 +22,7 @@ export async function keyFrom(
   const { controller, release } = limits(signal, timeoutMs, () => new APIConnectionTimeoutError(`The \`apiKey\` function gave no key within ${timeoutMs} ms (timeout).`));
   let key: unknown;
   try {
-    key = await untilAborted(Promise.resolve().then(source), controller.signal);
+    key = await unlessAborted(Promise.resolve().then(source), controller.signal);
   } catch (error) {
     if (controller.signal.aborted) throw abortError(controller.signal);
     // What it threw may quote a key it gave before (a failed refresh) or hold a request: it

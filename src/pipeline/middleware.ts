@@ -3,7 +3,6 @@ import { APIConnectionError, APIError, ModelGateError } from "../errors/index.ts
 import { describeValue, invalidArgument } from "../errors/invalid-argument.ts";
 import { withoutKey } from "../errors/fetch-failure.ts";
 import type { Redact } from "../internal/redact.ts";
-import { SEND_BUDGET, type SendBudget } from "../internal/send-budget.ts";
 import type { PipelineConfig, Progress, RequestSpec } from "./request.ts";
 
 /**
@@ -25,8 +24,8 @@ import type { PipelineConfig, Progress, RequestSpec } from "./request.ts";
  * call's worst case stays within it.
  */
 export function throughMiddleware(list: Middleware[], config: PipelineConfig, spec: RequestSpec, options: RequestOptions, progress: Progress): Fetch {
-  // Under `maxCost`, the network fetch counts and checks every send of the call (see `SEND_BUDGET`).
-  const network = (options as { [SEND_BUDGET]?: SendBudget })[SEND_BUDGET]?.(config.fetch) ?? config.fetch;
+  // Under `maxCost`, the network fetch counts and checks every send of the call (see `RequestSpec.sendBudget`).
+  const network = spec.sendBudget?.(config.fetch) ?? config.fetch;
   // No middleware (a call with `maxCost` comes here for the budget alone): fetch as is, with no Request built.
   if (!list[0]) return network;
   return async (url, init = {}) => {
@@ -100,14 +99,12 @@ export function throughMiddleware(list: Middleware[], config: PipelineConfig, sp
 
 /** The call's options as the attempt runs them: the client's value where the call gives none. */
 function withClientDefaults(options: RequestOptions, config: PipelineConfig): RequestOptions {
-  // The budget's check is the SDK's, not an option the caller set.
-  const { [SEND_BUDGET]: _budget, ...own } = options as RequestOptions & { [SEND_BUDGET]?: SendBudget };
   return {
-    ...own,
-    timeout: own.timeout ?? config.timeout,
-    maxRetries: own.maxRetries ?? config.maxRetries,
-    shrinkToAffordable: own.shrinkToAffordable ?? config.shrinkToAffordable,
-    fetchOptions: { ...config.fetchOptions, ...own.fetchOptions },
+    ...options,
+    timeout: options.timeout ?? config.timeout,
+    maxRetries: options.maxRetries ?? config.maxRetries,
+    shrinkToAffordable: options.shrinkToAffordable ?? config.shrinkToAffordable,
+    fetchOptions: { ...config.fetchOptions, ...options.fetchOptions },
   };
 }
 

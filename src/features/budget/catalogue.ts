@@ -5,7 +5,7 @@
 import { abortError } from "../../errors/connection-errors.ts";
 import { APIConnectionTimeoutError, APIError } from "../../errors/index.ts";
 import { invalidArgument } from "../../errors/invalid-argument.ts";
-import { untilAborted } from "../../internal/until-aborted.ts";
+import { unlessAborted } from "../../pipeline/unless-aborted.ts";
 import { isRecord, MAX_TIMER_MS } from "../../internal/values.ts";
 import type { Requester } from "../../resources/requester.ts";
 import type { Model, ModelList } from "../../types/index.ts";
@@ -61,7 +61,7 @@ export function catalogueOf(client: Requester, signal?: AbortSignal | null, time
     limit < MAX_TIMER_MS
       ? setTimeout(() => wait.abort(new APIConnectionTimeoutError(`The model catalogue (for maxCost) did not arrive within ${limit} ms (timeout).`)), limit)
       : undefined;
-  return untilAborted(pending.catalogue, wait.signal).finally(() => {
+  return unlessAborted(pending.catalogue, wait.signal).finally(() => {
     clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);
     pending.waiting--;

@@ -1,9 +1,9 @@
 // `maxCost` on `create()` (and `parse()`, which calls it): keeps a chat call within a budget.
 // Loaded on demand (see src/loader.ts) by a call that sets the option.
 import { BudgetExceededError } from "../../errors/budget-exceeded-error.ts";
-import { SEND_BUDGET, type SendBudget } from "../../internal/send-budget.ts";
 import { isRecord } from "../../internal/values.ts";
 import type { APIPromise, Outcome } from "../../pipeline/api-promise.ts";
+import type { SendBudget } from "../../pipeline/request.ts";
 import { callOptionsWith } from "../../pipeline/call-options.ts";
 import { finalData, outcomeOf } from "../../pipeline/outcome-of.ts";
 import { assertChatParams } from "../../resources/chat/validate.ts";
@@ -15,14 +15,15 @@ import { assertRoute, isNoModelFitsError, noModelFits, routeMaxCost, withRouteMa
 import { assertCountable, assertFallbacks, replyRoom, usd, worstCaseCost } from "./worst-case.ts";
 
 /**
- * Sends a chat request the way `send` does, after fitting it to `options.maxCost`. With
- * `model: "auto"`, the gateway's 400 for "no model fits" is thrown as `BudgetExceededError`.
+ * Sends a chat request the way `send` does, after fitting it to `options.maxCost`, with the
+ * check of every send of the call (`sendBudget`, which `send` puts in the request's spec).
+ * With `model: "auto"`, the gateway's 400 for "no model fits" is thrown as `BudgetExceededError`.
  */
 export async function withinBudget(
   client: Requester,
   params: unknown,
   options: Record<string, unknown>,
-  send: (params: unknown, options: Record<string, unknown>) => APIPromise<unknown>,
+  send: (params: unknown, options: Record<string, unknown>, sendBudget: SendBudget) => APIPromise<unknown>,
 ): Promise<Outcome<unknown>> {
   // Read, never copied with a spread (see callOptionsWith).
   const { maxCost } = options;
@@ -42,7 +43,8 @@ export async function withinBudget(
   // fitToBudget checked it: a positive number of USD.
   const budget = maxCost as number;
   const sendBudget = budgetedSends(client, fitted, budget, signal, timeoutMs);
-  const call = send(fitted, callOptionsWith(options, { [SEND_BUDGET]: sendBudget }));
+  // The caller's options as a plain copy, every option read as their object answers it.
+  const call = send(fitted, callOptionsWith(options, {}), sendBudget);
   const outcome = outcomeOf(call, isRecord(params) && params.stream === true);
   const routed = isRecord(fitted) && fitted.model === "auto" ? routeMaxCost(fitted) : undefined;
   if (routed === undefined) return outcome;
@@ -57,7 +59,7 @@ export async function withinBudget(
 }
 
 /**
- * The check of every send of one call (see `SEND_BUDGET`): a send that may have been billed
+ * The check of every send of one call (`RequestSpec.sendBudget`): a send that may have been billed
  * (answered with a 2xx, or with no status at all: a connection error, a cut, a timeout after
  * sending) counts toward the call's worst case with its own worst case; one answered with an
  * error status was not served. Before each send, if the worst cases of the sends that may

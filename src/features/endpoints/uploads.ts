@@ -3,7 +3,7 @@ import { APIConnectionTimeoutError, ModelGateError } from "../../errors/index.ts
 import { invalidArgument } from "../../errors/invalid-argument.ts";
 import { keptOrRedacted, redactThrown } from "../../internal/redact-thrown.ts";
 import type { Redact } from "../../internal/redact.ts";
-import { untilAborted } from "../../internal/until-aborted.ts";
+import { unlessAborted } from "../../pipeline/unless-aborted.ts";
 import { MAX_TIMER_MS } from "../../internal/values.ts";
 import type { ToFileInput, ToFileOptions } from "../../media/to-file.ts";
 
@@ -120,7 +120,7 @@ async function reading<T>(param: string, where: string | undefined, limits: Read
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     if (signal?.aborted) throw abortError(signal);
-    const work = signal ? untilAborted(read(), signal) : read();
+    const work = signal ? unlessAborted(read(), signal) : read();
     // Past setTimeout's range (Infinity included) there is no timeout.
     if (!(timeout < MAX_TIMER_MS)) return await work;
     const expired = new Promise<never>((_, reject) => {

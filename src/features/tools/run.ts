@@ -7,6 +7,7 @@ import { unlessAborted } from "../../pipeline/unless-aborted.ts";
 import type { Completions } from "../../resources/chat/completions.ts";
 import { assertChatParams } from "../../resources/chat/validate.ts";
 import type { Requester } from "../../resources/requester.ts";
+import type { SendBudget } from "../../pipeline/request.ts";
 import { sendableTools } from "../structured/strict-mode.ts";
 import { ChatCompletionAccumulator } from "../../streaming/accumulate.ts";
 import type { EndRules } from "../../streaming/chunk-events.ts";
@@ -199,8 +200,8 @@ class ToolRun {
     const streamed = { ...body, stream_options: { ...(isRecord(body.stream_options) ? body.stream_options : {}), include_usage: true } };
     const streamRules = stepStreamRules(body);
     // As create() sends a streamed chat request (its tools already sendable), with those rules.
-    const send = (sent: unknown, sendOptions: Record<string, unknown>) =>
-      this.#client.request<Stream<ChatCompletionChunk>>({ method: "POST", path: "/v1/chat/completions", body: sent, response: "sse", streamRules, options: sendOptions, validate: () => assertChatParams(sent) });
+    const send = (sent: unknown, sendOptions: Record<string, unknown>, sendBudget?: SendBudget) =>
+      this.#client.request<Stream<ChatCompletionChunk>>({ method: "POST", path: "/v1/chat/completions", body: sent, response: "sse", streamRules, options: sendOptions, sendBudget, validate: () => assertChatParams(sent) });
     const stream = (budgeted ? await (await withinBudget(this.#client, streamed, options, send)).data : await send(streamed, options)) as Stream<ChatCompletionChunk>;
     this.#helper.emit("connect");
     const accumulator = new ChatCompletionAccumulator();

@@ -6,7 +6,7 @@ import { keyFrom } from "../../pipeline/key-function.ts";
 import type { Outcome } from "../../pipeline/api-promise.ts";
 import type { APIKeyFunction } from "../../pipeline/auth.ts";
 import { finalData } from "../../pipeline/outcome-of.ts";
-import { assertCallOptions } from "../../pipeline/request.ts";
+import { assertOptions } from "../../pipeline/call-options.ts";
 import { ChatCompletionAccumulator } from "../../streaming/accumulate.ts";
 import { Stream } from "../../streaming/stream.ts";
 import type { ChatCompletionChunk, GatewayInfo } from "../../types/index.ts";
@@ -33,7 +33,7 @@ export async function traceCall<T>(channel: RequestChannel, config: PipelineConf
   let askable = typeof apiKey !== "string";
   try {
     // A call its options or params refuse never asks for a key: it is left to refuse them.
-    if (askable && spec.options !== undefined) assertCallOptions(spec.options);
+    if (askable && spec.options !== undefined) assertOptions(spec.options);
     if (askable) spec.validate?.();
   } catch {
     askable = false;

@@ -27,6 +27,7 @@ import type {
   StructuredStreamFor,
 } from "../../types/structured.ts";
 import type { Requester } from "../requester.ts";
+import type { SendBudget } from "../../pipeline/request.ts";
 import { chatStreamRules, decodeChatAnswer } from "./decode.ts";
 import { assertChatParams } from "./validate.ts";
 import { toolInternals } from "../../schemas/tool-internals.ts";
@@ -64,7 +65,8 @@ export class Completions {
     params: ChatCompletionCreateParamsBase,
     options?: ChatRequestOptions,
   ): APIPromise<Stream<ChatCompletionChunk> | ChatCompletion> {
-    const send = (body: unknown, callOptions: unknown) =>
+    // `sendBudget`: under `maxCost`, the budget code's check of every send (see `withinBudget`).
+    const send = (body: unknown, callOptions: unknown, sendBudget?: SendBudget) =>
       this.#client.request<Stream<ChatCompletionChunk> | ChatCompletion>({
         method: "POST",
         path: "/v1/chat/completions",
@@ -72,6 +74,7 @@ export class Completions {
         // `body` may be anything from plain JavaScript; `validate` names the mistake.
         ...((body as { stream?: unknown } | null | undefined)?.stream === true ? { response: "sse", streamRules: chatStreamRules(body as object) } : { decode: decodeChatAnswer }),
         options: callOptions as RequestOptions,
+        sendBudget,
         validate: () => assertChatParams(body),
       });
     type Result = APIPromise<Stream<ChatCompletionChunk> | ChatCompletion>;

@@ -1,0 +1,87 @@
+// Running a call's request: attempt after attempt until `nextStep` says to return or to throw,
+// carrying out each step between them (a retry after its wait, a new key after a 401, a
+// smaller request after a 402). Building the request is build-request.ts.
+import { errorFromBody, parseBody } from "../errors/index.ts";
+import { loadBudget } from "../loader.ts";
+import { logDebug, type DebugLine } from "../logging/debug-lines.ts";
+import type { Outcome } from "./api-promise.ts";
+import { attempt, type Exchange } from "./attempt.ts";
+import { buildRequest } from "./build-request.ts";
+import { decodeSuccess, errorContext } from "./decode-success.ts";
+import { waitBeforeRetry } from "./limits.ts";
+import { nextStep, type AttemptOutcome } from "./next-step.ts";
+import type { PipelineConfig, Progress, RequestSpec } from "./request.ts";
+
+/** Builds the call's request and sends it until it has an answer or an error to give. */
+export async function runRequest<T>(config: PipelineConfig, spec: RequestSpec, progress: Progress): Promise<Outcome<T>> {
+  const request = buildRequest(config, spec, progress);
+  const { options, kind, url, state } = request;
+  const keySource = config.apiKey;
+  let key: string | undefined;
+  let headers: Headers | undefined;
+  /** The key already asked for after a 401 (or by the trace, before the first attempt), for the attempt that follows. */
+  let newKey: string | undefined = progress.key;
+
+  for (;;) {
+    const nextKey = typeof keySource === "string" ? keySource : (newKey ?? (await request.askForKey()));
+    newKey = undefined;
+    if (!headers || nextKey !== key) headers = request.headersFor((key = nextKey));
+    if (state.retries > 0) headers.set("x-modelgate-retry-count", String(state.retries));
+    if (config.debug) debugLine(config, ["request", spec.method, url, state.retries + 1, headers]);
+    progress.attempts++;
+    let exchange: Exchange | undefined;
+    let outcome: AttemptOutcome;
+    try {
+      exchange = await attempt({
+        fetch: request.fetch,
+        url,
+        init: { ...config.fetchOptions, ...options.fetchOptions, method: spec.method, headers, body: request.body ?? null },
+        timeoutMs: request.timeoutMs,
+        signal: options.signal,
+        kind,
+        idleTimeoutMs: config.streamIdleTimeout,
+        redact: config.redact,
+      });
+      const { response } = exchange;
+      if (config.debug) debugLine(config, ["response", spec.method, url, response]);
+      outcome = response.ok ? OK : { ok: false, error: errorFromBody(response.status, parseBody(exchange.text), errorContext(response, config)) };
+    } catch (error) {
+      outcome = { ok: false, error };
+    }
+
+    let step = nextStep(outcome, state);
+    if (step.do === "return") return decodeSuccess<T>(exchange as Exchange, config, spec, progress.attempts, kind);
+    // A re-send with a change is made only if the change changes the request; else the
+    // decision is asked again without it.
+    if (step.do === "new-key") {
+      state.mayAskForNewKey = false;
+      if ((newKey = await request.askForKey()) !== key) continue;
+      step = nextStep(outcome, state);
+    } else if (step.do === "shrink") {
+      state.mayShrink = false;
+      const smaller = (await loadBudget({ signal: options.signal, timeout: request.timeoutMs })).withMaxTokens(spec.body, step.tokens);
+      if (smaller) {
+        request.shrinkTo(smaller, headers);
+        if (config.debug) debugLine(config, ["shrink", step.tokens]);
+        continue;
+      }
+      step = nextStep(outcome, state);
+    }
+    const error = (outcome as { error: Error }).error;
+    if (step.do === "retry") {
+      if (config.debug) debugLine(config, ["retry", step.afterMs, error.message]);
+      await waitBeforeRetry(step.afterMs, options.signal);
+      state.retries++;
+      continue;
+    }
+    // Built again with the note, which goes through the same redaction as the server's words.
+    throw step.do === "throw" && step.note && exchange ? errorFromBody(exchange.response.status, parseBody(exchange.text), { ...errorContext(exchange.response, config), note: step.note }) : error;
+  }
+}
+
+const OK: AttemptOutcome = { ok: true };
+
+/** Logs a debug line (`logLevel: "debug"`). */
+function debugLine(config: PipelineConfig, line: DebugLine): void {
+  logDebug(config.log, line, config.redact);
+}
