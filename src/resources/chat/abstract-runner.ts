@@ -1,5 +1,5 @@
 import { bridgeSource } from "../../streaming/bridge.ts";
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, CompletionUsage } from "../../types/chat-completion.ts";
+import type { ChatCompletion, ChatCompletionChunk, CompletionUsage } from "../../types/chat-completion.ts";
 import type { ChatCompletionMessageParam } from "../../types/chat-params.ts";
 import type { EmittedValue, FunctionToolCall, HelperEventEmitter, HelperFinalValues } from "../../types/helper-events.ts";
 import type { Requester } from "../requester.ts";
@@ -10,16 +10,10 @@ import { EventStream } from "./event-stream.ts";
  * chat-helper.ts and the runner's, which extends it): the conversation and its final values,
  * and the items to iterate. The object forwards its methods here once the code has started.
  */
-export interface LoadedHelper<Item> {
+export interface LoadedHelper<Item> extends HelperFinalValues {
   /** Begins the helper's work (its events follow, then `end`). Called once the object holds the helper. */
   start(): void;
   allChatCompletions(): ChatCompletion[];
-  finalChatCompletion(): Promise<ChatCompletion>;
-  finalContent(): Promise<string | null>;
-  finalMessage(): Promise<ChatCompletionMessage>;
-  finalFunctionToolCall(): Promise<FunctionToolCall | undefined>;
-  finalFunctionToolCallResult(): Promise<string | undefined>;
-  totalUsage(): Promise<CompletionUsage>;
   /** What `for await` reads from now on: a stream's chunks, a run's events. */
   items(): AsyncIterable<Item>;
   /** The chunks for `toReadableStream()`: every one from the first, or a failure the bridge writes as its error frame. */
