@@ -246,6 +246,10 @@ runner
   .on("finalContent", (content) => expectTypeOf(content).toEqualTypeOf<string>());
 expectTypeOf(runner.messages).toEqualTypeOf<ChatCompletionMessageParam[]>();
 expectTypeOf(runner.allChatCompletions()).toEqualTypeOf<ChatCompletion[]>();
+// openai's `ended`, `errored` and `aborted`, on both helpers, read-only.
+expectTypeOf([runner.ended, runner.errored, runner.aborted, plainStream.ended, plainStream.errored, plainStream.aborted]).toEqualTypeOf<boolean[]>();
+// @ts-expect-error read-only, as openai's getters
+plainStream.errored = true;
 expectTypeOf(runner.finalContent()).toEqualTypeOf<Promise<string | null>>();
 expectTypeOf(runner.finalFunctionToolCall()).toEqualTypeOf<Promise<{ name: string; arguments: string } | undefined>>();
 expectTypeOf(runner.finalFunctionToolCallResult()).toEqualTypeOf<Promise<string | undefined>>();

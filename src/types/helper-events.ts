@@ -226,6 +226,15 @@ export interface HelperEventEmitter<Events> {
   abort(): void;
   /** Aborting it is `abort()`. */
   readonly controller: AbortController;
+  /** Whether the helper has ended: `end` was emitted (already `true` in the listeners of `end`). */
+  readonly ended: boolean;
+  /**
+   * Whether the helper failed: `error` or `abort` was emitted (already `true` in their
+   * listeners). As in openai, an abort sets it too.
+   */
+  readonly errored: boolean;
+  /** Whether `abort()`, `controller.abort()` or the caller's `signal` stopped the helper: `abort` was emitted. */
+  readonly aborted: boolean;
 }
 
 /** The final values of a helper object, each resolved once it has ended (rejected if it failed). */

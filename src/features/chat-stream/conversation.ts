@@ -1,7 +1,7 @@
 import { ModelGateError } from "../../errors/index.ts";
 import { isRecord } from "../../internal/values.ts";
 import type { ChatCompletion, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage } from "../../types/index.ts";
-import type { HelperEmitter } from "./emitter.ts";
+import type { EventStream } from "../../resources/chat/event-stream.ts";
 
 /**
  * The conversation a helper object keeps, as openai's runners keep it: the messages (the
@@ -12,10 +12,10 @@ export class Conversation {
   /** The conversation so far; `runner.messages` is this very list. */
   readonly messages: ChatCompletionMessageParam[];
   readonly completions: ChatCompletion[] = [];
-  readonly #events: HelperEmitter;
+  readonly #events: EventStream;
 
   /** `messages`: the list to keep (a runner's own), or the request's messages to start from (copied). */
-  constructor(events: HelperEmitter, messages: ChatCompletionMessageParam[]) {
+  constructor(events: EventStream, messages: ChatCompletionMessageParam[]) {
     this.#events = events;
     this.messages = messages;
   }

@@ -1,7 +1,7 @@
 import type { ChatCompletionChunk, ChatCompletionChunkChoice, ChatCompletionTokenLogprob } from "../../types/index.ts";
 import type { ChatCompletionSnapshot, ChatCompletionSnapshotChoice } from "../../types/helper-events.ts";
 import type { PartialJSONParser } from "../structured/partial-json.ts";
-import type { HelperEmitter } from "./emitter.ts";
+import type { EventStream } from "../../resources/chat/event-stream.ts";
 
 type SnapshotCall = NonNullable<ChatCompletionSnapshotChoice["message"]["tool_calls"]>[number];
 
@@ -64,11 +64,11 @@ const NO_PARSING: DeltaParsing = {
  */
 export class DeltaEvents {
   snapshot: ChatCompletionSnapshot | undefined;
-  readonly #events: HelperEmitter;
+  readonly #events: EventStream;
   readonly #parsing: DeltaParsing;
   readonly #states = new Map<number, ChoiceState>();
 
-  constructor(events: HelperEmitter, parsing: DeltaParsing = NO_PARSING) {
+  constructor(events: EventStream, parsing: DeltaParsing = NO_PARSING) {
     this.#events = events;
     this.#parsing = parsing;
   }

@@ -1,4 +1,4 @@
-import type { HelperEmitter } from "./emitter.ts";
+import type { EventStream } from "../../resources/chat/event-stream.ts";
 
 /**
  * The values of `event` from now on, as an async iterable (a stream's chunks): it ends at
@@ -6,7 +6,7 @@ import type { HelperEmitter } from "./emitter.ts";
  * (a `ChatCompletionStream` aborts then, as openai's does). Values the loop has not read yet
  * wait in a queue. Made after the helper ended, it ends at once, or throws the helper's error.
  */
-export function listen<T>(events: HelperEmitter, event: string, stop: () => void): AsyncIterable<T> {
+export function listen<T>(events: EventStream, event: string, stop: () => void): AsyncIterable<T> {
   const queue: T[] = [];
   let head = 0;
   let ended = false;

@@ -1,34 +1,59 @@
 import { isRecord } from "../../internal/values.ts";
+import type { loadStructured } from "../../loader.ts";
 import { callOptionsWith } from "../../pipeline/call-options.ts";
+import type { LoadedStream } from "../../resources/chat/chat-completion-stream.ts";
 import type { Completions } from "../../resources/chat/completions.ts";
+import type { EventStream } from "../../resources/chat/event-stream.ts";
 import type { Requester } from "../../resources/requester.ts";
 import { ChatCompletionAccumulator } from "../../streaming/accumulate.ts";
 import { Stream } from "../../streaming/stream.ts";
+import type { GatewayInfo } from "../../gateway/info.ts";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam } from "../../types/index.ts";
 import type { ChatCompletionSnapshot, ChatCompletionSnapshotChoice } from "../../types/helper-events.ts";
 import type { StructuredStream } from "../../types/structured.ts";
-import { parseCompletion } from "../structured/parse-completion.ts";
-import { PartialJSONParser } from "../structured/partial-json.ts";
-import { planRequest, type RequestPlan } from "../structured/plan.ts";
-import { ChatHelper, type ShellHandle } from "./chat-helper.ts";
+import type { RequestPlan } from "../structured/plan.ts";
+import { ChatHelper } from "./chat-helper.ts";
 import { DeltaEvents, type DeltaParsing } from "./delta-events.ts";
 import { listen } from "./listen.ts";
 
-/** What a `ChatCompletionStream` (see resources/chat/chat-completion-stream.ts) hands its calls to. */
-export class StreamHelper extends ChatHelper {
-  constructor(shell: ShellHandle, messages: ChatCompletionMessageParam[], client?: Requester) {
-    super(shell, messages, client);
+/**
+ * parse()'s code, loaded beside this one by `stream()` (see resources/chat/completions.ts):
+ * handed in rather than imported, so a body read back (`fromReadableStream()`), which parses
+ * nothing, does not load it.
+ */
+type Structured = Awaited<ReturnType<typeof loadStructured>>;
+
+/** What a stream's reply is read from, once `open()` has resolved (the response headers arrived). */
+interface Opened {
+  stream: Stream<ChatCompletionChunk, Response | undefined>;
+  parsing?: DeltaParsing;
+  /** parse()'s completion; without it (a body read back from the bridge) the chunks are assembled here. */
+  final?: () => Promise<ChatCompletion>;
+  /** What the response said, for a request (a body read back has none of it). */
+  connection?: Pick<LoadedStream, "response" | "requestID" | "gateway">;
+}
+
+/** What a `ChatCompletionStream` (see resources/chat/chat-completion-stream.ts) forwards its calls to. */
+export class StreamHelper extends ChatHelper implements LoadedStream {
+  response: Response | undefined;
+  requestID: string | null | undefined;
+  gateway: GatewayInfo | undefined;
+  readonly #open: () => Promise<Opened>;
+
+  /** `open`: sends the request (or reads the body); `messages`: the stream's own list. */
+  constructor(events: EventStream, messages: ChatCompletionMessageParam[], open: () => Promise<Opened>) {
+    super(events, messages);
+    this.#open = open;
   }
 
-  /** Reads the reply from `open()` (which resolves once the response headers arrived), then its final events. */
-  start(open: () => Promise<{ stream: Stream<ChatCompletionChunk, Response | undefined>; parsing?: DeltaParsing; final?: () => Promise<ChatCompletion> }>, onConnect: (stream: Stream<ChatCompletionChunk, Response | undefined>) => void): void {
-    const { conversation } = this;
-    this.run(async () => {
-      const { stream, parsing, final } = await open();
-      onConnect(stream);
-      this.emit("connect");
-      const deltas = new DeltaEvents(this, parsing);
-      // Without parse()'s completion (a body read back from the bridge), the chunks are assembled here.
+  /** Reads the reply, then its final events. */
+  start(): void {
+    const { conversation, events } = this;
+    events.run(async () => {
+      const { stream, parsing, final, connection } = await this.#open();
+      if (connection) ({ response: this.response, requestID: this.requestID, gateway: this.gateway } = connection);
+      events.emit("connect");
+      const deltas = new DeltaEvents(events, parsing);
       const accumulator = final ? undefined : new ChatCompletionAccumulator();
       for await (const chunk of stream) {
         accumulator?.add(chunk);
@@ -38,10 +63,9 @@ export class StreamHelper extends ChatHelper {
     }, () => conversation.emitFinal());
   }
 
-  /** The chunks from now on; for the bridge (`bridge` set, see `HelperShell.toReadableStream`), from the start or not at all. */
-  // A `break` ends the request with a reason tracing knows (no failure, unlike `abort()`).
-  iterator(bridge?: unknown): AsyncIterable<ChatCompletionChunk> {
-    return bridge ? this.bridged() : listen(this, "chunk", () => this.controller.abort(Symbol.for("modelgate.break")));
+  /** The chunks from now on. A `break` ends the request with a reason tracing knows (no failure, unlike `abort()`). */
+  items(): AsyncIterable<ChatCompletionChunk> {
+    return listen(this.events, "chunk", () => this.events.controller.abort(Symbol.for("modelgate.break")));
   }
 }
 
@@ -50,40 +74,36 @@ export class StreamHelper extends ChatHelper {
  * retries, timeouts, budgets, cut detection and `gateway` are the pipeline's), and is read
  * as openai's helper reads it. The caller's `signal` aborts it as `abort()` does.
  */
-export function startStream(shell: ShellHandle, client: Requester, completions: Completions, params: unknown, options: unknown): StreamHelper {
-  const messages = isRecord(params) && Array.isArray(params.messages) ? [...(params.messages as ChatCompletionMessageParam[])] : [];
-  const helper = new StreamHelper(shell, messages, client);
-  const { controller } = helper;
-  helper.start(
-    async () => {
-      helper.follow(isRecord(options) ? options.signal : undefined);
-      // The caller's params as parse() reads them: a mistake in them is thrown here, as the `error` event.
-      const plan = planRequest(params, isRecord(options) ? options.structuredOutput : undefined, client.redact);
-      // `abort()` (and the caller's signal, which aborts it) stops the check of a done event's answer.
-      plan.signals.push(controller.signal);
-      // The caller's options, read (a spread keeps own fields only), with the helper's signal over theirs.
-      const callOptions = options === undefined || isRecord(options) ? callOptionsWith(options, { signal: controller.signal }) : options;
-      const stream = (await completions.parse({ ...(params as object), stream: true } as never, callOptions as never)) as unknown as StructuredStream<unknown>;
-      return { stream, parsing: deltaParsing(plan), final: () => stream.finalChatCompletion() as Promise<ChatCompletion> };
-    },
-    // The request id as `gateway` has it, with the key cut out (a proxy may echo it there).
-    (stream) => Object.assign(shell[0], { response: stream.response, requestID: stream.gateway?.requestID ?? null, gateway: stream.gateway }),
-  );
-  return helper;
+export function streamHelper(events: EventStream, stream: { messages: ChatCompletionMessageParam[] }, structured: Structured, client: Requester, completions: Completions, params: unknown, options: unknown): StreamHelper {
+  const { controller } = events;
+  const messages = stream.messages;
+  if (isRecord(params) && Array.isArray(params.messages)) messages.push(...(params.messages as ChatCompletionMessageParam[]));
+  return new StreamHelper(events, messages, async () => {
+    events.follow(isRecord(options) ? options.signal : undefined);
+    // The caller's params as parse() reads them: a mistake in them is thrown here, as the `error` event.
+    const plan = structured.planRequest(params, isRecord(options) ? options.structuredOutput : undefined, client.redact);
+    // `abort()` (and the caller's signal, which aborts it) stops the check of a done event's answer.
+    plan.signals.push(controller.signal);
+    // The caller's options, read (a spread keeps own fields only), with the helper's signal over theirs.
+    const callOptions = options === undefined || isRecord(options) ? callOptionsWith(options, { signal: controller.signal }) : options;
+    const reply = (await completions.parse({ ...(params as object), stream: true } as never, callOptions as never)) as unknown as StructuredStream<unknown>;
+    return {
+      stream: reply,
+      parsing: deltaParsing(structured, plan),
+      final: () => reply.finalChatCompletion() as Promise<ChatCompletion>,
+      // The request id as `gateway` has it, with the key cut out (a proxy may echo it there).
+      connection: { response: reply.response, requestID: reply.gateway?.requestID ?? null, gateway: reply.gateway },
+    };
+  });
 }
 
 /** `ChatCompletionStream.fromReadableStream()`: a bridge body read back, with the same events (it is connected from the start). */
-export function readBody(shell: ShellHandle, readable: ReadableStream<Uint8Array>): StreamHelper {
-  const helper = new StreamHelper(shell, []);
-  helper.start(
-    async () => ({ stream: Stream.fromReadableStream<ChatCompletionChunk>(readable, helper.controller) }),
-    () => {},
-  );
-  return helper;
+export function bodyHelper(events: EventStream, stream: { messages: ChatCompletionMessageParam[] }, readable: ReadableStream<Uint8Array>): StreamHelper {
+  return new StreamHelper(events, stream.messages, async () => ({ stream: Stream.fromReadableStream<ChatCompletionChunk>(readable, events.controller) }));
 }
 
 /** How the stream's deltas are parsed: as `parse()` reads the whole reply, on the text so far. */
-function deltaParsing(plan: RequestPlan): DeltaParsing {
+function deltaParsing({ parseCompletion, PartialJSONParser }: Structured, plan: RequestPlan): DeltaParsing {
   const contentIsAnswer = plan.answer !== undefined && plan.answer.toolName === undefined;
   const withoutAnswer: RequestPlan = { ...plan, answer: undefined };
   return {

@@ -12,6 +12,11 @@ import { parseCompletion } from "./parse-completion.ts";
 import { planRequest } from "./plan.ts";
 import { structuredStream } from "./structured-stream.ts";
 
+// What `chat.completions.stream()`'s helper builds on, loaded beside it (features/chat-stream/
+// stream-helper.ts): the request's plan, a done event's check, and the parser of deltas.
+export { parseCompletion, planRequest };
+export { PartialJSONParser } from "./partial-json.ts";
+
 
 /**
  * `client.chat.completions.parse()`: sends the request the way `structuredOutput` says, through

@@ -4,7 +4,9 @@ import { invalidArgument } from "../../errors/invalid-argument.ts";
 import { isRecord } from "../../internal/values.ts";
 import { callOptionsWith } from "../../pipeline/call-options.ts";
 import { unlessAborted } from "../../pipeline/unless-aborted.ts";
+import type { ChatCompletionRunner } from "../../resources/chat/chat-completion-runner.ts";
 import type { Completions } from "../../resources/chat/completions.ts";
+import type { EventStream } from "../../resources/chat/event-stream.ts";
 import { assertChatParams } from "../../resources/chat/validate.ts";
 import type { Requester } from "../../resources/requester.ts";
 import type { SendBudget } from "../../pipeline/request.ts";
@@ -18,7 +20,6 @@ import { assistantTurn, callIDsIn, type PreparedCall } from "./assistant-turn.ts
 import { callTool } from "./call-tool.ts";
 import { offeredTools, type RunnerTool } from "./offered-tools.ts";
 import { RunnerHelper } from "./runner-helper.ts";
-import type { ShellHandle } from "../chat-stream/chat-helper.ts";
 import { RunBudget, withinBudget, type BudgetedStep } from "../budget/index.ts";
 import { DeltaEvents } from "../chat-stream/delta-events.ts";
 
@@ -27,22 +28,22 @@ const DEFAULT_MAX_STEPS = 10;
 const REPEATS_TO_STOP = 3;
 
 /**
- * Starts `runTools()` for the object it returned (`runner`, see resources/chat/run-tools.ts):
- * checks what it was given, then runs step after step, telling openai's runner events as it
- * goes. The caller's `signal` aborts the run as `runner.abort()` does.
+ * `runTools()`'s helper for the object it returned (`runner`, see
+ * resources/chat/chat-completion-runner.ts): once started, it checks what it was given, then
+ * runs step after step, telling openai's runner events as it goes. The caller's `signal`
+ * aborts the run as `runner.abort()` does.
  */
-export function startRun(shell: ShellHandle, client: Requester, completions: Completions, params: unknown, options: unknown): RunnerHelper {
-  const helper = new RunnerHelper(shell, client);
+export function runnerHelper(events: EventStream, runner: ChatCompletionRunner, client: Requester, completions: Completions, params: unknown, options: unknown): RunnerHelper {
+  let streamed = false;
   try {
-    helper.streamed = isRecord(params) && params.stream === true;
+    streamed = isRecord(params) && params.stream === true;
   } catch {
-    // A getter of plain JavaScript's params threw: the run below reads them again and fails with it.
+    // A getter of plain JavaScript's params threw: the run reads them again and fails with it.
   }
-  helper.start(async () => {
-    helper.follow(isRecord(options) ? options.signal : undefined);
-    return new ToolRun(client, completions, params, options, helper, shell[0]).run();
+  return new RunnerHelper(events, runner, streamed, async (helper) => {
+    events.follow(isRecord(options) ? options.signal : undefined);
+    return new ToolRun(client, completions, params, options, helper).run();
   });
-  return helper;
 }
 
 class ToolRun {
@@ -71,7 +72,7 @@ class ToolRun {
   /** The calls of the last steps, as `name + canonical arguments`. */
   readonly #recentCalls: Set<string>[] = [];
 
-  constructor(client: Requester, completions: Completions, params: unknown, options: unknown, helper: RunnerHelper, runner: unknown) {
+  constructor(client: Requester, completions: Completions, params: unknown, options: unknown, helper: RunnerHelper) {
     assertChatParams(params);
     const given = params as Record<string, unknown>;
     if (!Array.isArray(given.tools) || given.tools.length === 0) throw invalidArgument("tools", "a non-empty array of tool() tools", given.tools);
@@ -94,12 +95,12 @@ class ToolRun {
     // Sent closed, with `strict` set, once for the whole run: what the budget estimates is what goes out.
     this.#params = { ...given, tools: sendableTools(wire) };
     // Every request and every tool gets the runner's signal: `abort()` and the caller's signal (which aborts it) both reach them.
-    this.#signal = helper.controller.signal;
+    this.#signal = helper.events.controller.signal;
     this.#requestOptions = { ...requestOptions, signal: this.#signal };
     this.#maxSteps = maxSteps as number;
     this.#budget = maxCost === undefined ? undefined : new RunBudget(client, maxCost, given, this.#signal, requestOptions.timeout as number | undefined);
     this.#helper = helper;
-    this.#runner = runner;
+    this.#runner = helper.runner;
     const choice = given.tool_choice;
     this.#forced = isRecord(choice) && isRecord(choice.function) && typeof choice.function.name === "string" ? choice.function.name : undefined;
     // The runner's own list, so `runner.messages` is the conversation as it grows.
@@ -140,7 +141,7 @@ class ToolRun {
       this.#steps.push(record);
       this.#helper.conversation.addCompletion(completion, turn);
       // As openai's runner without streaming tells a reply's text (a streamed one told it chunk by chunk).
-      if (body.stream !== true && typeof turn.content === "string" && turn.content) this.#helper.emit("content", turn.content, turn.content);
+      if (body.stream !== true && typeof turn.content === "string" && turn.content) this.#helper.events.emit("content", turn.content, turn.content);
       if (calls.length === 0) {
         this.#helper.log.push({ type: "step.end", step, completion, cost });
         stopReason = "done";
@@ -190,7 +191,7 @@ class ToolRun {
     const options = budgeted ? { ...keyed, maxCost: budgeted.left } : keyed;
     if (body.stream !== true) {
       const completion = (await this.#completions.create(body as never, options as never)) as ChatCompletion;
-      this.#helper.emit("connect");
+      this.#helper.events.emit("connect");
       return { completion, gateway: completion.gateway };
     }
     // Usage (and with it the cost) comes in the usage chunk only when asked for. The runner asks
@@ -203,10 +204,10 @@ class ToolRun {
     const send = (sent: unknown, sendOptions: Record<string, unknown>, sendBudget?: SendBudget) =>
       this.#client.request<Stream<ChatCompletionChunk>>({ method: "POST", path: "/v1/chat/completions", body: sent, response: "sse", streamRules, options: sendOptions, sendBudget, validate: () => assertChatParams(sent) });
     const stream = (budgeted ? await (await withinBudget(this.#client, streamed, options, send)).data : await send(streamed, options)) as Stream<ChatCompletionChunk>;
-    this.#helper.emit("connect");
+    this.#helper.events.emit("connect");
     const accumulator = new ChatCompletionAccumulator();
     // openai's chunk events (`chunk`, `content`, `content.delta`, …) for this step's reply.
-    const deltas = new DeltaEvents(this.#helper);
+    const deltas = new DeltaEvents(this.#helper.events);
     for await (const chunk of stream) {
       accumulator.add(chunk);
       // Kept only for iterators reading now: a long answer must not be held twice (see EventLog).

@@ -1,37 +1,46 @@
-import type { Requester } from "../../resources/requester.ts";
+import type { ChatCompletionRunner, LoadedRun } from "../../resources/chat/chat-completion-runner.ts";
+import type { EventStream } from "../../resources/chat/event-stream.ts";
 import type { ChatCompletionChunk } from "../../types/index.ts";
 import type { ToolRunEvent, ToolRunResult } from "../../types/tool-runner.ts";
-import { ChatHelper, type ShellHandle } from "../chat-stream/chat-helper.ts";
+import { ChatHelper } from "../chat-stream/chat-helper.ts";
 import { EventLog } from "./event-log.ts";
 
 /**
- * What the object `runTools()` returns hands its calls to: openai's runner surface (events,
- * the conversation and its final values: `ChatHelper`), the run's own events for iteration
- * (`EventLog`), and its result for `await`.
+ * What the object `runTools()` returns (resources/chat/chat-completion-runner.ts) forwards its
+ * calls to: openai's runner surface (the conversation and its final values: `ChatHelper`), the
+ * run's own events for iteration (`EventLog`), and its result for `await`.
  */
-export class RunnerHelper extends ChatHelper {
+export class RunnerHelper extends ChatHelper implements LoadedRun {
   readonly log = new EventLog<ToolRunEvent>();
-  #result: Promise<ToolRunResult> | undefined;
+  /** The object `runTools()` returned: openai-shaped tools get it as their second argument. */
+  readonly runner: ChatCompletionRunner;
   /** Whether the run's params asked for `stream: true` (its steps' chunks are what the bridge writes). */
-  streamed = false;
+  readonly streamed: boolean;
+  readonly #run: () => Promise<ToolRunResult>;
+  #result: Promise<ToolRunResult> | undefined;
 
-  constructor(shell: ShellHandle, client: Requester) {
-    super(shell, [], client);
+  /** `run`: the steps, given this helper (see run.ts). */
+  constructor(events: EventStream, runner: ChatCompletionRunner, streamed: boolean, run: (helper: RunnerHelper) => Promise<ToolRunResult>) {
+    super(events, runner.messages);
+    this.runner = runner;
+    this.streamed = streamed;
+    this.#run = () => run(this);
   }
 
   /**
-   * Starts the run (a promise job later, see `HelperEmitter.run`), then its final events and
+   * Starts the run (a promise job later, see `EventStream.run`), then its final events and
    * `end`. The result settles with `done()`: with the run's outcome, or its error.
    */
-  start(run: () => Promise<ToolRunResult>): void {
+  start(): void {
     let outcome: ToolRunResult;
-    this.run(
+    const { events } = this;
+    events.run(
       async () => {
-        outcome = await run();
+        outcome = await this.#run();
       },
       () => this.conversation.emitFinal(),
     );
-    const ended = this.done().then(
+    const ended = events.done().then(
       () => this.log.end(),
       (error: unknown) => {
         this.log.fail(error);
@@ -47,22 +56,16 @@ export class RunnerHelper extends ChatHelper {
     return this.#result!;
   }
 
-  catch(onRejected: (reason: unknown) => unknown): Promise<unknown> {
-    return this.result().catch(onRejected);
-  }
-
-  finally(onFinally: () => void): Promise<ToolRunResult> {
-    return this.result().finally(onFinally);
+  /** The run's own events (`step.start`, `tool_call`, …), for `for await`: every one from the first, and the chunks from now on. */
+  items(): AsyncIterable<ToolRunEvent> {
+    return { [Symbol.asyncIterator]: () => this.log.reader() };
   }
 
   /**
-   * The run's own events (`step.start`, `tool_call`, …), for `for await`; for the bridge
-   * (`bridge` set, see `HelperShell.toReadableStream`), the chunks of every streamed step, as
-   * openai's streaming runner writes them, and a clear failure for a run without `stream: true`
-   * (it has no chunks: its body would be an empty answer).
+   * The chunks of every streamed step, as openai's streaming runner writes them, and a clear
+   * failure for a run without `stream: true` (it has no chunks: its body would be an empty answer).
    */
-  iterator(bridge?: unknown): AsyncIterable<ToolRunEvent> | AsyncIterable<ChatCompletionChunk> {
-    if (!bridge) return { [Symbol.asyncIterator]: () => this.log.reader() };
-    return this.bridged(this.streamed ? undefined : "toReadableStream() on runTools() needs stream: true in its params: without it the run has no chunks to write.");
+  override bridged(): AsyncIterable<ChatCompletionChunk> {
+    return super.bridged(this.streamed ? undefined : "toReadableStream() on runTools() needs stream: true in its params: without it the run has no chunks to write.");
   }
 }

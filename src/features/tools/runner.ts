@@ -1,2 +1,2 @@
 // `runTools()`'s implementation, loaded on its first call (see src/loader.ts).
-export { startRun } from "./run.ts";
+export { runnerHelper } from "./run.ts";

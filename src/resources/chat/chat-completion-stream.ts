@@ -1,11 +1,18 @@
 import { loadChatStream } from "../../loader.ts";
 import type { GatewayInfo } from "../../gateway/info.ts";
 import type { ChatCompletionChunk, ChatCompletionMessageToolCall } from "../../types/chat-completion.ts";
-import type { ChatCompletionStreamEvents, HelperEventEmitter, HelperFinalValues } from "../../types/helper-events.ts";
+import type { ChatCompletionStreamEvents } from "../../types/helper-events.ts";
 import type { DeepPartial, ParsedChatCompletion, ParsedChatCompletionMessage, ParsedFunctionToolCall } from "../../types/structured.ts";
-import { HelperShell } from "./helper-shell.ts";
+import type { Requester } from "../requester.ts";
+import { AbstractChatCompletionRunner, type LoadedHelper, type StartHelper } from "./abstract-runner.ts";
 
-type Helpers = Awaited<ReturnType<typeof loadChatStream>>;
+/** What the stream helper's code (features/chat-stream/stream-helper.ts) does for a `ChatCompletionStream`. */
+export interface LoadedStream extends LoadedHelper<ChatCompletionChunk> {
+  /** From `connect` on (see `ChatCompletionStream`). */
+  readonly response: Response | undefined;
+  readonly requestID: string | null | undefined;
+  readonly gateway: GatewayInfo | undefined;
+}
 
 /**
  * What `client.chat.completions.stream()` returns, as openai's helper of the same name: an
@@ -21,26 +28,28 @@ type Helpers = Awaited<ReturnType<typeof loadChatStream>>;
  * `gateway` fills in. Mistakes in the arguments become the `error` event (and reject `done()`
  * and the final values); nothing is thrown by `stream()` itself, and an `error` nobody listens
  * to is not an unhandled rejection (unlike openai's, which crashes Node): it waits in `done()`.
+ * `ended`, `errored` and `aborted` say how it went, as openai's do (an abort sets `errored` too).
  *
  * Iterating gives the chunks from when the loop starts (each loop is a listener, so several
  * may run); breaking out of one aborts the request, as openai's does. `toReadableStream()`
  * writes them as the bridge's body.
  *
- * The objects themselves are `HelperShell`s (the part every chat app loads: see
- * helper-shell.ts), so that this class, with `fromReadableStream()`, weighs only on the apps
- * that import it; `instanceof ChatCompletionStream` holds for what `stream()` and
- * `fromReadableStream()` return. Not meant to be constructed.
+ * The object is returned at once; the events, the accumulated reply and the parsing are code
+ * loaded on first use (see src/loader.ts), to which its methods forward. Listeners added
+ * before it has loaded hear every event.
  */
 export class ChatCompletionStream<ParsedT = null, Call extends ChatCompletionMessageToolCall = ParsedFunctionToolCall, PartialT = DeepPartial<ParsedT>>
-  extends HelperShell<Helpers, ChatCompletionChunk>
+  extends AbstractChatCompletionRunner<ChatCompletionStreamEvents<ParsedT, Call, PartialT>, ParsedChatCompletion<ParsedT, Call>, ParsedChatCompletionMessage<ParsedT, Call>, ChatCompletionChunk, LoadedStream>
   implements AsyncIterable<ChatCompletionChunk>
 {
-  /** The HTTP response, from the `connect` event on (`undefined` before it, and when read from a body). */
-  declare readonly response: Response | undefined;
-  /** The `x-request-id` response header, from `connect` on: quote it when reporting a problem. */
-  declare readonly requestID: string | null | undefined;
-  /** What the gateway did (as `Stream.gateway`), from `connect` on. */
-  declare readonly gateway: GatewayInfo | undefined;
+  /**
+   * Low-level: `chat.completions.stream()` and `ChatCompletionStream.fromReadableStream()` make
+   * these. `client`: whose logger and redaction to use; `startHelper`: loads the stream
+   * helper's code and makes the helper for this stream.
+   */
+  constructor(client: Pick<Requester, "log" | "redact"> | undefined, startHelper: StartHelper<ChatCompletionStream<ParsedT, Call, PartialT>, LoadedStream>) {
+    super(client, startHelper);
+  }
 
   /**
    * Reads a body made by `toReadableStream()` (of this class or of a `Stream`; e.g. a server
@@ -48,17 +57,22 @@ export class ChatCompletionStream<ParsedT = null, Call extends ChatCompletionMes
    * a body cut before the bridge's end frame is an `APIConnectionError`.
    */
   static fromReadableStream(readable: ReadableStream<Uint8Array>): ChatCompletionStream {
-    // Read from a body: no call, so no signal or timeout bounds the load.
-    return new HelperShell(() => loadChatStream({ timeout: Infinity }), (helpers, stream) => helpers.readBody(stream, readable)) as ChatCompletionStream;
+    // Read from a body: no call, so no signal or timeout bounds the load; nothing is parsed, so parse()'s code is not loaded.
+    return new ChatCompletionStream(undefined, (events, stream) => loadChatStream({ timeout: Infinity }).then((chatStream) => chatStream.bodyHelper(events, stream, readable)));
   }
 
-  /** Whether `value` is a stream of `stream()` or `fromReadableStream()` (not a `runTools()` run, which extends the shell). */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return value != null && Object.getPrototypeOf(value) === HelperShell.prototype;
+  /** The HTTP response, from the `connect` event on (`undefined` before it, and when read from a body). */
+  get response(): Response | undefined {
+    return this.helper?.response;
+  }
+
+  /** The `x-request-id` response header, from `connect` on: quote it when reporting a problem. */
+  get requestID(): string | null | undefined {
+    return this.helper?.requestID;
+  }
+
+  /** What the gateway did (as `Stream.gateway`), from `connect` on. */
+  get gateway(): GatewayInfo | undefined {
+    return this.helper?.gateway;
   }
 }
-
-// The methods HelperShell makes by name, typed for this class.
-export interface ChatCompletionStream<ParsedT = null, Call extends ChatCompletionMessageToolCall = ParsedFunctionToolCall, PartialT = DeepPartial<ParsedT>>
-  extends HelperEventEmitter<ChatCompletionStreamEvents<ParsedT, Call, PartialT>>,
-    HelperFinalValues<ParsedChatCompletion<ParsedT, Call>, ParsedChatCompletionMessage<ParsedT, Call>> {}

@@ -1,9 +1,8 @@
 import type { RequestOptions } from "../../pipeline/options.ts";
 import { createAPIPromise, type APIPromise } from "../../pipeline/api-promise.ts";
 import { callBounds, loadBudget, loadChatStream, loadStructured, loadToolRunner } from "../../loader.ts";
-import { ToolRunner } from "./run-tools.ts";
-import { HelperShell } from "./helper-shell.ts";
-import type { ChatCompletionStream } from "./chat-completion-stream.ts";
+import { ChatCompletionRunner } from "./chat-completion-runner.ts";
+import { ChatCompletionStream } from "./chat-completion-stream.ts";
 import type { ToolRun, ToolRunOptions, ToolRunParams } from "../../types/tool-runner.ts";
 import type { Stream } from "../../streaming/stream.ts";
 import type {
@@ -141,8 +140,13 @@ export class Completions {
     params: ChatCompletionParseParams<Format, Tools> & { stream?: true | null | undefined },
     options?: ParseOptions,
   ): ChatCompletionStream<ParsedOutput<Format>, ParsedToolCallOf<Tools>, DeepPartial<ParsedInput<Format>>> {
-    // A bare shell, not the named export class: that one (with fromReadableStream()) stays out of apps that do not import it.
-    return new HelperShell(() => loadChatStream(this.#bounds(options)), (chatStream, stream) => chatStream.startStream(stream, this.#client, this, params, options)) as never;
+    return new ChatCompletionStream(this.#client, (events, stream) => {
+      const bounds = this.#bounds(options);
+      // The helper builds on parse()'s code: both are requested at once, not one after the other.
+      return Promise.all([loadChatStream(bounds), loadStructured(bounds)]).then(([chatStream, structured]) =>
+        chatStream.streamHelper(events, stream, structured, this.#client, this, params, options),
+      );
+    });
   }
 
   /**
@@ -173,6 +177,8 @@ export class Completions {
    */
   runTools(params: ToolRunParams, options?: ToolRunOptions): ToolRun {
     // Delegates to code loaded on first use: an app that never runs tools never downloads it.
-    return new ToolRunner(() => loadToolRunner(this.#bounds(options)), ({ startRun }, runner) => startRun(runner, this.#client, this, params, options)) as unknown as ToolRun;
+    return new ChatCompletionRunner(this.#client, (events, runner) =>
+      loadToolRunner(this.#bounds(options)).then(({ runnerHelper }) => runnerHelper(events, runner, this.#client, this, params, options)),
+    );
   }
 }

@@ -1,13 +1,19 @@
 import { APIUserAbortError, ModelGateError } from "../../errors/index.ts";
 import { invalidArgument } from "../../errors/invalid-argument.ts";
-import type { Requester } from "../../resources/requester.ts";
+import type { Requester } from "../requester.ts";
 
 type Listener = (...args: never[]) => unknown;
 
 /**
  * The event emitter behind openai's helper objects, as its `EventStream` behaves: listeners by
  * event, called in the order they were added; `error` or `abort` ends the helper and is
- * followed by `end`; nothing is emitted after `end`; `done()` settles with the end.
+ * followed by `end`; nothing is emitted after `end`; `done()` settles with the end; `ended`,
+ * `errored` and `aborted` say how it went.
+ *
+ * It belongs to the object a call returns at once (`ChatCompletionStream`, the `runTools()`
+ * runner: see abstract-runner.ts), which keeps its listeners here from the start, so a listener
+ * added before the helper's code has loaded hears every event; the code loaded on demand emits
+ * into it, and a load that fails is told to the listeners as the helper's `error` (or `abort`).
  *
  * Differences, on purpose: an `error` (or `abort`) nobody listens to is not turned into an
  * unhandled rejection (openai's crashes a Node process that way). It is kept: `done()` and the
@@ -19,9 +25,11 @@ type Listener = (...args: never[]) => unknown;
  * argument mistake: the helper fails with it before its request is sent (at its next event
  * when added later).
  */
-export class HelperEmitter {
+export class EventStream {
   readonly #listeners = new Map<string, { listener: Listener; once: boolean }[]>();
   #ended = false;
+  #errored = false;
+  #aborted = false;
   #settle!: (error?: { error: unknown }) => void;
   readonly #end = new Promise<void>((resolve, reject) => {
     this.#settle = (failure) => (failure ? reject(failure.error) : resolve());
@@ -42,9 +50,19 @@ export class HelperEmitter {
     this.#end.catch(() => {});
   }
 
-  /** Whether the helper has ended (`end` was emitted). */
+  /** Whether the helper has ended: `end` was emitted (it is `true` while the listeners of `end` run). */
   get ended(): boolean {
     return this.#ended;
+  }
+
+  /** Whether the helper failed: `error` or `abort` was emitted (an abort is a failure too, as in openai). */
+  get errored(): boolean {
+    return this.#errored;
+  }
+
+  /** Whether the helper was stopped by `abort()` or the caller's signal: `abort` was emitted. */
+  get aborted(): boolean {
+    return this.#aborted;
   }
 
   on(event: string, listener: Listener): this {
@@ -84,10 +102,6 @@ export class HelperEmitter {
     return this.#end;
   }
 
-  abort(): void {
-    this.controller.abort();
-  }
-
   /**
    * Makes the caller's `signal` (a call option) abort the helper, as `abort()` does, until it
    * ends; its reason goes along, as the abort error's cause. The requests and tools get the
@@ -121,9 +135,9 @@ export class HelperEmitter {
 
   /**
    * Runs the helper's work, then its final events and `end`; a failure anywhere is `error` (or
-   * `abort`), then `end`. The work starts a promise job later, once the shell has handed over
-   * the listeners added before the code loaded (openai's helpers wait a timer turn instead;
-   * reacting within promise jobs keeps an abort's effect immediate).
+   * `abort`), then `end`. The work starts a promise job later, so that a throw in its first
+   * steps is the `error` event too (openai's helpers wait a timer turn instead; reacting within
+   * promise jobs keeps an abort's effect immediate).
    */
   run(work: () => Promise<void>, emitFinal: () => void): void {
     Promise.resolve()
@@ -144,6 +158,9 @@ export class HelperEmitter {
     if (this.#ended) return;
     const error = asHelperError(thrown);
     const event = error instanceof APIUserAbortError ? "abort" : "error";
+    // Set before the listeners run, as openai sets them: a listener of `error` reads `errored` as true.
+    this.#errored = true;
+    this.#aborted = event === "abort";
     // Every listener is told (an iterator's among them), whichever throws: the failure stays the outcome.
     for (const { listener } of this.#take(event)) {
       try {
