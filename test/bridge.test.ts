@@ -252,6 +252,40 @@ describe("the bridge framing", () => {
     expect(cancelled).toBe(true);
   });
 
+  it("hands out no chunk that had already arrived after the controller aborts, whole body and end frame included", async () => {
+    const lines = [chunk({ content: "one " }), chunk({ content: "two " }), chunk({ content: "three" }, { finish: "stop" })].map((each) => `${JSON.stringify(each)}\n`);
+    // One string, so the whole body is one read.
+    const body = new Blob([lines.join("") + `{"id":"chatcmpl-test","choices":[],"modelgate_bridge":"end"}\n`]).stream();
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const each of Stream.fromReadableStream<ChatCompletionChunk>(body, controller)) {
+        seen.push(each.choices[0]?.delta.content ?? "");
+        controller.abort();
+      }
+    })().catch((thrown: unknown) => thrown);
+    expect(seen).toEqual(["one "]);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+  });
+
+  it("carries an abort of the source stream across as APIUserAbortError, though the rest of the source had arrived", async () => {
+    // The whole reply in one read of the source's body.
+    const sse = [chunk({ content: "one " }), chunk({ content: "two " }), chunk({ content: "three" }, { finish: "stop" })].map((each) => `data: ${JSON.stringify(each)}\n\n`).join("") + "data: [DONE]\n\n";
+    const whole = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", maxRetries: 0, fetch: async () => new Response(sse, { headers: { "content-type": "text/event-stream" } }) });
+    const source = await whole.chat.completions.create({ model: "auto", messages: [{ role: "user", content: "Count" }], stream: true });
+    const far = Stream.fromReadableStream<ChatCompletionChunk>(source.toReadableStream());
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const each of far) {
+        seen.push(each.choices[0]?.delta.content ?? "");
+        source.controller.abort();
+      }
+    })().catch((thrown: unknown) => thrown);
+    // The bridge's body may pull one line ahead of its reader: that one was written before the abort.
+    expect(["one ", "one two "], "the text across the bridge").toContain(seen.join(""));
+    expect(error).toBeInstanceOf(APIUserAbortError);
+  });
+
   it("a slow reader of toReadableStream() never trips the server stream's idle timeout", async () => {
     const slowClient = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", fetch: gateway, maxRetries: 0, streamIdleTimeout: 30 });
     const stream = await slowClient.chat.completions.create({ model: "auto", messages: [{ role: "user", content: "Rivers?" }], stream: true });

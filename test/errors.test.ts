@@ -91,6 +91,32 @@ describe("error body shapes", () => {
     expect(error.error).toEqual({ message: "Model not found", statusCode: 404 });
   });
 
+  // NestJS's HttpException bodies, as its docs show them (docs.nestjs.com, "Exception filters"
+  // and "Validation"): `{ statusCode, message, error }`, the summary in `error`.
+  it("reads a string message beside a string error (NestJS) as the message, the error as its type, statusCode as code", async () => {
+    const body = { message: "Invalid API key", error: "Unauthorized", statusCode: 401 };
+    answer(401, body);
+    const error = await failure();
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error.message).toBe("401 Invalid API key");
+    expect(error.type).toBe("Unauthorized");
+    expect(error.code).toBe(401);
+    expect(error.error).toEqual(body);
+  });
+
+  it("reads a message list (NestJS's ValidationPipe) as the reasons joined with '; '", async () => {
+    const body = { message: ["email must be an email", "password should not be empty"], error: "Bad Request", statusCode: 400 };
+    answer(400, body);
+    const error = await failure();
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error.message).toBe("400 email must be an email; password should not be empty");
+    expect(error.type).toBe("Bad Request");
+    expect(error.code).toBe(400);
+    expect(error.error).toEqual(body);
+    answer(422, { message: ["name must be a string"], statusCode: 422 });
+    expect((await failure()).message).toBe("422 name must be a string");
+  });
+
   it("gives an HTML error page from a proxy the right class and a short readable excerpt", async () => {
     const page = `<html><head><title>502 Bad Gateway</title><style>body{color:red}</style></head><body><h1>Bad Gateway</h1>${"<p>padding</p>".repeat(200)}</body></html>`;
     answer(502, page);
