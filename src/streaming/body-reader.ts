@@ -85,9 +85,9 @@ export class BodyReader {
     return signal.aborted ? abortError(signal) : undefined;
   }
 
-  /** Whether the controller was aborted: cheap enough to ask before every chunk. */
-  get aborted(): boolean {
-    return this.#options.controller.signal.aborted;
+  /** The controller's signal: a consumer asks it before every chunk it hands out (see `abortedError`). */
+  get signal(): AbortSignal {
+    return this.#options.controller.signal;
   }
 
   /** The next bytes of the body, or `undefined` once it has ended. */

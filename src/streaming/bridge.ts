@@ -158,7 +158,7 @@ export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_
     async next(): Promise<IteratorResult<T>> {
       for (;;) {
         // An abort is final, as for an SSE stream: nothing read before it is handed out after it.
-        if (!over && reader.aborted) {
+        if (!over && reader.signal.aborted) {
           over = true;
           queue.length = head = 0;
           reader.cancel();

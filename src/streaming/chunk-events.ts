@@ -19,10 +19,11 @@ const EXCERPT_LENGTH = 120;
 /**
  * The step between decoded events and chunks: each event becomes a chunk, an error, the end
  * (`[DONE]`), or nothing (keep-alives, pings); a chunk is filled in, in place, where a provider
- * left something out (a tool call's index, `reasoning`). It also keeps what decides whether a body
- * that closes without `[DONE]` ended or was cut: every choice index seen (and with the request's
- * `n`, every index below it) must have carried a `finish_reason`, and the usage chunk must have
- * arrived when it was asked for.
+ * left something out or said it its own way (a missing `delta`, a content of parts, a tool call's
+ * index, `reasoning`: see `readChunkChoice` and `ToolCallIndexes`). It also keeps what decides
+ * whether a body that closes without `[DONE]` ended or was cut: every choice index seen (and with
+ * the request's `n`, every index below it) must have carried a `finish_reason`, and the usage
+ * chunk (Groq's `x_groq.usage` counts) must have arrived when it was asked for.
  *
  * Chunks are queued (a whole network read is decoded at once); the reader hands them out.
  */

@@ -27,6 +27,8 @@ export interface SSEChunkOptions extends EndRules {
 export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gateway: GatewayInfo, options: SSEChunkOptions): AsyncIterator<T> {
   const events = new ChunkEvents<T>({ ...options.errorContext, headers: response.headers }, gateway, options);
   const { queue } = events;
+  // Asked before every chunk: an abort is final (see refill).
+  const { signal } = reader;
   let head = 0;
   let bodyEnded = false;
   let finished = false;
@@ -75,7 +77,7 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gate
     for (;;) {
       // An abort is final: chunks that had arrived before it (the rest of a short reply often
       // has) are not handed out after it, so a "stop" button stops the text.
-      if (!finished && reader.aborted) return fail(reader.abortedError()!);
+      if (!finished && signal.aborted) return fail(reader.abortedError()!);
       if (head < queue.length) return take();
       if (finished) return { value: undefined, done: true };
       if (events.failure) return fail(events.failure);
@@ -112,7 +114,7 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gate
 
   return {
     // Most calls find a chunk already decoded: answer those without entering an async function.
-    next: () => (head < queue.length && !reader.aborted ? Promise.resolve(take()) : refill()),
+    next: () => (head < queue.length && !signal.aborted ? Promise.resolve(take()) : refill()),
     async return(): Promise<IteratorResult<T>> {
       if (!finished) stop();
       return { value: undefined, done: true };
