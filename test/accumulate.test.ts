@@ -336,6 +336,38 @@ describe("ChatCompletionAccumulator: what else the deltas carried", () => {
     expect((accumulator.result().choices[0]!.message as unknown as { meta: unknown }).meta).toEqual({ n: "12" });
   });
 
+  it("keeps a field named __proto__ as a field, never changing a prototype, in a delta, a reasoning block and a call", () => {
+    const wire = (delta: string) => JSON.parse(`{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":${delta}}]}`) as ChatCompletionChunk;
+    const completion = assemble([
+      wire('{"content":"a","__proto__":{"polluted":"yes"},"reasoning_details":[{"index":0,"__proto__":{"polluted":"r"}}],"tool_calls":[{"index":0,"id":"t","function":{"name":"f","arguments":"{}"},"__proto__":{"polluted":"t"}}]}'),
+      wire('{"content":"b","__proto__":{"polluted":"!"},"reasoning_details":[{"index":0,"__proto__":{"polluted":"2"}}]}'),
+    ]);
+    const message = completion.choices[0]!.message;
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(message)).toBe(Object.prototype);
+    expect(JSON.parse(JSON.stringify(message))).toEqual(
+      JSON.parse('{"role":"assistant","content":"ab","tool_calls":[{"id":"t","type":"function","function":{"name":"f","arguments":"{}"},"__proto__":{"polluted":"t"}}],"reasoning_details":[{"index":0,"__proto__":{"polluted":"r2"}}],"__proto__":{"polluted":"yes!"}}'),
+    );
+  });
+
+  it("keeps a field nested deeper than the stack allows a walk, as the last one sent, without a RangeError", () => {
+    const deep = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+    const wire = (content: string) => JSON.parse(`{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"${content}","deep":${deep(100_000)}}}]}`) as ChatCompletionChunk;
+    // Added as parsed (JSON.parse takes any depth; JSON.stringify, which assemble() uses, does not).
+    const accumulator = new ChatCompletionAccumulator();
+    accumulator.add(wire("a"));
+    accumulator.add(wire("b"));
+    const completion = accumulator.result();
+    expect(completion.choices[0]!.message.content).toBe("ab");
+    expect(Array.isArray((completion.choices[0]!.message as unknown as { deep: unknown }).deep)).toBe(true);
+  });
+
+  it("reads a lone annotation or reasoning block sent as an object as a list of one", () => {
+    const completion = assemble([chunk({ content: "a", annotations: citation("https://a.example", 0, 1), reasoning_details: { type: "reasoning.summary", summary: "s" } } as never)]);
+    expect(completion.choices[0]!.message.annotations).toEqual([citation("https://a.example", 0, 1)]);
+    expect(completion.choices[0]!.message.reasoning_details).toEqual([{ type: "reasoning.summary", summary: "s" }]);
+  });
+
   it("takes x_groq.usage as the usage of a chunk without one", () => {
     const usage = { prompt_tokens: 18, completion_tokens: 439, total_tokens: 457 };
     const completion = assemble([chunk({ content: "a" }), { ...chunk({}, { finish: "stop" }), x_groq: { id: "req_1", usage } }]);

@@ -364,6 +364,15 @@ describe("runTools(): what a reply carried, kept in messages and sent back as a 
     expectKeptAndReplayed(result, sent);
   });
 
+  it("sends back a call's provider field named __proto__ as a field, changing no prototype", async () => {
+    const call = JSON.parse('{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{}"},"__proto__":{"polluted":"yes"}}');
+    const { client, sent } = replying(assistant([call]), answer);
+    await client.chat.completions.runTools({ model: "m", messages, tools: [getWeather] });
+    const replay = (sent[1]!.messages as { tool_calls?: unknown[] }[])[1]!.tool_calls![0];
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(JSON.stringify(replay)).toBe(JSON.stringify(call));
+  });
+
   it("does the same for a non-streamed reply, never sending parsed, annotations, reasoning_content or unknown fields", async () => {
     const reply = {
       ...assistant([{ id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}', parsed_arguments: { city: "Oslo" } }, extra_content: signature, index: 0 }]),

@@ -140,8 +140,11 @@ export class ChatCompletionAccumulator {
       // The legacy `function_call` (one per reply) is gathered as a call of its own, under an
       // index no tool call has, and given back as `message.function_call`.
       if (isRecord(delta?.function_call)) addToolCallFragment(parts, { index: LEGACY_CALL, function: delta.function_call });
-      if (Array.isArray(delta?.annotations)) for (const annotation of delta.annotations) parts.annotations.push(copied(annotation));
-      if (Array.isArray(delta?.reasoning_details)) addReasoningDetails(parts, delta.reasoning_details);
+      // A lone object instead of a list is read as a list of one, as a lone tool call is.
+      const annotations = listOf(delta?.annotations);
+      if (annotations) for (const annotation of annotations) parts.annotations.push(copied(annotation));
+      const reasoningDetails = listOf(delta?.reasoning_details);
+      if (reasoningDetails) addReasoningDetails(parts, reasoningDetails);
       if (isRecord(delta)) addExtraFields(parts, delta);
       if (choice.finish_reason) parts.finishReason = choice.finish_reason;
       if (isRecord(choice.logprobs)) addLogprobs(parts, choice.logprobs);
@@ -225,13 +228,17 @@ function addToolCallFragment(parts: ChoiceParts, fragment: ChatCompletionChunkTo
   if (!call.name && typeof fragment.function?.name === "string") call.name = fragment.function.name;
   if (typeof fragment.function?.arguments === "string") call.arguments.push(fragment.function.arguments);
   for (const key in fragment) {
-    if (!KNOWN_CALL_FIELDS.has(key)) (call.extra ??= {})[key] = mergeField(call.extra?.[key], (fragment as unknown as Record<string, unknown>)[key]);
+    if (!KNOWN_CALL_FIELDS.has(key)) mergeInto((call.extra ??= {}), key, (fragment as unknown as Record<string, unknown>)[key]);
   }
+}
+
+function listOf(value: unknown): unknown[] | undefined {
+  return Array.isArray(value) ? value : isRecord(value) ? [value] : undefined;
 }
 
 /** The delta's fields the SDK does not know, carried onto the message; also the content parts behind a `content` read as text. */
 function addExtraFields(parts: ChoiceParts, delta: Record<string, unknown>): void {
-  for (const key in delta) if (!KNOWN_DELTA_FIELDS.has(key)) (parts.extra ??= {})[key] = mergeField(parts.extra?.[key], delta[key]);
+  for (const key in delta) if (!KNOWN_DELTA_FIELDS.has(key)) mergeInto((parts.extra ??= {}), key, delta[key]);
   const contentParts = delta.content_parts;
   if (Array.isArray(contentParts) && !Object.prototype.propertyIsEnumerable.call(delta, "content_parts")) for (const part of contentParts) parts.contentParts.push(copied(part));
 }
@@ -253,7 +260,7 @@ function addReasoningDetails(parts: ChoiceParts, details: unknown[]): void {
     }
     for (const key in detail as Record<string, unknown>) {
       // What names the block is the same in each of its fragments: kept once, not concatenated.
-      if (!BLOCK_IDENTITY.has(key) || held[key] === undefined) held[key] = mergeField(held[key], (detail as Record<string, unknown>)[key]);
+      if (!BLOCK_IDENTITY.has(key) || ownValue(held, key) === undefined) mergeInto(held, key, (detail as Record<string, unknown>)[key]);
     }
   }
 }
@@ -268,30 +275,57 @@ const BLOCK_IDENTITY = new Set(["index", "type", "format", "id"]);
  * new): providers send `"field": null` in the fragments that carry nothing for it. What is kept is
  * a copy, so the chunks handed out earlier are never changed.
  */
-function mergeField(held: unknown, next: unknown): unknown {
-  if (held === undefined) return copied(next);
+function mergeField(held: unknown, next: unknown, depth = 0): unknown {
+  if (held === undefined) return copied(next, depth);
   if (next === null || next === undefined) return held;
   if (typeof held === "string" && typeof next === "string") return held + next;
+  // Deeper than any provider nests a field, the last value is kept as it came: the walk stays
+  // within the stack however deep a chunk's JSON (JSON.parse takes any depth).
+  if (depth >= MAX_MERGE_DEPTH) return next;
   if (Array.isArray(held) && Array.isArray(next)) {
-    for (const item of next) held.push(copied(item));
+    for (const item of next) held.push(copied(item, depth + 1));
     return held;
   }
   if (isRecord(held) && isRecord(next)) {
-    for (const key in next) held[key] = mergeField(held[key], next[key]);
+    for (const key in next) mergeInto(held, key, next[key], depth + 1);
     return held;
   }
-  return copied(next);
+  return copied(next, depth);
 }
 
-/** A copy of a JSON value's lists and objects (what `mergeField` later adds to). */
-function copied(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(copied);
+/** How deep `mergeField` merges and `copied` copies. */
+const MAX_MERGE_DEPTH = 64;
+
+/** `holder[key]` merged with `next` by `mergeField`'s rule. */
+function mergeInto(holder: Record<string, unknown>, key: string, next: unknown, depth = 0): void {
+  setOwnValue(holder, key, mergeField(ownValue(holder, key), next, depth));
+}
+
+/**
+ * A copy of a JSON value's lists and objects, what `mergeField` later adds to, down to
+ * `MAX_MERGE_DEPTH` (below it nothing is merged into, so it is shared as it is).
+ */
+function copied(value: unknown, depth = 0): unknown {
+  if (depth >= MAX_MERGE_DEPTH) return value;
+  if (Array.isArray(value)) return value.map((item) => copied(item, depth + 1));
   if (isRecord(value)) {
     const copy: Record<string, unknown> = {};
-    for (const key in value) copy[key] = copied(value[key]);
+    for (const key in value) setOwnValue(copy, key, copied(value[key], depth + 1));
     return copy;
   }
   return value;
+}
+
+// A provider's JSON may hold a key named "__proto__", which JSON.parse makes an own entry:
+// read and written as one, never as the prototype (reading it off `{}` would give
+// Object.prototype, and merging into that would change every object of the program).
+function ownValue(holder: Record<string, unknown>, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(holder, key) ? holder[key] : undefined;
+}
+
+function setOwnValue(holder: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(holder, key, { value, writable: true, enumerable: true, configurable: true });
+  else holder[key] = value;
 }
 
 function addLogprobs(parts: ChoiceParts, next: ChatCompletionLogprobs): void {
@@ -338,7 +372,10 @@ function toChoice(index: number, parts: ChoiceParts): ChatCompletionChoice {
   // Copies, as for logprobs below: a completion already returned does not change with later chunks.
   if (parts.annotations.length > 0) message.annotations = copied(parts.annotations) as ChatCompletionAnnotation[];
   if (parts.reasoningDetails.length > 0) message.reasoning_details = copied(parts.reasoningDetails) as ChatCompletionReasoningDetail[];
-  if (parts.extra) Object.assign(message, copied(parts.extra));
+  if (parts.extra) {
+    const extra = copied(parts.extra) as Record<string, unknown>;
+    for (const key in extra) setOwnValue(message as unknown as Record<string, unknown>, key, extra[key]);
+  }
   if (parts.contentParts.length > 0) {
     Object.defineProperty(message, "content_parts", { value: copied(parts.contentParts), writable: true, configurable: true, enumerable: false });
   }

@@ -2,7 +2,7 @@ import { describeValue } from "../../errors/invalid-argument.ts";
 import { isRecord } from "../../internal/values.ts";
 import { argumentsText } from "../structured/tool-arguments.ts";
 import type { ChatCompletionMessageToolCall } from "../../types/chat-completion.ts";
-import type { ChatCompletionAssistantMessageParam, ChatCompletionMessageParam, ChatCompletionMessageToolCallParam } from "../../types/chat-params.ts";
+import type { ChatCompletionAssistantMessageParam, ChatCompletionMessageParam } from "../../types/chat-params.ts";
 
 /**
  * The name a call gets in `messages` when the model sent none: providers reject a tool call
@@ -61,9 +61,9 @@ export function replayedTurn(message: ChatCompletionMessageParam): ChatCompletio
   if (isRecord(turn.audio) && typeof turn.audio.id === "string") (replay as { audio?: { id: string } }).audio = { id: turn.audio.id };
   if (Array.isArray(turn.tool_calls)) {
     replay.tool_calls = turn.tool_calls.map((call) => {
-      const sent: Record<string, unknown> = { id: call.id, type: call.type, function: { name: call.function.name, arguments: call.function.arguments } };
-      for (const key of Object.keys(call)) if (!CALL_FIELDS_NOT_REPLAYED.has(key)) sent[key] = (call as unknown as Record<string, unknown>)[key];
-      return sent as unknown as ChatCompletionMessageToolCallParam;
+      // Entries, then spread: both define own properties, so a provider's "__proto__" key stays a key.
+      const provider = Object.fromEntries(Object.entries(call).filter(([key]) => !CALL_FIELDS_NOT_REPLAYED.has(key)));
+      return { id: call.id, type: call.type, function: { name: call.function.name, arguments: call.function.arguments }, ...provider };
     });
   }
   if (Array.isArray(turn.reasoning_details)) replay.reasoning_details = turn.reasoning_details;
