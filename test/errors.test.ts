@@ -93,26 +93,28 @@ describe("error body shapes", () => {
 
   // NestJS's HttpException bodies, as its docs show them (docs.nestjs.com, "Exception filters"
   // and "Validation"): `{ statusCode, message, error }`, the summary in `error`.
-  it("reads a string message beside a string error (NestJS) as the message, the error as its type, statusCode as code", async () => {
-    const body = { message: "Invalid API key", error: "Unauthorized", statusCode: 401 };
-    answer(401, body);
+  it.each([
+    { shape: "a string message beside a string error", status: 401, Class: AuthenticationError, message: "Invalid API key", error: "Unauthorized", shown: "Invalid API key" },
+    {
+      shape: "a message list (ValidationPipe), as the reasons joined with '; '",
+      status: 400,
+      Class: BadRequestError,
+      message: ["email must be an email", "password should not be empty"],
+      error: "Bad Request",
+      shown: "email must be an email; password should not be empty",
+    },
+  ])("reads NestJS's $shape as the message, the error string as its type, statusCode as code", async ({ status, Class, message, error: summary, shown }) => {
+    const body = { message, error: summary, statusCode: status };
+    answer(status, body);
     const error = await failure();
-    expect(error).toBeInstanceOf(AuthenticationError);
-    expect(error.message).toBe("401 Invalid API key");
-    expect(error.type).toBe("Unauthorized");
-    expect(error.code).toBe(401);
+    expect(error).toBeInstanceOf(Class);
+    expect(error.message).toBe(`${status} ${shown}`);
+    expect(error.type).toBe(summary);
+    expect(error.code).toBe(status);
     expect(error.error).toEqual(body);
   });
 
-  it("reads a message list (NestJS's ValidationPipe) as the reasons joined with '; '", async () => {
-    const body = { message: ["email must be an email", "password should not be empty"], error: "Bad Request", statusCode: 400 };
-    answer(400, body);
-    const error = await failure();
-    expect(error).toBeInstanceOf(BadRequestError);
-    expect(error.message).toBe("400 email must be an email; password should not be empty");
-    expect(error.type).toBe("Bad Request");
-    expect(error.code).toBe(400);
-    expect(error.error).toEqual(body);
+  it("reads a message list without an error string as the reasons", async () => {
     answer(422, { message: ["name must be a string"], statusCode: 422 });
     expect((await failure()).message).toBe("422 name must be a string");
   });

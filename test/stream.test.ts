@@ -16,6 +16,7 @@ import {
 import { respondWith, sseResponse, streamedBody } from "./fixtures/body.ts";
 import { chunk, contentEvent, DONE, sseData } from "./fixtures/chunks.ts";
 import { inFakeTime, useFakeClock } from "./fixtures/clock.ts";
+import { readAborting } from "./fixtures/mock-stream.ts";
 import { API_KEY, BASE, USER_HELLO, testClient, useMockServer } from "./fixtures/server.ts";
 
 const server = useMockServer();
@@ -309,14 +310,8 @@ describe("cancellation", () => {
   it("hands out no chunk that had already arrived after stream.controller.abort(), and throws APIUserAbortError", async () => {
     serve(wholeReply());
     const stream = await openStream();
-    const contents: string[] = [];
-    const error = await (async () => {
-      for await (const piece of stream) {
-        contents.push(piece.choices[0]?.delta.content ?? "");
-        stream.controller.abort();
-      }
-    })().catch((e: unknown) => e);
-    expect(contents).toEqual(["w0 "]);
+    const { seen, error } = await readAborting(stream, () => stream.controller.abort());
+    expect(seen).toEqual(["w0 "]);
     expect(error).toBeInstanceOf(APIUserAbortError);
   });
 
@@ -342,15 +337,9 @@ describe("cancellation", () => {
     await expect(whole.text()).rejects.toBeInstanceOf(APIUserAbortError);
 
     const [first, second] = (await open()).tee();
-    const seen: string[] = [];
-    const firstError = await (async () => {
-      for await (const piece of first) {
-        seen.push(piece.choices[0]?.delta.content ?? "");
-        first.controller.abort();
-      }
-    })().catch((e: unknown) => e);
-    expect(seen).toEqual(["w0 "]);
-    expect(firstError).toBeInstanceOf(APIUserAbortError);
+    const firstSide = await readAborting(first, () => first.controller.abort());
+    expect(firstSide.seen).toEqual(["w0 "]);
+    expect(firstSide.error).toBeInstanceOf(APIUserAbortError);
     const { contents, error } = await drain(second);
     expect(contents).toEqual([]);
     expect(error).toBeInstanceOf(APIUserAbortError);
