@@ -139,13 +139,27 @@ describe("ChatCompletionAccumulator: tool calls", () => {
     expect(negative.choices[0]!.message.tool_calls).toEqual([{ id: "call_n", type: "function", function: { name: "g", arguments: "[]" } }]);
   });
 
-  it("keeps the id and name of a call's first fragment when later fragments repeat different ones", () => {
+  it("keeps the name of a call's first fragment when later fragments of the same id, or without one, name it again", () => {
+    const completion = assemble([
+      chunk(toolFragment({ index: 0, id: "call_a", name: "lookup" })),
+      chunk(toolFragment({ index: 0, id: "call_a", name: "lookup_again", arguments: "{" })),
+      chunk(toolFragment({ index: 0, name: "lookup_more", arguments: "}" })),
+    ]);
+    expect(completion.choices[0]?.message.tool_calls).toEqual([
+      { id: "call_a", type: "function", function: { name: "lookup", arguments: "{}" } },
+    ]);
+  });
+
+  // Until API.md's Stream section said otherwise, fragments were joined by index alone, and
+  // this case gave one call named "lookup" with the second call's arguments.
+  it("starts a new call for a fragment with a name and another id at an index whose call has an id", () => {
     const completion = assemble([
       chunk(toolFragment({ index: 0, id: "call_a", name: "lookup" })),
       chunk(toolFragment({ index: 0, id: "call_z", name: "lookup_again", arguments: "{}" })),
     ]);
     expect(completion.choices[0]?.message.tool_calls).toEqual([
-      { id: "call_a", type: "function", function: { name: "lookup", arguments: "{}" } },
+      { id: "call_a", type: "function", function: { name: "lookup", arguments: "" } },
+      { id: "call_z", type: "function", function: { name: "lookup_again", arguments: "{}" } },
     ]);
   });
 
@@ -246,5 +260,117 @@ describe("ChatCompletionAccumulator: finish_reason, usage and metadata", () => {
 
   it("throws a ModelGateError when no chunk was added at all", () => {
     expect(() => new ChatCompletionAccumulator().result()).toThrow(ModelGateError);
+  });
+});
+
+describe("ChatCompletionAccumulator: what else the deltas carried", () => {
+  const citation = (url: string, start: number, end: number) => ({ type: "url_citation" as const, url_citation: { url, title: url, start_index: start, end_index: end } });
+
+  // OpenRouter's web search streams its `url_citation` annotations in deltas (its docs,
+  // "Web Search": the annotations schema), a later chunk adding more.
+  it("concatenates streamed annotations in arrival order, without de-duplication", () => {
+    const completion = assemble([
+      chunk({ content: "See ", annotations: [citation("https://a.example", 0, 3)] }),
+      chunk({ content: "this.", annotations: [citation("https://b.example", 4, 9), citation("https://a.example", 0, 3)] }),
+      chunk({}, { finish: "stop" }),
+    ]);
+    expect(completion.choices[0]!.message.annotations).toEqual([citation("https://a.example", 0, 3), citation("https://b.example", 4, 9), citation("https://a.example", 0, 3)]);
+  });
+
+  // OpenRouter streams reasoning_details fragments of one block under one `index` (its docs,
+  // "Reasoning Tokens": preserving reasoning blocks), the signature in a later fragment.
+  it("merges reasoning_details with the same index (text concatenated) and appends the others", () => {
+    const completion = assemble([
+      chunk({ reasoning_details: [{ type: "reasoning.text", text: "Let me ", format: "anthropic-claude-v1", index: 0 }] }),
+      chunk({ reasoning_details: [{ type: "reasoning.text", text: "think.", format: "anthropic-claude-v1", index: 0 }] }),
+      chunk({ reasoning_details: [{ type: "reasoning.text", signature: "EqQB", format: "anthropic-claude-v1", index: 0 }] }),
+      chunk({ reasoning_details: [{ type: "reasoning.encrypted", data: "opaque" }, { type: "reasoning.summary", summary: "Two steps.", index: 1 }] }),
+      chunk({ content: "Done." }, { finish: "stop" }),
+    ]);
+    expect(completion.choices[0]!.message.reasoning_details).toEqual([
+      { type: "reasoning.text", text: "Let me think.", signature: "EqQB", format: "anthropic-claude-v1", index: 0 },
+      { type: "reasoning.encrypted", data: "opaque" },
+      { type: "reasoning.summary", summary: "Two steps.", index: 1 },
+    ]);
+  });
+
+  it("carries a delta field it does not know onto the message: strings joined, lists joined, objects merged key by key, others the last one", () => {
+    const completion = assemble([
+      chunk({ content: "a", thinking_text: "x", citations: ["u1"], meta: { step: "1", tags: ["t"], score: 1 }, flag: true, note: null } as never),
+      chunk({ content: "b", thinking_text: "y", citations: ["u2"], meta: { step: "2", tags: ["u"], score: 2 }, flag: false, note: "n" } as never),
+      chunk({ content: "c", note: null } as never, { finish: "stop" }),
+    ]);
+    expect(completion.choices[0]!.message).toEqual({
+      role: "assistant",
+      content: "abc",
+      thinking_text: "xy",
+      citations: ["u1", "u2"],
+      meta: { step: "12", tags: ["t", "u"], score: 2 },
+      flag: false,
+      note: "n",
+    });
+  });
+
+  // Gemini 3's OpenAI-compatible stream puts the thought signature on the call's first fragment
+  // (ai.google.dev, "Thought signatures": extra_content.google.thought_signature).
+  it("keeps a tool call's own fields (Gemini's extra_content) on the assembled call", () => {
+    const signature = { google: { thought_signature: "CtwFAVSoXO" } };
+    const completion = assemble([
+      chunk({ tool_calls: [{ index: 0, id: "c1", type: "function", function: { name: "get_weather", arguments: "" }, extra_content: signature }] }),
+      chunk(toolFragment({ index: 0, arguments: '{"city":"Oslo"}' })),
+      chunk({}, { finish: "tool_calls" }),
+    ]);
+    expect(completion.choices[0]!.message.tool_calls).toEqual([{ id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' }, extra_content: signature }]);
+  });
+
+  it("never changes a chunk it was given, nor a completion it returned, as more chunks come", () => {
+    const first = chunk({ content: "a", annotations: [citation("https://a.example", 0, 1)], meta: { n: "1" } } as never);
+    const wire = JSON.stringify(first);
+    const accumulator = new ChatCompletionAccumulator();
+    accumulator.add(first);
+    const early = accumulator.result();
+    const earlyJSON = JSON.stringify(early);
+    accumulator.add(chunk({ content: "b", annotations: [citation("https://b.example", 1, 2)], meta: { n: "2" } } as never));
+    expect(JSON.stringify(first)).toBe(wire);
+    expect(JSON.stringify(early)).toBe(earlyJSON);
+    expect((accumulator.result().choices[0]!.message as unknown as { meta: unknown }).meta).toEqual({ n: "12" });
+  });
+
+  it("keeps a field named __proto__ as a field, never changing a prototype, in a delta, a reasoning block and a call", () => {
+    const wire = (delta: string) => JSON.parse(`{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":${delta}}]}`) as ChatCompletionChunk;
+    const completion = assemble([
+      wire('{"content":"a","__proto__":{"polluted":"yes"},"reasoning_details":[{"index":0,"__proto__":{"polluted":"r"}}],"tool_calls":[{"index":0,"id":"t","function":{"name":"f","arguments":"{}"},"__proto__":{"polluted":"t"}}]}'),
+      wire('{"content":"b","__proto__":{"polluted":"!"},"reasoning_details":[{"index":0,"__proto__":{"polluted":"2"}}]}'),
+    ]);
+    const message = completion.choices[0]!.message;
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(message)).toBe(Object.prototype);
+    expect(JSON.parse(JSON.stringify(message))).toEqual(
+      JSON.parse('{"role":"assistant","content":"ab","tool_calls":[{"id":"t","type":"function","function":{"name":"f","arguments":"{}"},"__proto__":{"polluted":"t"}}],"reasoning_details":[{"index":0,"__proto__":{"polluted":"r2"}}],"__proto__":{"polluted":"yes!"}}'),
+    );
+  });
+
+  it("keeps a field nested deeper than the stack allows a walk, as the last one sent, without a RangeError", () => {
+    const deep = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+    const wire = (content: string) => JSON.parse(`{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"${content}","deep":${deep(100_000)}}}]}`) as ChatCompletionChunk;
+    // Added as parsed (JSON.parse takes any depth; JSON.stringify, which assemble() uses, does not).
+    const accumulator = new ChatCompletionAccumulator();
+    accumulator.add(wire("a"));
+    accumulator.add(wire("b"));
+    const completion = accumulator.result();
+    expect(completion.choices[0]!.message.content).toBe("ab");
+    expect(Array.isArray((completion.choices[0]!.message as unknown as { deep: unknown }).deep)).toBe(true);
+  });
+
+  it("reads a lone annotation or reasoning block sent as an object as a list of one", () => {
+    const completion = assemble([chunk({ content: "a", annotations: citation("https://a.example", 0, 1), reasoning_details: { type: "reasoning.summary", summary: "s" } } as never)]);
+    expect(completion.choices[0]!.message.annotations).toEqual([citation("https://a.example", 0, 1)]);
+    expect(completion.choices[0]!.message.reasoning_details).toEqual([{ type: "reasoning.summary", summary: "s" }]);
+  });
+
+  it("takes x_groq.usage as the usage of a chunk without one", () => {
+    const usage = { prompt_tokens: 18, completion_tokens: 439, total_tokens: 457 };
+    const completion = assemble([chunk({ content: "a" }), { ...chunk({}, { finish: "stop" }), x_groq: { id: "req_1", usage } }]);
+    expect(completion.usage).toEqual(usage);
   });
 });

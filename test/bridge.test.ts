@@ -15,6 +15,7 @@ import {
 import { DEFAULT_MAX_LINE_LENGTH } from "../src/streaming/sse-decoder.ts";
 import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
 import { chunk } from "./fixtures/chunks.ts";
+import { readAborting } from "./fixtures/mock-stream.ts";
 import { standingAfterTurns } from "./fixtures/promises.ts";
 
 // The server -> browser bridge (toReadableStream() -> Stream.fromReadableStream()) keeps every
@@ -250,6 +251,27 @@ describe("the bridge framing", () => {
     expect(ended.settled, "the read a few event-loop turns after the abort").toBe(true);
     expect(ended.error).toBeInstanceOf(APIUserAbortError);
     expect(cancelled).toBe(true);
+  });
+
+  it("hands out no chunk that had already arrived after the controller aborts, whole body and end frame included", async () => {
+    const lines = [chunk({ content: "one " }), chunk({ content: "two " }), chunk({ content: "three" }, { finish: "stop" })].map((each) => `${JSON.stringify(each)}\n`);
+    // One string, so the whole body is one read.
+    const body = new Blob([lines.join("") + `{"id":"chatcmpl-test","choices":[],"modelgate_bridge":"end"}\n`]).stream();
+    const controller = new AbortController();
+    const { seen, error } = await readAborting(Stream.fromReadableStream<ChatCompletionChunk>(body, controller), () => controller.abort());
+    expect(seen).toEqual(["one "]);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+  });
+
+  it("carries an abort of the source stream across as APIUserAbortError, though the rest of the source had arrived", async () => {
+    // The whole reply in one read of the source's body.
+    const sse = [chunk({ content: "one " }), chunk({ content: "two " }), chunk({ content: "three" }, { finish: "stop" })].map((each) => `data: ${JSON.stringify(each)}\n\n`).join("") + "data: [DONE]\n\n";
+    const whole = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", maxRetries: 0, fetch: async () => new Response(sse, { headers: { "content-type": "text/event-stream" } }) });
+    const source = await whole.chat.completions.create({ model: "auto", messages: [{ role: "user", content: "Count" }], stream: true });
+    const { seen, error } = await readAborting(Stream.fromReadableStream<ChatCompletionChunk>(source.toReadableStream()), () => source.controller.abort());
+    // The bridge's body may pull one line ahead of its reader: that one was written before the abort.
+    expect(["one ", "one two "], "the text across the bridge").toContain(seen.join(""));
+    expect(error).toBeInstanceOf(APIUserAbortError);
   });
 
   it("a slow reader of toReadableStream() never trips the server stream's idle timeout", async () => {

@@ -91,6 +91,34 @@ describe("error body shapes", () => {
     expect(error.error).toEqual({ message: "Model not found", statusCode: 404 });
   });
 
+  // NestJS's HttpException bodies, as its docs show them (docs.nestjs.com, "Exception filters"
+  // and "Validation"): `{ statusCode, message, error }`, the summary in `error`.
+  it.each([
+    { shape: "a string message beside a string error", status: 401, Class: AuthenticationError, message: "Invalid API key", error: "Unauthorized", shown: "Invalid API key" },
+    {
+      shape: "a message list (ValidationPipe), as the reasons joined with '; '",
+      status: 400,
+      Class: BadRequestError,
+      message: ["email must be an email", "password should not be empty"],
+      error: "Bad Request",
+      shown: "email must be an email; password should not be empty",
+    },
+  ])("reads NestJS's $shape as the message, the error string as its type, statusCode as code", async ({ status, Class, message, error: summary, shown }) => {
+    const body = { message, error: summary, statusCode: status };
+    answer(status, body);
+    const error = await failure();
+    expect(error).toBeInstanceOf(Class);
+    expect(error.message).toBe(`${status} ${shown}`);
+    expect(error.type).toBe(summary);
+    expect(error.code).toBe(status);
+    expect(error.error).toEqual(body);
+  });
+
+  it("reads a message list without an error string as the reasons", async () => {
+    answer(422, { message: ["name must be a string"], statusCode: 422 });
+    expect((await failure()).message).toBe("422 name must be a string");
+  });
+
   it("gives an HTML error page from a proxy the right class and a short readable excerpt", async () => {
     const page = `<html><head><title>502 Bad Gateway</title><style>body{color:red}</style></head><body><h1>Bad Gateway</h1>${"<p>padding</p>".repeat(200)}</body></html>`;
     answer(502, page);

@@ -148,6 +148,49 @@ describe("streamed reasoning", () => {
   });
 });
 
+// Mistral's reasoning models (Magistral) send `content` as a list of parts: a `thinking`
+// part holding `text` parts, then the answer's `text` part; later chunks send plain strings.
+// The chunk shape is the one braintrust-proxy's packages/proxy/src/providers/mistral.test.ts
+// records (model "magistral-medium-latest"); the whole message's, langchain4j's
+// MistralAiChatModelReturnThinkingTest.
+describe("content sent as a list of parts", () => {
+  const thinkingPart = { type: "thinking", thinking: [{ type: "text", text: "17×23 = 17×20 + 17×3" }, { type: "text", text: " = 340 + 51." }] };
+  const magistral = [{ role: "assistant", content: [thinkingPart, { type: "text", text: "3" }] }, { content: "9" }, { content: "1" }];
+
+  it("reads a streamed list as the text of its text parts and the thinking as reasoning, losing no character", async () => {
+    const { client } = recordingClient(streamOf(magistral));
+    const [text, final] = (await client.chat.completions.create({ ...ask, stream: true })).tee();
+    expect(await text.text()).toBe("391");
+    const { message } = (await final.finalChatCompletion()).choices[0]!;
+    expect(message.content).toBe("391");
+    expect(message.reasoning).toBe("17×23 = 17×20 + 17×3 = 340 + 51.");
+    expect(message.content_parts).toEqual([thinkingPart, { type: "text", text: "3" }]);
+  });
+
+  it("keeps the list as the non-enumerable content_parts of each delta, other part types included", async () => {
+    const image = { type: "image_url", image_url: { url: "https://example.com/a.png" } };
+    const { client } = recordingClient(streamOf([{ content: [thinkingPart, image, { type: "text", text: "3" }] }]));
+    const chunks = [];
+    for await (const piece of await client.chat.completions.create({ ...ask, stream: true })) chunks.push(piece);
+    const delta = chunks[0]!.choices[0]!.delta;
+    expect(delta.content).toBe("3");
+    expect(delta.reasoning).toBe("17×23 = 17×20 + 17×3 = 340 + 51.");
+    expect(delta.content_parts).toEqual([thinkingPart, image, { type: "text", text: "3" }]);
+    expect(Object.keys(delta)).toEqual(["content"]);
+  });
+
+  it("reads a non-streamed message's list the same way, a thinking string and reasoning_content included", async () => {
+    const parts = [{ type: "thinking", thinking: "Add the partial products." }, { type: "text", text: "39" }, { type: "text", text: "1" }];
+    const { client } = recordingClient(messageWith({ content: parts }));
+    const { message } = (await client.chat.completions.create(ask)).choices[0]!;
+    expect(message.content).toBe("391");
+    expect(message.reasoning).toBe("Add the partial products.");
+    expect(message.content_parts).toEqual(parts);
+    const both = recordingClient(messageWith({ content: parts, reasoning_content: "the provider's own" }));
+    expect((await both.client.chat.completions.create(ask)).choices[0]!.message.reasoning).toBe("the provider's own");
+  });
+});
+
 describe("reasoning params", () => {
   it("sends reasoning_effort and reasoning: { effort, max_tokens, exclude } as given", async () => {
     const { client, sent } = recordingClient(messageWith({}));

@@ -35,6 +35,13 @@ const cases: { name: string; wire: string | Uint8Array; events: ReturnType<typeo
   { name: "astral emoji split anywhere", wire: "data: 🚀🌍 ok 👩🏽‍💻\n\n", events: [event("🚀🌍 ok 👩🏽‍💻")] },
   { name: "combining characters", wire: "data: e\u0301te\u0301\n\n", events: [event("e\u0301te\u0301")] },
   { name: "blank lines between events", wire: "\n\n\ndata: a\n\n\n\ndata: b\n\n", events: [event("a"), event("b")] },
+  // The one exception to the WHATWG field rules (API.md, Stream): llama.cpp's `error:` field.
+  {
+    name: "an error field as an error event, even without data",
+    wire: 'error: {"code":500,"message":"boom"}\n\ndata: [DONE]\n\n',
+    events: [event('{"code":500,"message":"boom"}', { event: "error" }), event("[DONE]")],
+  },
+  { name: "an error field's event without its data", wire: "error: oops\ndata: {}\nid: 7\n\n", events: [event("oops", { event: "error", id: "7" })] },
   {
     name: "OpenAI-style chunk stream",
     wire: 'data: {"choices":[{"delta":{"content":"Hi"}}]}\n\ndata: {"choices":[{"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n',

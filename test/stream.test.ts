@@ -1,10 +1,12 @@
 import { http, HttpResponse } from "msw";
+import { ChatCompletionStream as OpenAIChatCompletionStream } from "openai/lib/ChatCompletionStream";
 import { describe, expect, it } from "vitest";
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
   APIUserAbortError,
+  BadRequestError,
   InternalServerError,
   ModelGateError,
   RateLimitError,
@@ -14,6 +16,7 @@ import {
 import { respondWith, sseResponse, streamedBody } from "./fixtures/body.ts";
 import { chunk, contentEvent, DONE, sseData } from "./fixtures/chunks.ts";
 import { inFakeTime, useFakeClock } from "./fixtures/clock.ts";
+import { readAborting } from "./fixtures/mock-stream.ts";
 import { API_KEY, BASE, USER_HELLO, testClient, useMockServer } from "./fixtures/server.ts";
 
 const server = useMockServer();
@@ -131,6 +134,27 @@ describe("errors inside a stream", () => {
     expect(error?.message).toBe("overloaded, try later");
   });
 
+  // llama.cpp's server (tools/server/server.cpp) reports a failure mid-stream with
+  // `server_sent_event(sink, "error", error_data)`, then writes `data: [DONE]`; the body is the
+  // one its format_error_response builds.
+  it("throws the APIError of an `error:` field (llama.cpp) by its code, though [DONE] follows and the event has no data", async () => {
+    const failure = '{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error"}';
+    serve([contentEvent("a"), `error: ${failure}\n\n`, DONE]);
+    const { contents, error } = await drain(await openStream());
+    expect(contents).toEqual(["a"]);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error?.message).toContain("the request exceeds the available context size");
+    expect((error as APIError).type).toBe("exceed_context_size_error");
+  });
+
+  it("throws an APIError carrying the text of an `error:` field that is not JSON, and yields none of the event's data", async () => {
+    serve([`error: model crashed\n${sseData(chunk({ content: "never shown" }))}`, contentEvent("b", "stop"), DONE]);
+    const { contents, error } = await drain(await openStream());
+    expect(contents).toEqual([]);
+    expect(error).toBeInstanceOf(APIError);
+    expect(error?.message).toBe("model crashed");
+  });
+
   it("throws a ModelGateError showing an excerpt for malformed JSON in the middle of a stream", async () => {
     serve([contentEvent("a"), "data: {not json}\n\n", contentEvent("b"), DONE]);
     const { contents, error } = await drain(await openStream());
@@ -159,11 +183,88 @@ describe("lenient decoding", () => {
     expect(contents).toEqual(["a"]);
   });
 
+  // Azure OpenAI's content-filter chunks carry a choice without `delta` (MicrosoftDocs
+  // azure-ai-docs, articles/ai-foundry/openai/concepts/content-streaming.md, "asynchronous filter").
+  it("yields a choice without delta with an enumerable empty delta, so the README loop reads on", async () => {
+    const annotation = {
+      id: "",
+      object: "",
+      created: 0,
+      model: "",
+      choices: [{ index: 0, finish_reason: null, content_filter_results: { hate: { filtered: false, severity: "safe" } }, content_filter_offsets: { check_offset: 44, start_offset: 44, end_offset: 198 } }],
+      usage: null,
+    };
+    serve([contentEvent("Hello"), sseData(annotation), contentEvent(" there", "stop"), DONE]);
+    const chunks: ChatCompletionChunk[] = [];
+    let text = "";
+    for await (const piece of await openStream()) {
+      chunks.push(piece);
+      text += piece.choices[0]?.delta.content ?? "";
+    }
+    expect(text).toBe("Hello there");
+    expect(chunks[1]!.choices[0]!.delta).toEqual({});
+    expect(Object.keys(chunks[1]!.choices[0]!)).toContain("delta");
+  });
+
   it("decodes CRLF framing split at odd places", async () => {
     const text = (contentEvent("x") + contentEvent("y", "stop") + DONE).replaceAll("\n", "\r\n");
     serve([text.slice(0, 7), text.slice(7, 50), text.slice(50)]);
     const { contents } = await drain(await openStream());
     expect(contents).toEqual(["x", "y"]);
+  });
+});
+
+describe("what every reader of the chunks sees", () => {
+  // LiteLLM's ollama_chat adapter sends every parallel call at index 0, each with its own id
+  // (BerriAI/litellm#33678; the same from Ollama itself, vercel/ai#14277); then fragments with
+  // the call's id or none continue it.
+  const parallelAtZero = [
+    sseData(chunk({ role: "assistant", tool_calls: [{ index: 0, id: "call_a", type: "function", function: { name: "read_file", arguments: '{"path": ' } }] })),
+    sseData(chunk({ tool_calls: [{ index: 0, function: { arguments: '"a.rs"}' } }] })),
+    sseData(chunk({ tool_calls: [{ index: 0, id: "call_b", type: "function", function: { name: "read_file", arguments: '{"path": ' } }] })),
+    sseData(chunk({ tool_calls: [{ index: 0, id: "call_b", function: { arguments: '"b.rs"}' } }] })),
+    sseData(chunk({}, { finish: "tool_calls" })),
+    DONE,
+  ];
+  const twoCalls = [
+    { id: "call_a", type: "function", function: { name: "read_file", arguments: '{"path": "a.rs"}' } },
+    { id: "call_b", type: "function", function: { name: "read_file", arguments: '{"path": "b.rs"}' } },
+  ];
+
+  it("sees two calls where parallel calls with their own ids share index 0: finalChatCompletion(), the bridge, openai's reader, stream()", async () => {
+    serve(parallelAtZero);
+    const [direct, rest] = (await openStream()).tee();
+    const [bridged, forOpenAI] = rest.tee();
+    const openaiReader = OpenAIChatCompletionStream.fromReadableStream(forOpenAI.toReadableStream());
+    const readers = await Promise.all([
+      direct.finalChatCompletion(),
+      Stream.fromReadableStream<ChatCompletionChunk>(bridged.toReadableStream()).finalChatCompletion(),
+      openaiReader.finalChatCompletion(),
+    ]);
+    for (const completion of readers) expect(completion.choices[0]!.message.tool_calls).toMatchObject(twoCalls);
+    serve(parallelAtZero);
+    const helper = testClient().chat.completions.stream({ model: "auto", messages: USER_HELLO });
+    expect((await helper.finalChatCompletion()).choices[0]!.message.tool_calls).toMatchObject(twoCalls);
+  });
+
+  it("gives the chunks the indexes of the calls: a moved call's later fragments too", async () => {
+    serve(parallelAtZero);
+    const indexes: number[] = [];
+    for await (const piece of await openStream()) for (const fragment of piece.choices[0]?.delta.tool_calls ?? []) indexes.push(fragment.index);
+    expect(indexes).toEqual([0, 0, 1, 1]);
+  });
+
+  // Groq's legacy usage, on the last chunk under x_groq (vercel/ai,
+  // packages/groq/src/groq-chat-language-model.test.ts, its recorded tool-call stream).
+  it("reads x_groq.usage as the usage of a chunk without one: finalChatCompletion().usage, stream.gateway and the include_usage end", async () => {
+    const usage = { queue_time: 0.061348671, prompt_tokens: 18, prompt_time: 0.000211569, completion_tokens: 439, completion_time: 0.798181818, total_tokens: 457, total_time: 0.798393387 };
+    const last = { ...chunk({}, { finish: "stop" }), system_fingerprint: "fp_10c08bf97d", x_groq: { id: "req_01jadadp0femyae9kav1gpkhe8", usage } };
+    // No [DONE]: the close is whole only because the usage chunk came.
+    serve([contentEvent("Hi"), sseData(last)]);
+    const stream = await testClient().chat.completions.create({ model: "auto", messages: USER_HELLO, stream: true, stream_options: { include_usage: true } });
+    const completion = await stream.finalChatCompletion();
+    expect(completion.usage).toEqual(usage);
+    expect(stream.gateway.usage).toEqual(usage);
   });
 });
 
@@ -201,6 +302,59 @@ describe("cancellation", () => {
     controller.abort();
     const { error } = await drain(stream);
     expect(error).toBeInstanceOf(APIUserAbortError);
+  });
+
+  // Twenty chunks in one network read: all of them have arrived when the loop aborts after the first.
+  const wholeReply = () => [Array.from({ length: 19 }, (_, n) => contentEvent(`w${n} `)).join("") + contentEvent("end", "stop") + DONE];
+
+  it("hands out no chunk that had already arrived after stream.controller.abort(), and throws APIUserAbortError", async () => {
+    serve(wholeReply());
+    const stream = await openStream();
+    const { seen, error } = await readAborting(stream, () => stream.controller.abort());
+    expect(seen).toEqual(["w0 "]);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+  });
+
+  it("hands out nothing more after an abort through textStream, text() and each side of tee()", async () => {
+    const open = async (signal?: AbortSignal) => {
+      serve(wholeReply());
+      return testClient().chat.completions.create({ model: "auto", messages: USER_HELLO, stream: true }, { signal });
+    };
+    const controller = new AbortController();
+    const pieces: string[] = [];
+    const byCaller = await (async () => {
+      for await (const piece of (await open(controller.signal)).textStream) {
+        pieces.push(piece);
+        controller.abort();
+      }
+    })().catch((e: unknown) => e);
+    expect(pieces).toEqual(["w0 "]);
+    expect(byCaller).toBeInstanceOf(APIUserAbortError);
+
+    // The whole reply, [DONE] included, is in the first read: text() must not resolve to it.
+    const whole = await open();
+    whole.controller.abort();
+    await expect(whole.text()).rejects.toBeInstanceOf(APIUserAbortError);
+
+    const [first, second] = (await open()).tee();
+    const firstSide = await readAborting(first, () => first.controller.abort());
+    expect(firstSide.seen).toEqual(["w0 "]);
+    expect(firstSide.error).toBeInstanceOf(APIUserAbortError);
+    const { contents, error } = await drain(second);
+    expect(contents).toEqual([]);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+  });
+
+  it("tells no content after the stream() helper's abort(), though the rest had arrived, and rejects with APIUserAbortError", async () => {
+    serve(wholeReply());
+    const helper = testClient().chat.completions.stream({ model: "auto", messages: USER_HELLO });
+    const deltas: string[] = [];
+    helper.on("content", (delta) => {
+      deltas.push(delta);
+      helper.abort();
+    });
+    await expect(helper.finalChatCompletion()).rejects.toBeInstanceOf(APIUserAbortError);
+    expect(deltas).toEqual(["w0 "]);
   });
 
   it("refuses to be iterated twice with a clear error", async () => {

@@ -327,3 +327,68 @@ describe("runTools(): what a tool throws", () => {
     expect((await run).steps[0]!.toolCalls[0]!.cause).toBe(byID.get("a")!.cause);
   });
 });
+
+describe("runTools(): what a reply carried, kept in messages and sent back as a request's fields", () => {
+  const signature = { google: { thought_signature: "CtwFAVSoXO" } };
+  const details = [{ type: "reasoning.text", text: "Check the weather first.", signature: "EqQB", format: "anthropic-claude-v1", index: 0 }];
+  const citation = { type: "url_citation", url_citation: { url: "https://met.example", title: "Met", start_index: 0, end_index: 4 } };
+  /** What the next step must send for the reply's assistant turn: its request fields, the call's provider fields, reasoning_details. */
+  const replayed = {
+    role: "assistant",
+    content: "Let me look.",
+    refusal: "not this",
+    tool_calls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' }, extra_content: signature }],
+    reasoning_details: details,
+  };
+
+  const expectKeptAndReplayed = (result: { messages: ChatCompletionMessageParam[] }, sent: Record<string, unknown>[], replay: Record<string, unknown> = replayed) => {
+    const kept = result.messages[1] as unknown as Record<string, unknown>;
+    expect(kept).toMatchObject({ annotations: [citation], reasoning_details: details, provider_trace: "t1", reasoning: "Check the weather first." });
+    expect((kept.tool_calls as unknown[])[0]).toMatchObject({ extra_content: signature });
+    expect((sent[1]!.messages as unknown[])[1]).toEqual(replay);
+  };
+
+  it("replays a streamed turn as its request fields, Gemini's extra_content and OpenRouter's reasoning_details, and keeps the rest in messages", async () => {
+    const stepOne = [
+      sseData(chunk({ role: "assistant", content: "Let me look.", annotations: [citation], reasoning: "Check the weather first.", provider_trace: "t1" } as never)),
+      sseData(chunk({ refusal: "not this", reasoning_details: details } as never)),
+      sseData(chunk({ tool_calls: [{ index: 0, id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city":' }, extra_content: signature }] })),
+      sseData(chunk(toolFragment({ index: 0, arguments: '"Oslo"}' }))),
+      sseData(chunk({}, { finish: "tool_calls" })),
+      DONE,
+    ];
+    let served = 0;
+    const { client, sent } = recordingClient(() => (served++ === 0 ? sseResponse(stepOne) : sseResponse([sseData(chunk({ content: "Cold." }, { finish: "stop" })), DONE])));
+    const result = await client.chat.completions.runTools({ model: "m", messages, tools: [getWeather], stream: true });
+    expect(result.stopReason).toBe("done");
+    expectKeptAndReplayed(result, sent);
+  });
+
+  it("sends back a call's provider field named __proto__ as a field, changing no prototype", async () => {
+    const call = JSON.parse('{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{}"},"__proto__":{"polluted":"yes"}}');
+    const { client, sent } = replying(assistant([call]), answer);
+    await client.chat.completions.runTools({ model: "m", messages, tools: [getWeather] });
+    const replay = (sent[1]!.messages as { tool_calls?: unknown[] }[])[1]!.tool_calls![0];
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(JSON.stringify(replay)).toBe(JSON.stringify(call));
+  });
+
+  it("does the same for a non-streamed reply, never sending parsed, annotations, reasoning_content or unknown fields", async () => {
+    const reply = {
+      ...assistant([{ id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}', parsed_arguments: { city: "Oslo" } }, extra_content: signature, index: 0 }]),
+      content: "Let me look.",
+      refusal: "not this",
+      annotations: [citation],
+      reasoning_details: details,
+      reasoning_content: "Check the weather first.",
+      reasoning: "Check the weather first.",
+      parsed: null,
+      provider_trace: "t1",
+      name: "forecaster",
+      audio: { id: "audio_1", data: "UklGR", transcript: "Let me look.", expires_at: 1_700_000_000 },
+    };
+    const { client, sent } = replying(reply, answer);
+    const result = await client.chat.completions.runTools({ model: "m", messages, tools: [getWeather] });
+    expectKeptAndReplayed(result, sent, { ...replayed, name: "forecaster", audio: { id: "audio_1" } });
+  });
+});

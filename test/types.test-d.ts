@@ -345,3 +345,21 @@ expectTypeOf<ChatCompletionChunk["choices"][number]["delta"]["function_call"]>()
 expectTypeOf<ModelGate.Chat.Completions.ChatCompletionFunctionMessageParam>().toEqualTypeOf<ModelGate.ChatCompletionFunctionMessageParam>();
 // @ts-expect-error function_call takes "none", "auto" or { name }
 void client.chat.completions.create({ model: "m", messages: [], function_call: "required" });
+
+// What the SDK reads beyond OpenAI's shapes (API.md, Stream): `delta` stays required, the parts
+// a `content` came as are a readonly non-enumerable extra, and the fields a tool loop sends back
+// (reasoning_details, a call's extra_content) fit a request's assistant message.
+expectTypeOf<ChatCompletionChunk["choices"][number]["delta"]>().toEqualTypeOf<import("../src/index.ts").ChatCompletionChunkDelta>();
+// Required: an object without `delta` is no choice.
+expectTypeOf<{} extends Pick<ChatCompletionChunk["choices"][number], "delta"> ? "optional" : "required">().toEqualTypeOf<"required">();
+expectTypeOf<ChatCompletion["choices"][number]["message"]["content_parts"]>().toEqualTypeOf<readonly import("../src/index.ts").ChatCompletionResponseContentPart[] | undefined>();
+expectTypeOf<ChatCompletionChunk["choices"][number]["delta"]["content_parts"]>().toEqualTypeOf<readonly import("../src/index.ts").ChatCompletionResponseContentPart[] | undefined>();
+declare const replied: ChatCompletion;
+const backAgain: import("../src/index.ts").ChatCompletionMessageParam = {
+  role: "assistant",
+  content: replied.choices[0]!.message.content,
+  tool_calls: replied.choices[0]!.message.tool_calls,
+  reasoning_details: replied.choices[0]!.message.reasoning_details,
+};
+void backAgain;
+expectTypeOf<NonNullable<ChatCompletionChunk["x_groq"]>["usage"]>().toEqualTypeOf<import("../src/index.ts").CompletionUsage | null | undefined>();

@@ -43,7 +43,8 @@ const MAX_REASONS = 5;
  * Builds the error for a failed exchange from whatever body the server sent. The gateway fronts
  * many providers, so three JSON shapes are read into the same fields:
  * OpenAI-style `{ error: { message, type, code, param } }`, `{ error: { code: 429, message,
- * metadata } }`, and flat `{ message, statusCode }`. Anything else (an HTML page from a proxy,
+ * metadata } }`, and flat `{ message, statusCode }` (where a string `error` beside `message` is
+ * its summary, the `type`, and a `message` list is the reasons, joined with "; "). Anything else (an HTML page from a proxy,
  * plain text, nothing) still yields the class of its status, with a short excerpt as message.
  *
  * @param status the HTTP status; for an error inside a stream or a 200 error document,
@@ -119,10 +120,15 @@ function readErrorFields(body: unknown, status: number | undefined): ErrorFields
   }
   const inner = body.error;
   if (typeof inner === "string") {
-    return { message: withReasons(inner, body), error: body, code: codeOf(body.code), type: stringOr(body.type), param: null };
+    // Beside a `message`, a string `error` is its summary, as NestJS sends `{ statusCode,
+    // message, error: "Unauthorized" }` (with ValidationPipe, `message` is the list of reasons).
+    const code = codeOf(body.code) ?? codeOf(body.statusCode);
+    const stated = stringOr(body.message) ?? messageList(body.message);
+    if (stated !== null) return { message: withReasons(stated, body), error: body, code, type: inner === "" ? stringOr(body.type) : inner, param: stringOr(body.param) };
+    return { message: withReasons(inner, body), error: body, code, type: stringOr(body.type), param: null };
   }
   const source = isRecord(inner) ? inner : body;
-  const summary = stringOr(source.message) ?? stringOr(source.detail) ?? stringOr(body.message);
+  const summary = stringOr(source.message) ?? stringOr(source.detail) ?? stringOr(body.message) ?? messageList(source.message);
   return {
     message: summary === null ? reasonsOf(source) ?? reasonsOf(body) ?? excerpt(JSON.stringify(body), EXCERPT_LENGTH) : withReasons(summary, source, body),
     error: isRecord(inner) ? inner : body,
@@ -145,7 +151,15 @@ function withReasons(summary: string, ...sources: Record<string, unknown>[]): st
 }
 
 function reasonsOf(source: Record<string, unknown>): string | null {
-  const list = [source.validation, source.errors, source.detail].find(Array.isArray);
+  return reasonList([source.validation, source.errors, source.detail].find(Array.isArray));
+}
+
+/** A `message` that is a list of reasons (NestJS's ValidationPipe), as the reasons joined. */
+function messageList(message: unknown): string | null {
+  return Array.isArray(message) ? reasonList(message) : null;
+}
+
+function reasonList(list: unknown[] | undefined): string | null {
   if (!list || list.length === 0) return null;
   const reasons = list.slice(0, MAX_REASONS).map(describeReason);
   if (list.length > MAX_REASONS) reasons.push(`and ${list.length - MAX_REASONS} more`);

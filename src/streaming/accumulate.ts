@@ -1,4 +1,6 @@
 import type {
+  ChatCompletionAnnotation,
+  ChatCompletionReasoningDetail,
   ChatCompletionAudioDelta,
   ChatCompletionImage,
   ChatCompletionVideo,
@@ -14,6 +16,7 @@ import type {
 } from "../types/chat-completion.ts";
 import { isRecord } from "../internal/values.ts";
 import { ModelGateError } from "../errors/modelgate-error.ts";
+import { groqUsage } from "./chunk-events.ts";
 
 /** A spoken reply's fragments: `data` and `transcript` pieces, joined once at the end. */
 interface AudioParts {
@@ -28,6 +31,8 @@ interface ToolCallParts {
   id: string;
   name: string;
   arguments: string[];
+  /** The call's fields other than `index`, `id`, `type` and `function` (Gemini's `extra_content`), merged. */
+  extra: Record<string, unknown> | undefined;
 }
 
 interface ChoiceParts {
@@ -42,7 +47,34 @@ interface ChoiceParts {
   toolCalls: Map<number, ToolCallParts>;
   finishReason: FinishReason | null;
   logprobs: ChatCompletionLogprobs | undefined;
+  annotations: unknown[];
+  /** OpenRouter's reasoning blocks, in arrival order; those with an `index` also by it, to merge into. */
+  reasoningDetails: unknown[];
+  reasoningDetailsByIndex: Map<number, Record<string, unknown>> | undefined;
+  /** A `content` sent as parts, every list of them in arrival order (see `readResponseMessage`). */
+  contentParts: unknown[];
+  /** The delta fields the SDK does not know, merged (see `mergeField`). */
+  extra: Record<string, unknown> | undefined;
 }
+
+/** The delta fields read into a message of their own accord; any other is carried over as it came (see `mergeField`). */
+const KNOWN_DELTA_FIELDS = new Set([
+  "role",
+  "content",
+  "refusal",
+  "reasoning",
+  "reasoning_content",
+  "tool_calls",
+  "function_call",
+  "images",
+  "videos",
+  "audio",
+  "annotations",
+  "reasoning_details",
+]);
+
+/** A tool-call fragment's fields that are read into the call; the others are the provider's own. */
+const KNOWN_CALL_FIELDS = new Set(["index", "id", "type", "function"]);
 
 /**
  * Assembles the `ChatCompletion` that a stream of chunks amounts to, shaped as a
@@ -56,6 +88,12 @@ interface ChoiceParts {
  * normally without one after `[DONE]` (a close without `[DONE]` needs every choice to have
  * finished), so a choice is never marked finished that was cut. Tool-call fragments arrive
  * with their `index` filled in by the stream (`ChunkEvents`), whatever the provider sent.
+ *
+ * Nothing a delta carries is dropped: `annotations` are concatenated in arrival order,
+ * `reasoning_details` with the same `index` merged (others appended), and every other field
+ * (of a delta or of a tool-call fragment) that the SDK does not know is carried onto the
+ * message or the call by `mergeField`'s rule. openai's accumulator only assigns such fields,
+ * so a later fragment replaces an earlier one there.
  */
 export class ChatCompletionAccumulator {
   #sawChunk = false;
@@ -80,7 +118,9 @@ export class ChatCompletionAccumulator {
     this.#provider ||= chunk.provider ?? undefined;
     this.#systemFingerprint ||= chunk.system_fingerprint ?? undefined;
     this.#serviceTier ||= chunk.service_tier ?? undefined;
-    if (chunk.usage) this.#usage = chunk.usage;
+    // Groq's `x_groq.usage` is the usage of a chunk without its own (the last one wins either way).
+    const usage = chunk.usage ?? groqUsage(chunk);
+    if (usage) this.#usage = usage as CompletionUsage;
 
     // `choices` is empty in the usage-only final chunk, and absent in some error chunks.
     for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {
@@ -100,6 +140,12 @@ export class ChatCompletionAccumulator {
       // The legacy `function_call` (one per reply) is gathered as a call of its own, under an
       // index no tool call has, and given back as `message.function_call`.
       if (isRecord(delta?.function_call)) addToolCallFragment(parts, { index: LEGACY_CALL, function: delta.function_call });
+      // A lone object instead of a list is read as a list of one, as a lone tool call is.
+      const annotations = listOf(delta?.annotations);
+      if (annotations) for (const annotation of annotations) parts.annotations.push(copied(annotation));
+      const reasoningDetails = listOf(delta?.reasoning_details);
+      if (reasoningDetails) addReasoningDetails(parts, reasoningDetails);
+      if (isRecord(delta)) addExtraFields(parts, delta);
       if (choice.finish_reason) parts.finishReason = choice.finish_reason;
       if (isRecord(choice.logprobs)) addLogprobs(parts, choice.logprobs);
     }
@@ -145,6 +191,11 @@ export class ChatCompletionAccumulator {
         toolCalls: new Map(),
         finishReason: null,
         logprobs: undefined,
+        annotations: [],
+        reasoningDetails: [],
+        reasoningDetailsByIndex: undefined,
+        contentParts: [],
+        extra: undefined,
       };
       this.#choices.set(index, parts);
     }
@@ -167,14 +218,114 @@ function addToolCallFragment(parts: ChoiceParts, fragment: ChatCompletionChunkTo
   const index = typeof fragment.index === "number" ? fragment.index : 0;
   let call = parts.toolCalls.get(index);
   if (!call) {
-    call = { id: "", name: "", arguments: [] };
+    call = { id: "", name: "", arguments: [], extra: undefined };
     parts.toolCalls.set(index, call);
   }
   // The first fragment that names the call wins: some providers repeat the id and name on
-  // every fragment, and a few send a different name later, which is not a rename.
+  // every fragment, and a few send a different name later, which is not a rename (one with
+  // another id is a call of its own: ChunkEvents gives it another index).
   if (!call.id && fragment.id) call.id = fragment.id;
   if (!call.name && typeof fragment.function?.name === "string") call.name = fragment.function.name;
   if (typeof fragment.function?.arguments === "string") call.arguments.push(fragment.function.arguments);
+  for (const key in fragment) {
+    if (!KNOWN_CALL_FIELDS.has(key)) mergeInto((call.extra ??= {}), key, (fragment as unknown as Record<string, unknown>)[key]);
+  }
+}
+
+function listOf(value: unknown): unknown[] | undefined {
+  return Array.isArray(value) ? value : isRecord(value) ? [value] : undefined;
+}
+
+/** The delta's fields the SDK does not know, carried onto the message; also the content parts behind a `content` read as text. */
+function addExtraFields(parts: ChoiceParts, delta: Record<string, unknown>): void {
+  for (const key in delta) if (!KNOWN_DELTA_FIELDS.has(key)) mergeInto((parts.extra ??= {}), key, delta[key]);
+  const contentParts = delta.content_parts;
+  if (Array.isArray(contentParts) && !Object.prototype.propertyIsEnumerable.call(delta, "content_parts")) for (const part of contentParts) parts.contentParts.push(copied(part));
+}
+
+/**
+ * OpenRouter's reasoning blocks (`reasoning.text`, `reasoning.summary`, `reasoning.encrypted`),
+ * which it asks clients to send back in tool loops: fragments of one block share an `index`
+ * and are merged into it (its text concatenated); blocks without one are appended.
+ */
+function addReasoningDetails(parts: ChoiceParts, details: unknown[]): void {
+  for (const detail of details) {
+    const index = isRecord(detail) && typeof detail.index === "number" ? detail.index : undefined;
+    const held = index === undefined ? undefined : parts.reasoningDetailsByIndex?.get(index);
+    if (held === undefined) {
+      const kept = copied(detail);
+      parts.reasoningDetails.push(kept);
+      if (index !== undefined) (parts.reasoningDetailsByIndex ??= new Map()).set(index, kept as Record<string, unknown>);
+      continue;
+    }
+    for (const key in detail as Record<string, unknown>) {
+      // What names the block is the same in each of its fragments: kept once, not concatenated.
+      if (!BLOCK_IDENTITY.has(key) || ownValue(held, key) === undefined) mergeInto(held, key, (detail as Record<string, unknown>)[key]);
+    }
+  }
+}
+
+/** The fields that say which reasoning block a fragment belongs to, and how it is encoded. */
+const BLOCK_IDENTITY = new Set(["index", "type", "format", "id"]);
+
+/**
+ * How a field the SDK does not know is joined across fragments: strings concatenated, lists
+ * joined in arrival order, objects merged key by key by the same rule, and any other value
+ * the last one sent. A `null` after a value adds nothing (as a `content: null` says nothing
+ * new): providers send `"field": null` in the fragments that carry nothing for it. What is kept is
+ * a copy, so the chunks handed out earlier are never changed.
+ */
+function mergeField(held: unknown, next: unknown, depth = 0): unknown {
+  if (held === undefined) return copied(next, depth);
+  if (next === null || next === undefined) return held;
+  if (typeof held === "string" && typeof next === "string") return held + next;
+  // Deeper than any provider nests a field, the last value is kept as it came: the walk stays
+  // within the stack however deep a chunk's JSON (JSON.parse takes any depth).
+  if (depth >= MAX_MERGE_DEPTH) return next;
+  if (Array.isArray(held) && Array.isArray(next)) {
+    for (const item of next) held.push(copied(item, depth + 1));
+    return held;
+  }
+  if (isRecord(held) && isRecord(next)) {
+    for (const key in next) mergeInto(held, key, next[key], depth + 1);
+    return held;
+  }
+  return copied(next, depth);
+}
+
+/** How deep `mergeField` merges and `copied` copies. */
+const MAX_MERGE_DEPTH = 64;
+
+/** `holder[key]` merged with `next` by `mergeField`'s rule. */
+function mergeInto(holder: Record<string, unknown>, key: string, next: unknown, depth = 0): void {
+  setOwnValue(holder, key, mergeField(ownValue(holder, key), next, depth));
+}
+
+/**
+ * A copy of a JSON value's lists and objects, what `mergeField` later adds to, down to
+ * `MAX_MERGE_DEPTH` (below it nothing is merged into, so it is shared as it is).
+ */
+function copied(value: unknown, depth = 0): unknown {
+  if (depth >= MAX_MERGE_DEPTH) return value;
+  if (Array.isArray(value)) return value.map((item) => copied(item, depth + 1));
+  if (isRecord(value)) {
+    const copy: Record<string, unknown> = {};
+    for (const key in value) setOwnValue(copy, key, copied(value[key], depth + 1));
+    return copy;
+  }
+  return value;
+}
+
+// A provider's JSON may hold a key named "__proto__", which JSON.parse makes an own entry:
+// read and written as one, never as the prototype (reading it off `{}` would give
+// Object.prototype, and merging into that would change every object of the program).
+function ownValue(holder: Record<string, unknown>, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(holder, key) ? holder[key] : undefined;
+}
+
+function setOwnValue(holder: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(holder, key, { value, writable: true, enumerable: true, configurable: true });
+  else holder[key] = value;
 }
 
 function addLogprobs(parts: ChoiceParts, next: ChatCompletionLogprobs): void {
@@ -197,6 +348,7 @@ function toChoice(index: number, parts: ChoiceParts): ChatCompletionChoice {
       id: call.id,
       type: "function",
       function: { name: call.name, arguments: call.arguments.join("") },
+      ...(call.extra && (copied(call.extra) as object)),
     }));
   // Sorted first, so taken off the front.
   const legacyCall = parts.toolCalls.has(LEGACY_CALL) && toolCalls.shift()!.function;
@@ -216,6 +368,16 @@ function toChoice(index: number, parts: ChoiceParts): ChatCompletionChoice {
   if (audio) {
     message.audio = { id: audio.id, data: audio.data.join(""), transcript: audio.transcript.join(""), expires_at: audio.expiresAt };
     if (audio.format) message.audio.format = audio.format;
+  }
+  // Copies, as for logprobs below: a completion already returned does not change with later chunks.
+  if (parts.annotations.length > 0) message.annotations = copied(parts.annotations) as ChatCompletionAnnotation[];
+  if (parts.reasoningDetails.length > 0) message.reasoning_details = copied(parts.reasoningDetails) as ChatCompletionReasoningDetail[];
+  if (parts.extra) {
+    const extra = copied(parts.extra) as Record<string, unknown>;
+    for (const key in extra) setOwnValue(message as unknown as Record<string, unknown>, key, extra[key]);
+  }
+  if (parts.contentParts.length > 0) {
+    Object.defineProperty(message, "content_parts", { value: copied(parts.contentParts), writable: true, configurable: true, enumerable: false });
   }
   const choice: ChatCompletionChoice = {
     index,

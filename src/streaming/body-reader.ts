@@ -75,6 +75,21 @@ export class BodyReader {
     return this.#firstRead;
   }
 
+  /**
+   * The error a consumer of the body throws instead of handing out anything more, once the
+   * controller was aborted (the caller's signal, `stream.controller.abort()`, a timeout):
+   * chunks decoded before the abort are not handed out after it. `undefined` until then.
+   */
+  abortedError(): ModelGateError | undefined {
+    const { signal } = this.#options.controller;
+    return signal.aborted ? abortError(signal) : undefined;
+  }
+
+  /** The controller's signal: a consumer asks it before every chunk it hands out (see `abortedError`). */
+  get signal(): AbortSignal {
+    return this.#options.controller.signal;
+  }
+
   /** The next bytes of the body, or `undefined` once it has ended. */
   read(): Promise<Uint8Array | undefined> {
     const first = this.#firstRead;

@@ -6,7 +6,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from
 import { APIError } from "../errors/api-error.ts";
 import { apiErrorForStatus } from "../errors/status-errors.ts";
 import { errorFromBody } from "../errors/from-body.ts";
-import { aliasReasoning } from "./chunk-events.ts";
+import { readChunkChoice } from "./response-message.ts";
 import { DEFAULT_MAX_LINE_LENGTH } from "./sse-decoder.ts";
 
 /*
@@ -97,6 +97,8 @@ export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_
   let partialLength = 0;
   /** What the stream ends with once the queue is empty: the end, or an error to throw. */
   let ending: { error?: Error | undefined } | undefined;
+  /** The iterator has ended (done, thrown or returned): an abort after it changes nothing. */
+  let over = false;
 
   const reject = (text: string) => {
     ending = { error: new ModelGateError(`The stream bridge sent a line that is not a chunk or frame: ${JSON.stringify(excerpt(text, EXCERPT_LENGTH))}`) };
@@ -118,7 +120,9 @@ export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_
       if (chunk.error) ending = { error: errorFromBody(undefined, chunk) };
       // A chunk has a `choices` array; anything else (a run's events, `{"foo":1}`) is no chunk.
       else if (Array.isArray(chunk.choices)) {
-        for (const choice of chunk.choices) if (isRecord(choice) && isRecord(choice.delta)) aliasReasoning(choice.delta);
+        // Read as the SSE decoder reads a chunk: a bridge written by openai's toReadableStream()
+        // carries the provider's chunks as they came.
+        for (const choice of chunk.choices) if (isRecord(choice)) readChunkChoice(choice);
         queue.push(chunk as T);
       } else reject(text);
     } else if (kind === "end") ending = {};
@@ -153,12 +157,20 @@ export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_
   return {
     async next(): Promise<IteratorResult<T>> {
       for (;;) {
+        // An abort is final, as for an SSE stream: nothing read before it is handed out after it.
+        if (!over && reader.signal.aborted) {
+          over = true;
+          queue.length = head = 0;
+          reader.cancel();
+          throw reader.abortedError()!;
+        }
         if (head < queue.length) {
           const value = queue[head++] as T;
           if (head === queue.length) queue.length = head = 0;
           return { value, done: false };
         }
         if (ending) {
+          over = true;
           reader.cancel();
           const { error } = ending;
           ending = { error: undefined };
@@ -175,6 +187,8 @@ export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_
       }
     },
     async return(): Promise<IteratorResult<T>> {
+      over = true;
+      queue.length = head = 0;
       reader.cancel();
       ending = { error: undefined };
       return { value: undefined, done: true };

@@ -1,6 +1,7 @@
 import { APIConnectionError, ModelGateError, errorFromBody, errorFromStreamEvent, type ErrorContext } from "../errors/index.ts";
 import { learnFrom, type GatewayInfo } from "../gateway/info.ts";
 import { excerpt, isRecord } from "../internal/values.ts";
+import { readChunkChoice } from "./response-message.ts";
 import type { ServerSentEvent } from "./sse-decoder.ts";
 
 /** What a stream of chunks must have shown before a close without `[DONE]` counts as its end. */
@@ -13,25 +14,16 @@ export interface EndRules {
   choiceCount?: number | undefined;
 }
 
-/**
- * Some providers spell it `reasoning_content`: it is read as `reasoning` (which wins when both
- * come), through an alias that is not enumerable, so `JSON.stringify` still gives what was sent.
- */
-export function aliasReasoning(holder: Record<string, unknown>): void {
-  if (holder.reasoning == null && typeof holder.reasoning_content === "string") {
-    Object.defineProperty(holder, "reasoning", { value: holder.reasoning_content, writable: true, configurable: true });
-  }
-}
-
 const EXCERPT_LENGTH = 120;
 
 /**
  * The step between decoded events and chunks: each event becomes a chunk, an error, the end
  * (`[DONE]`), or nothing (keep-alives, pings); a chunk is filled in, in place, where a provider
- * left something out (a tool call's index, `reasoning`). It also keeps what decides whether a body
- * that closes without `[DONE]` ended or was cut: every choice index seen (and with the request's
- * `n`, every index below it) must have carried a `finish_reason`, and the usage chunk must have
- * arrived when it was asked for.
+ * left something out or said it its own way (a missing `delta`, a content of parts, a tool call's
+ * index, `reasoning`: see `readChunkChoice` and `ToolCallIndexes`). It also keeps what decides
+ * whether a body that closes without `[DONE]` ended or was cut: every choice index seen (and with
+ * the request's `n`, every index below it) must have carried a `finish_reason`, and the usage
+ * chunk (Groq's `x_groq.usage` counts) must have arrived when it was asked for.
  *
  * Chunks are queued (a whole network read is decoded at once); the reader hands them out.
  */
@@ -96,8 +88,11 @@ export class ChunkEvents<T> {
     // The stream's GatewayInfo: the served model from the first chunks, usage and cost from the
     // usage chunk; nothing to do for the chunks in between.
     const gateway = this.#gateway;
-    if (chunk.usage != null) this.#sawUsage = true;
-    if (gateway.model === null || gateway.generationID === null || chunk.usage != null) learnFrom(gateway, chunk, this.#context.redact);
+    const usage = chunk.usage ?? groqUsage(chunk);
+    if (usage != null) this.#sawUsage = true;
+    if (gateway.model === null || gateway.generationID === null || usage != null) {
+      learnFrom(gateway, usage === chunk.usage ? chunk : { ...chunk, usage }, this.#context.redact);
+    }
     const { choices } = chunk;
     if (Array.isArray(choices)) for (const choice of choices) if (isRecord(choice)) this.#see(choice);
     this.queue.push(chunk as T);
@@ -120,12 +115,11 @@ export class ChunkEvents<T> {
 
   #see(choice: Record<string, unknown>): void {
     const index = typeof choice.index === "number" ? choice.index : 0;
-    const delta = choice.delta;
-    if (isRecord(delta)) {
+    const delta = readChunkChoice(choice);
+    if (delta) {
       // A lone call object instead of a list is read as a list of one.
       if (isRecord(delta.tool_calls)) delta.tool_calls = [delta.tool_calls];
       if (Array.isArray(delta.tool_calls)) (this.#toolCalls ??= new ToolCallIndexes()).fill(index, delta.tool_calls);
-      aliasReasoning(delta);
       // A spoken reply's format is in the request, not in its fragments: each choice's first
       // fragment is given it unless it says its own (a later one that does wins, see the accumulator).
       if (isRecord(delta.audio) && !this.#spoken.has(index)) {
@@ -146,32 +140,100 @@ export class ChunkEvents<T> {
 }
 
 /**
- * Gives every tool-call fragment a numeric `index`, as the OpenAI wire format has it, for the
- * providers that leave it out or send `null`: a fragment naming a call `id` already seen
- * continues that call, a new `id` starts the next one, and a fragment with neither continues
- * the choice's last call.
+ * Groq's legacy place for a stream's usage, `x_groq.usage` (on the last chunk): it is the
+ * chunk's usage when the chunk has no `usage` of its own.
+ */
+export function groqUsage(chunk: Record<string, unknown>): Record<string, unknown> | undefined {
+  const extension = chunk.x_groq;
+  return isRecord(extension) && isRecord(extension.usage) ? extension.usage : undefined;
+}
+
+/** One tool call of a choice: the `index` it is given, its `id`, and the wire `index` it came at. */
+interface HeldCall {
+  index: number;
+  id: string | undefined;
+  wire: number | undefined;
+}
+
+/** Where the tool calls of one choice stand. */
+interface ChoiceCalls {
+  /** The call each wire `index` holds now. */
+  held: Map<number, HeldCall>;
+  byId: Map<string, HeldCall>;
+  /** Every index given so far: a call moved to a free index must not land on one a provider uses. */
+  taken: Set<number>;
+  /** The call of the choice's last fragment. */
+  last: HeldCall | undefined;
+  next: number;
+}
+
+/**
+ * Gives every tool-call fragment the numeric `index` of the call it belongs to, as the OpenAI
+ * wire format has it, so every reader of the chunks (the accumulator, `stream()`, the bridge,
+ * openai's readers) joins the same fragments into the same calls:
+ *
+ * - a fragment without `index` (or with `null`), as some providers send: one naming a call
+ *   `id` already seen continues that call, a new `id` starts the next one, and one with
+ *   neither continues the choice's last call;
+ * - a fragment at an `index` whose call already has an `id`, that carries a function name and
+ *   another `id`, starts a new call (LiteLLM's Ollama adapter and some Gemini channels send
+ *   parallel calls all at `index: 0`): it is given the next free index, and so are the later
+ *   fragments with its `id`, or with none, at that wire index. A fragment without a name, or
+ *   with the held call's `id`, or without `id`, continues the call held at its index.
+ *
+ * The work is a few map lookups per fragment, whatever the number of calls.
  */
 class ToolCallIndexes {
-  readonly #byChoice = new Map<number, { indexById: Map<string, number>; last: number; next: number }>();
+  readonly #byChoice = new Map<number, ChoiceCalls>();
 
   fill(choiceIndex: number, fragments: unknown[]): void {
     let calls = this.#byChoice.get(choiceIndex);
-    if (!calls) this.#byChoice.set(choiceIndex, (calls = { indexById: new Map(), last: 0, next: 0 }));
+    if (!calls) this.#byChoice.set(choiceIndex, (calls = { held: new Map(), byId: new Map(), taken: new Set(), last: undefined, next: 0 }));
     for (const fragment of fragments) {
       if (!isRecord(fragment)) continue;
       const id = typeof fragment.id === "string" && fragment.id !== "" ? fragment.id : undefined;
-      let index: number;
-      if (typeof fragment.index === "number") index = fragment.index;
-      else if (id !== undefined) index = calls.indexById.get(id) ?? calls.next;
-      else index = calls.last;
-      fragment.index = index;
+      const call = typeof fragment.index === "number" ? atWireIndex(calls, fragment.index, id, fragment.function) : withoutIndex(calls, id);
+      if (id !== undefined && !calls.byId.has(id)) calls.byId.set(id, call);
+      calls.last = call;
+      fragment.index = call.index;
       // Arguments sent as a value rather than JSON text (an object, a list, a number) are taken
       // as that value's JSON, as a whole answer's are: read, then refused or run, the same way.
-      const call = fragment.function;
-      if (isRecord(call) && call.arguments != null && typeof call.arguments != "string") call.arguments = JSON.stringify(call.arguments);
-      if (id !== undefined && !calls.indexById.has(id)) calls.indexById.set(id, index);
-      calls.last = index;
-      calls.next = Math.max(calls.next, index + 1);
+      const fn = fragment.function;
+      if (isRecord(fn) && fn.arguments != null && typeof fn.arguments != "string") fn.arguments = JSON.stringify(fn.arguments);
     }
   }
+}
+
+/** The call of a fragment that came with a numeric `index` (`wire`). */
+function atWireIndex(calls: ChoiceCalls, wire: number, id: string | undefined, fn: unknown): HeldCall {
+  const held = calls.held.get(wire);
+  if (held !== undefined && (id === undefined || id === held.id)) return held;
+  // A call named again by its id: one an earlier fragment moved away from this index, or one
+  // whose first fragments came without an index.
+  const known = id === undefined ? undefined : calls.byId.get(id);
+  if (known !== undefined && (known.wire === wire || known.wire === undefined)) {
+    known.wire = wire;
+    calls.held.set(wire, known);
+    return known;
+  }
+  if (held === undefined) return startCall(calls, calls.taken.has(wire) ? calls.next : wire, id, wire);
+  if (held.id !== undefined && isRecord(fn) && typeof fn.name === "string" && fn.name !== "") return startCall(calls, calls.next, id, wire);
+  held.id ??= id;
+  return held;
+}
+
+/** The call of a fragment that came without an `index`. */
+function withoutIndex(calls: ChoiceCalls, id: string | undefined): HeldCall {
+  const known = id === undefined ? undefined : calls.byId.get(id);
+  if (known !== undefined) return known;
+  if (id === undefined && calls.last !== undefined) return calls.last;
+  return startCall(calls, calls.next, id, undefined);
+}
+
+function startCall(calls: ChoiceCalls, index: number, id: string | undefined, wire: number | undefined): HeldCall {
+  const call: HeldCall = { index, id, wire };
+  if (wire !== undefined) calls.held.set(wire, call);
+  calls.taken.add(index);
+  calls.next = Math.max(calls.next, index + 1);
+  return call;
 }

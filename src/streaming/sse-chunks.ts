@@ -27,6 +27,8 @@ export interface SSEChunkOptions extends EndRules {
 export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gateway: GatewayInfo, options: SSEChunkOptions): AsyncIterator<T> {
   const events = new ChunkEvents<T>({ ...options.errorContext, headers: response.headers }, gateway, options);
   const { queue } = events;
+  // Asked before every chunk: an abort is final (see refill).
+  const { signal } = reader;
   let head = 0;
   let bodyEnded = false;
   let finished = false;
@@ -47,9 +49,10 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gate
     { maxLineLength: options.maxLineLength },
   );
 
-  /** Stops reading: cancels what is left of the body and detaches from the caller's signal. */
+  /** Stops reading: cancels what is left of the body and detaches from the caller's signal; nothing queued is handed out after. */
   const stop = () => {
     finished = true;
+    queue.length = head = 0;
     reader.cancel();
   };
   const fail = (error: Error): never => {
@@ -72,6 +75,9 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gate
   /** Reads until a chunk is queued or the stream is over. */
   const refill = async (): Promise<IteratorResult<T>> => {
     for (;;) {
+      // An abort is final: chunks that had arrived before it (the rest of a short reply often
+      // has) are not handed out after it, so a "stop" button stops the text.
+      if (!finished && signal.aborted) return fail(reader.abortedError()!);
       if (head < queue.length) return take();
       if (finished) return { value: undefined, done: true };
       if (events.failure) return fail(events.failure);
@@ -108,7 +114,7 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gate
 
   return {
     // Most calls find a chunk already decoded: answer those without entering an async function.
-    next: () => (head < queue.length ? Promise.resolve(take()) : refill()),
+    next: () => (head < queue.length && !signal.aborted ? Promise.resolve(take()) : refill()),
     async return(): Promise<IteratorResult<T>> {
       if (!finished) stop();
       return { value: undefined, done: true };

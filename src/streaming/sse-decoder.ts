@@ -26,9 +26,16 @@ export const DEFAULT_MAX_LINE_LENGTH = 16 * 1024 * 1024;
 
 /**
  * Decodes a Server-Sent Events byte stream into events, following the WHATWG "event stream
- * interpretation" rules, with one deliberate difference: a last event that the body ends
- * without a blank line after is still dispatched by `flush()` (some servers omit it, and the
- * stream layer decides whether a cut-off event means truncation).
+ * interpretation" rules, with two deliberate differences:
+ *
+ * - a last event that the body ends without a blank line after is still dispatched by
+ *   `flush()` (some servers omit it, and the stream layer decides whether a cut-off event
+ *   means truncation);
+ * - a field named `error`, which the spec ignores, makes its event an error event: it is
+ *   dispatched as `event: error` with the field's value as its data, even when it has no
+ *   `data`, whose lines are then not dispatched. llama.cpp's server reports a failure
+ *   mid-stream as `error: {"code":500,"message":…}` and then ends with `data: [DONE]`, which
+ *   would otherwise read as an empty, normal answer.
  *
  * Feed network reads to `decode()`; events are handed to `onEvent` synchronously, so one read
  * costs one call however many events it holds.
@@ -47,6 +54,8 @@ export class SSEDecoder {
   #dataLines: string[] | undefined;
   #dataLength = 0;
   #eventType: string | undefined;
+  /** The `error` field's value (its lines joined with "\n"), when the event has one. */
+  #error: string | undefined;
   #id: string | undefined;
   #retry: number | undefined;
 
@@ -155,6 +164,10 @@ export class SSEDecoder {
       case "retry":
         if (/^\d+$/.test(value)) this.#retry = Number(value);
         break;
+      case "error":
+        this.#countData(value);
+        this.#error = this.#error === undefined ? value : `${this.#error}\n${value}`;
+        break;
       default:
       // Unknown fields are ignored, as the spec requires.
     }
@@ -162,8 +175,7 @@ export class SSEDecoder {
 
   /** Most events have one data line: keep it as a string and only build an array for the rest. */
   #appendData(value: string): void {
-    this.#dataLength += value.length + 1;
-    if (this.#dataLength > this.#maxLineLength) throw this.#tooLong("event");
+    this.#countData(value);
     if (this.#data === undefined) {
       this.#data = value;
     } else {
@@ -172,10 +184,22 @@ export class SSEDecoder {
     }
   }
 
+  /** An event's data (and `error` field) count towards the limit of one event. */
+  #countData(value: string): void {
+    this.#dataLength += value.length + 1;
+    if (this.#dataLength > this.#maxLineLength) throw this.#tooLong("event");
+  }
+
   #dispatch(): void {
-    const data = this.#dataLines ? this.#dataLines.join("\n") : this.#data;
-    const event: ServerSentEvent | undefined =
-      data === undefined ? undefined : { event: this.#eventType, data, id: this.#id, retry: this.#retry };
+    const failure = this.#error;
+    let event: ServerSentEvent | undefined;
+    if (failure !== undefined) {
+      event = { event: "error", data: failure, id: this.#id, retry: this.#retry };
+      this.#error = undefined;
+    } else {
+      const data = this.#dataLines ? this.#dataLines.join("\n") : this.#data;
+      if (data !== undefined) event = { event: this.#eventType, data, id: this.#id, retry: this.#retry };
+    }
     this.#data = undefined;
     this.#dataLines = undefined;
     this.#dataLength = 0;

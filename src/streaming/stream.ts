@@ -92,7 +92,7 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
 
   /** Two independent streams that each yield every chunk; the body is read once. */
   tee(): [Stream<T, R>, Stream<T, R>] {
-    return teeIterator(this[Symbol.asyncIterator]()).map((side) => new Stream(() => side, this.controller, this.response, this.gateway)) as [Stream<T, R>, Stream<T, R>];
+    return teeIterator(this[Symbol.asyncIterator](), this.controller.signal).map((side) => new Stream(() => side, this.controller, this.response, this.gateway)) as [Stream<T, R>, Stream<T, R>];
   }
 
   /**

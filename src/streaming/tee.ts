@@ -1,3 +1,4 @@
+import { abortError } from "../errors/connection-errors.ts";
 import { queue } from "./queue.ts";
 
 type Settled<T> = { ok: true; result: IteratorResult<T> } | { ok: false; error: unknown };
@@ -7,9 +8,10 @@ type Settled<T> = { ok: true; result: IteratorResult<T> } | { ok: false; error: 
  * Values are pulled from the source once, by whichever side asks first, and buffered for the
  * other side only while it lags; the source is cancelled once both sides have stopped. Either
  * side may lag the other by the whole stream: its buffer is a `queue()`, so the cost stays
- * linear in the stream's length.
+ * linear in the stream's length. Once `signal` (the stream's controller) is aborted, a side
+ * hands out nothing more it buffered and throws the abort's error.
  */
-export function teeIterator<T>(source: AsyncIterator<T>): [AsyncIterator<T>, AsyncIterator<T>] {
+export function teeIterator<T>(source: AsyncIterator<T>, signal?: AbortSignal): [AsyncIterator<T>, AsyncIterator<T>] {
   const buffers = [queue<Settled<T>>(), queue<Settled<T>>()] as const;
   const listening = [true, true];
   let pending: Promise<void> | undefined;
@@ -26,8 +28,19 @@ export function teeIterator<T>(source: AsyncIterator<T>): [AsyncIterator<T>, Asy
         for (const side of [0, 1] as const) if (listening[side]) buffers[side].push(settled);
       }));
 
+  const stop = async (index: 0 | 1) => {
+    listening[index] = false;
+    buffers[index].clear();
+    if (!listening[1 - index]) await source.return?.();
+  };
+
   const side = (index: 0 | 1): AsyncIterator<T> => ({
     async next() {
+      // An abort of the stream is final for each side too, whatever it still holds.
+      if (signal?.aborted && listening[index]) {
+        await stop(index);
+        throw abortError(signal);
+      }
       let settled: Settled<T> | undefined;
       while (!(settled = buffers[index].shift())) {
         if (!listening[index]) return { value: undefined, done: true };
@@ -37,9 +50,7 @@ export function teeIterator<T>(source: AsyncIterator<T>): [AsyncIterator<T>, Asy
       return settled.result;
     },
     async return() {
-      listening[index] = false;
-      buffers[index].clear();
-      if (!listening[1 - index]) await source.return?.();
+      await stop(index);
       return { value: undefined, done: true };
     },
   });

@@ -11,6 +11,42 @@ export interface ChatCompletionMessageToolCall {
   id: string;
   type: "function";
   function: { name: string; arguments: string };
+  /**
+   * Gemini's own field: `{ google: { thought_signature } }`, which Gemini 3 needs sent back with
+   * the call. Kept from a stream's fragments, and replayed by `runTools()`, as any field of a
+   * call that the SDK does not know is.
+   */
+  extra_content?: Record<string, unknown>;
+}
+
+/**
+ * One of OpenRouter's reasoning blocks (`reasoning_details`), which it asks clients to send
+ * back in tool loops. In a stream, the fragments of one block share an `index`;
+ * `finalChatCompletion()` merges them (their text concatenated).
+ */
+export interface ChatCompletionReasoningDetail {
+  type: "reasoning.text" | "reasoning.summary" | "reasoning.encrypted" | (string & {});
+  index?: number;
+  id?: string | null;
+  format?: string | null;
+  text?: string | null;
+  summary?: string;
+  data?: string;
+  signature?: string | null;
+  [field: string]: unknown;
+}
+
+/**
+ * A part of a `content` that a provider sent as a list (Mistral's reasoning models): `text`
+ * parts are the text, `thinking` and `reasoning` parts the reasoning, and any other part is
+ * kept as it came.
+ */
+export interface ChatCompletionResponseContentPart {
+  type: "text" | "thinking" | "reasoning" | (string & {});
+  text?: string;
+  /** A thinking part's text, or the `text` parts it holds (Mistral's form). */
+  thinking?: string | { type: string; text?: string }[];
+  [field: string]: unknown;
 }
 
 /** A web source the reply cites, e.g. from a model with web search. */
@@ -79,9 +115,18 @@ export interface ChatCompletionMessage {
   videos?: ChatCompletionVideo[];
   /**
    * What a reasoning model thought before answering (when the provider shows it). A
-   * provider's `reasoning_content` is read as this; where both are sent, `reasoning` wins.
+   * provider's `reasoning_content`, or the `thinking` parts of a `content` sent as parts, is
+   * read as this (not enumerable then); where both are sent, `reasoning` wins.
    */
   reasoning?: string | null;
+  /** OpenRouter's reasoning blocks, to be sent back in a tool loop (`runTools()` does). */
+  reasoning_details?: ChatCompletionReasoningDetail[];
+  /**
+   * The list a provider sent as `content`, as it came (not enumerable): `content` is then the
+   * text of its `text` parts, and `reasoning` that of its `thinking` parts. For a stream, the
+   * parts of every chunk, in order.
+   */
+  readonly content_parts?: readonly ChatCompletionResponseContentPart[];
 }
 
 /** Log probability of one output token. */
@@ -173,6 +218,8 @@ export interface ChatCompletionChunkToolCallDelta {
   id?: string;
   type?: "function";
   function?: { name?: string; arguments?: string };
+  /** Gemini's thought signature (`{ google: { thought_signature } }`), kept on the assembled call. */
+  extra_content?: Record<string, unknown>;
 }
 
 /** What one chunk adds to a choice. */
@@ -192,6 +239,15 @@ export interface ChatCompletionChunkDelta {
   videos?: ChatCompletionVideo[];
   /** A fragment of the spoken reply; `finalChatCompletion()` joins them. */
   audio?: ChatCompletionAudioDelta;
+  /** Sources the text cites (OpenRouter's web search); `finalChatCompletion()` concatenates them. */
+  annotations?: ChatCompletionAnnotation[];
+  /** Fragments of OpenRouter's reasoning blocks; `finalChatCompletion()` merges those with the same `index`. */
+  reasoning_details?: ChatCompletionReasoningDetail[];
+  /**
+   * The list a provider sent as `content`, as it came (not enumerable): `content` is then the
+   * text of its `text` parts, and `reasoning` that of its `thinking` parts.
+   */
+  readonly content_parts?: readonly ChatCompletionResponseContentPart[];
 }
 
 /** One choice's part of a chunk. */
@@ -224,6 +280,8 @@ export interface ChatCompletionChunk {
   system_fingerprint?: string | null;
   service_tier?: string | null;
   error?: ChatCompletionChunkError;
+  /** Groq's extension: its `usage` (on the last chunk) is read as the chunk's `usage` when that is absent. */
+  x_groq?: { id?: string; usage?: CompletionUsage | null; [field: string]: unknown };
 }
 
 /**

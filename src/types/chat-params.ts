@@ -1,4 +1,5 @@
 import type { ModelCapability } from "./models.ts";
+import type { ChatCompletionReasoningDetail } from "./chat-completion.ts";
 
 /** A model id such as `openai/gpt-4.1-mini`, or `"auto"` to let the gateway choose. */
 export type ChatModel = "auto" | (string & {});
@@ -76,6 +77,8 @@ export interface ChatCompletionAssistantMessageParam {
   tool_calls?: ChatCompletionMessageToolCallParam[] | undefined;
   /** @deprecated The legacy form of `tool_calls`: the function call of a reply to `functions`. */
   function_call?: ChatCompletionFunctionCall | null | undefined;
+  /** OpenRouter's reasoning blocks of the reply, sent back so the model keeps its reasoning across a tool loop. */
+  reasoning_details?: ChatCompletionReasoningDetail[] | undefined;
 }
 
 /** The result of a tool call, answering the call with the same id. */
@@ -113,6 +116,8 @@ export interface ChatCompletionMessageToolCallParam {
   id: string;
   type: "function";
   function: { name: string; arguments: string };
+  /** Gemini's thought signature of the call (`{ google: { thought_signature } }`), as the reply carried it. */
+  extra_content?: Record<string, unknown> | undefined;
 }
 
 /** A function call the model made, its arguments as JSON text (which may not be valid JSON). */

@@ -39,6 +39,8 @@ export type {
 export type {
   ChatCompletion,
   ChatCompletionAnnotation,
+  ChatCompletionReasoningDetail,
+  ChatCompletionResponseContentPart,
   ChatCompletionAudio,
   ChatCompletionAudioDelta,
   ChatCompletionImage,

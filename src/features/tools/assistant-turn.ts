@@ -2,7 +2,7 @@ import { describeValue } from "../../errors/invalid-argument.ts";
 import { isRecord } from "../../internal/values.ts";
 import { argumentsText } from "../structured/tool-arguments.ts";
 import type { ChatCompletionMessageToolCall } from "../../types/chat-completion.ts";
-import type { ChatCompletionAssistantMessageParam } from "../../types/chat-params.ts";
+import type { ChatCompletionAssistantMessageParam, ChatCompletionMessageParam } from "../../types/chat-params.ts";
 
 /**
  * The name a call gets in `messages` when the model sent none: providers reject a tool call
@@ -29,10 +29,45 @@ export interface PreparedCall {
 export function assistantTurn(message: Record<string, unknown>, step: number, ids: Set<string>): { turn: ChatCompletionAssistantMessageParam; calls: PreparedCall[] } {
   const sent = callList(message.tool_calls);
   const calls = sent.map((entry: unknown, index) => prepare(entry, freshID(isRecord(entry) ? entry.id : undefined, step, index, ids)));
-  const turn: ChatCompletionAssistantMessageParam = { role: "assistant", content: contentOf(message.content) };
-  if (typeof message.refusal === "string") turn.refusal = message.refusal;
+  // Everything the reply carried stays on the turn in `messages` (annotations, OpenRouter's
+  // reasoning_details, fields the SDK does not know); what goes back is `replayedTurn`'s.
+  const turn = { ...message, role: "assistant", content: contentOf(message.content) } as ChatCompletionAssistantMessageParam;
+  delete turn.tool_calls;
   if (calls.length > 0) turn.tool_calls = calls.map((prepared) => prepared.call);
+  runnerTurns.add(turn);
   return { turn, calls };
+}
+
+/** The turns `assistantTurn` made: replayed as their request fields, wherever they are sent again. */
+const runnerTurns = new WeakSet<object>();
+
+/** A tool call's fields that are not the provider's own: `index` is the stream's. */
+const CALL_FIELDS_NOT_REPLAYED = new Set(["index", "id", "type", "function", "parsed_arguments"]);
+
+/**
+ * A message as the next step sends it: an assistant turn the runner made goes back as its
+ * request fields (`role`, `content`, `name`, `refusal`, `audio.id`, each call's `id`, `type`,
+ * function `name` and `arguments`), with each call's provider fields (Gemini's
+ * `extra_content`, which Gemini 3 rejects a step without) and the turn's `reasoning_details`
+ * (which OpenRouter asks to get back); never `parsed`, `annotations`, `reasoning` or fields the
+ * SDK does not know, which a provider may reject. Any other message is sent as it is.
+ */
+export function replayedTurn(message: ChatCompletionMessageParam): ChatCompletionMessageParam {
+  if (!runnerTurns.has(message) || message.role !== "assistant") return message;
+  const turn = message as ChatCompletionAssistantMessageParam & { audio?: unknown };
+  const replay: ChatCompletionAssistantMessageParam = { role: "assistant", content: turn.content ?? null };
+  if (typeof turn.name === "string") replay.name = turn.name;
+  if (typeof turn.refusal === "string") replay.refusal = turn.refusal;
+  if (isRecord(turn.audio) && typeof turn.audio.id === "string") (replay as { audio?: { id: string } }).audio = { id: turn.audio.id };
+  if (Array.isArray(turn.tool_calls)) {
+    replay.tool_calls = turn.tool_calls.map((call) => {
+      // Entries, then spread: both define own properties, so a provider's "__proto__" key stays a key.
+      const provider = Object.fromEntries(Object.entries(call).filter(([key]) => !CALL_FIELDS_NOT_REPLAYED.has(key)));
+      return { id: call.id, type: call.type, function: { name: call.function.name, arguments: call.function.arguments }, ...provider };
+    });
+  }
+  if (Array.isArray(turn.reasoning_details)) replay.reasoning_details = turn.reasoning_details;
+  return replay;
 }
 
 /**

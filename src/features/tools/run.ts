@@ -16,7 +16,7 @@ import type { EndRules } from "../../streaming/chunk-events.ts";
 import type { Stream } from "../../streaming/stream.ts";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage } from "../../types/index.ts";
 import type { ToolRunCall, ToolRunResult, ToolRunStep, ToolRunStopReason } from "../../types/tool-runner.ts";
-import { assistantTurn, callIDsIn, type PreparedCall } from "./assistant-turn.ts";
+import { assistantTurn, callIDsIn, replayedTurn, type PreparedCall } from "./assistant-turn.ts";
 import { callTool } from "./call-tool.ts";
 import { offeredTools, type RunnerTool } from "./offered-tools.ts";
 import { RunnerHelper } from "./runner-helper.ts";
@@ -113,7 +113,8 @@ class ToolRun {
     let stopReason: ToolRunStopReason;
     for (let step = 1; ; step++) {
       if (this.#signal.aborted) throw abortError(this.#signal);
-      const body: Record<string, unknown> = { ...this.#params, messages: [...this.#messages] };
+      // The runner's own turns go back as their request fields (see replayedTurn); `messages` keeps all they carried.
+      const body: Record<string, unknown> = { ...this.#params, messages: this.#messages.map(replayedTurn) };
       // `null`: no budget to keep; `undefined`: the step's worst case would pass what is left.
       const budgeted = this.#budget ? await named(step, this.#budget.step(body)) : null;
       if (budgeted === undefined) {

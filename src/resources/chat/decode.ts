@@ -2,20 +2,23 @@
 import { learnFrom, type GatewayInfo } from "../../gateway/info.ts";
 import { APIConnectionError } from "../../errors/connection-errors.ts";
 import { isRecord } from "../../internal/values.ts";
-import { aliasReasoning, type EndRules } from "../../streaming/chunk-events.ts";
+import type { EndRules } from "../../streaming/chunk-events.ts";
+import { readResponseMessage } from "../../streaming/response-message.ts";
 
 /**
  * A non-streamed chat answer as `create()` gives it: a provider's `reasoning_content` read as
- * `message.reasoning`, and what the gateway did kept in `gateway`. Both are added as
- * non-enumerable properties, so `JSON.stringify(completion)` is still the wire body.
+ * `message.reasoning`, a `content` sent as a list of parts read as its text (the list kept as
+ * `message.content_parts`), and what the gateway did kept in `gateway`. All but the text are
+ * added as non-enumerable properties, so `JSON.stringify(completion)` is the wire body but for
+ * such a `content`.
  */
 export function decodeChatAnswer(data: unknown, gateway: GatewayInfo): unknown {
   // An empty body, `null` or an object without choices passes for no answer, never for one.
   if (!isRecord(data) || !Array.isArray(data.choices)) throw new APIConnectionError("The answer has no `choices`: cut, or not a chat completion.");
   for (const choice of data.choices) {
     const message: unknown = isRecord(choice) ? choice.message : undefined;
-    // Some providers spell it `reasoning_content`; `reasoning` wins when both come.
-    if (isRecord(message)) aliasReasoning(message);
+    // Read as a streamed delta is: `reasoning_content`, a list of content parts.
+    if (isRecord(message)) readResponseMessage(message);
   }
   // Always the SDK's own: a `gateway` field in the body is the server's word, and budgets read
   // cost and attempts from this one (a body saying `"gateway": { "cost": 0 }` would pass them).

@@ -1,0 +1,79 @@
+import { isRecord } from "../internal/values.ts";
+
+/**
+ * How a response message (a whole answer's) or a chunk's delta is read where providers differ
+ * from OpenAI, in place and only by non-enumerable additions beside the wire's own fields,
+ * except for a `content` that is a list of parts, which becomes its text (see `readContentParts`).
+ * Never applied to a request's messages.
+ */
+export function readResponseMessage(holder: Record<string, unknown>): void {
+  aliasReasoning(holder);
+  if (Array.isArray(holder.content)) readContentParts(holder, holder.content);
+}
+
+/**
+ * A chunk's choice as the SDK hands it over: one without `delta` (Azure's content-filter
+ * chunks) is given an empty one, as a chunk with nothing new has, so the loop
+ * `chunk.choices[0]?.delta.content` reads nothing instead of throwing; its delta is read by
+ * `readResponseMessage`. Returns the delta when it is an object.
+ */
+export function readChunkChoice(choice: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (choice.delta == null) choice.delta = {};
+  const { delta } = choice;
+  if (!isRecord(delta)) return undefined;
+  readResponseMessage(delta);
+  return delta;
+}
+
+/**
+ * Some providers spell it `reasoning_content`: it is read as `reasoning` (which wins when both
+ * come), through an alias that is not enumerable, so `JSON.stringify` still gives what was sent.
+ */
+export function aliasReasoning(holder: Record<string, unknown>): void {
+  if (holder.reasoning == null && typeof holder.reasoning_content === "string") hide(holder, "reasoning", holder.reasoning_content);
+}
+
+/**
+ * A `content` sent as a list of parts (Mistral's reasoning models stream
+ * `[{ type: "thinking", thinking: [{ type: "text", text }] }, { type: "text", text: "3" }]`,
+ * then plain strings) is read as the text of its `text` parts, so a reader that joins
+ * `delta.content` strings loses no character of the answer; its `thinking` and `reasoning`
+ * parts are the reasoning (unless the provider also sent `reasoning` or `reasoning_content`,
+ * which win). The list itself stays, as it came, in the non-enumerable `content_parts`:
+ * a part of any other type (an image, a citation) is kept there, never an error.
+ */
+function readContentParts(holder: Record<string, unknown>, parts: unknown[]): void {
+  let text = "";
+  let reasoning: string | undefined;
+  for (const part of parts) {
+    if (!isRecord(part)) continue;
+    if (part.type === "text") {
+      if (typeof part.text === "string") text += part.text;
+    } else if (part.type === "thinking" || part.type === "reasoning") {
+      const thought = thoughtOf(part, part.type);
+      if (thought !== undefined) reasoning = (reasoning ?? "") + thought;
+    }
+  }
+  hide(holder, "content_parts", parts);
+  holder.content = text;
+  if (reasoning !== undefined && holder.reasoning == null) hide(holder, "reasoning", reasoning);
+}
+
+/**
+ * The text of a thinking part: its `thinking` (or `reasoning`) string, or the `text` of the
+ * parts it holds there (Mistral's `thinking: [{ type: "text", text }]`), else its own `text`.
+ */
+function thoughtOf(part: Record<string, unknown>, field: "thinking" | "reasoning"): string | undefined {
+  const held = part[field];
+  if (typeof held === "string") return held;
+  if (Array.isArray(held)) {
+    let text = "";
+    for (const inner of held) if (isRecord(inner) && typeof inner.text === "string") text += inner.text;
+    return text;
+  }
+  return typeof part.text === "string" ? part.text : undefined;
+}
+
+function hide(holder: Record<string, unknown>, name: string, value: unknown): void {
+  Object.defineProperty(holder, name, { value, writable: true, configurable: true, enumerable: false });
+}
