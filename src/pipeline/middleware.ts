@@ -4,6 +4,7 @@ import { describeValue, invalidArgument } from "../errors/invalid-argument.ts";
 import { withoutKey } from "../errors/fetch-failure.ts";
 import type { Redact } from "../internal/redact.ts";
 import { SEND_BUDGET, type SendBudget } from "../internal/send-budget.ts";
+import { callOptionsWith } from "./call-options.ts";
 import type { PipelineConfig, Progress, RequestSpec } from "./request.ts";
 
 /**
@@ -100,8 +101,10 @@ export function throughMiddleware(list: Middleware[], config: PipelineConfig, sp
 
 /** The call's options as the attempt runs them: the client's value where the call gives none. */
 function withClientDefaults(options: RequestOptions, config: PipelineConfig): RequestOptions {
-  // The budget's check is the SDK's, not an option the caller set.
-  const { [SEND_BUDGET]: _budget, ...own } = options as RequestOptions & { [SEND_BUDGET]?: SendBudget };
+  // Read, not spread: a spread keeps own fields only, and a `timeout` given by a prototype or a
+  // getter (which the attempt runs with) would show as the client's. The budget's check, the
+  // SDK's and not an option the caller set, is not among the names read.
+  const own = callOptionsWith(options, {}) as RequestOptions;
   return {
     ...own,
     timeout: own.timeout ?? config.timeout,
