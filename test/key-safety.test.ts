@@ -407,6 +407,17 @@ describe("no part of the key shows in what an error holds", () => {
     expectNoPart([SECRET], renderings(error));
   });
 
+  it("when the model asked for is the key itself, in the gateway info of a refusal and of a stream", async () => {
+    const refused = await clientAnswering(() => Response.json({ error: { message: "no such model", type: "not_found_error" } }, { status: 404 }))
+      .chat.completions.create({ model: SECRET, messages: USER })
+      .catch((caught: unknown) => caught);
+    expect(refused).toBeInstanceOf(APIError);
+    expect((refused as APIError).gateway!.requestedModel).toBe("[redacted]");
+    expectNoPart([SECRET], renderings(refused));
+    const stream = await clientAnswering(() => sseResponse([sseData(chunk({ content: "Hi" })), DONE])).chat.completions.create({ model: SECRET, messages: USER, stream: true });
+    expect(stream.gateway.requestedModel).toBe("[redacted]");
+  });
+
   it("when an embeddings answer echoes it as an index", async () => {
     const client = clientAnswering(() => json({ object: "list", data: [{ object: "embedding", index: SECRET, embedding: [0.5] }], model: "e" }));
     const error = await client.embeddings.create({ model: "e", input: "a" }).catch((caught: unknown) => caught);
