@@ -168,6 +168,37 @@ describe("client.withOptions(overrides)", () => {
     expect(derived.timeout).toBe(5_000);
   });
 
+  it("keeps the baseURL and key this client read from the environment, whatever the environment says later", async () => {
+    vi.stubEnv("MODELGATE_BASE_URL", BASE);
+    const { sent, fetch } = recorder();
+    const original = new ModelGate({ apiKey: API_KEY, fetch });
+    // The environment changes after the original was made: its explicit key must not go there.
+    vi.stubEnv("MODELGATE_BASE_URL", "https://other.example");
+    vi.stubEnv("MODELGATE_API_KEY", "sk-from-the-environment-000");
+    const derived = original.withOptions({ timeout: 5_000 });
+    await chat(derived);
+    expect(derived.baseURL).toBe(original.baseURL);
+    expect(sent.map((request) => new URL(request.url).origin)).toEqual([new URL(BASE).origin]);
+    expect(sent[0]!.headers.get("authorization")).toBe(`Bearer ${API_KEY}`);
+
+    vi.stubEnv("MODELGATE_API_KEY", API_KEY);
+    const fromEnvironment = new ModelGate({ baseURL: BASE, fetch });
+    vi.stubEnv("MODELGATE_API_KEY", "sk-from-the-environment-000");
+    await chat(fromEnvironment.withOptions({ maxRetries: 0 }));
+    expect(sent[1]!.headers.get("authorization")).toBe(`Bearer ${API_KEY}`);
+  });
+
+  it("keeps the log level this client read from MODELGATE_LOG", async () => {
+    vi.stubEnv("MODELGATE_LOG", "debug");
+    const lines: unknown[] = [];
+    const logger = { error() {}, warn() {}, info() {}, debug: (...parts: unknown[]) => lines.push(parts) };
+    const { fetch } = recorder();
+    const original = new ModelGate({ apiKey: API_KEY, baseURL: BASE, fetch, logger });
+    vi.stubEnv("MODELGATE_LOG", "off");
+    await chat(original.withOptions({ maxRetries: 0 }));
+    expect(lines.length).toBeGreaterThan(0);
+  });
+
   it("keeps this client's baseURL, key, fetch and timeout for an override of null, whatever the environment says", async () => {
     vi.stubEnv("MODELGATE_BASE_URL", "https://other.example");
     vi.stubEnv("MODELGATE_API_KEY", "sk-from-the-environment-000");

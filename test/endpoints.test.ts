@@ -11,6 +11,8 @@ import {
   NotFoundError,
   RateLimitError,
   type ClientOptions,
+  type Middleware,
+  type RequestOptions,
 } from "../src/index.ts";
 import { createMockGateway, MOCK_API_KEY, type MockGatewayOptions } from "../src/testing/index.ts";
 import { streamedBody } from "./fixtures/body.ts";
@@ -369,6 +371,50 @@ describe("bad params: a rejected promise naming the field, never a synchronous t
     const text = await client.audio.transcriptions.create({ model: "t", file: new Blob([new Uint8Array(4)]), response_format: "text" }, "oops" as never).catch((caught: unknown) => caught);
     expect((text as Error).message).toMatch(/^`options` must be/);
     expect(sent).toHaveLength(0);
+  });
+});
+
+describe("call options are read as chat reads them, a prototype's or a getter's included", () => {
+  type Call = (client: ModelGate, options: RequestOptions) => Promise<unknown>;
+  const image = () => new Blob([Uint8Array.of(137, 80, 78, 71)], { type: "image/png" });
+  const calls: [method: string, call: Call][] = [
+    ["audio.speech.create", (client, options) => client.audio.speech.create({ model: SPEAKER, input: "Hi", voice: "alloy" }, options)],
+    ["audio.transcriptions.create (json)", (client, options) => client.audio.transcriptions.create({ model: SPEAKER, file: wav() }, options)],
+    ["audio.transcriptions.create (text)", (client, options) => client.audio.transcriptions.create({ model: SPEAKER, file: wav(), response_format: "text" }, options)],
+    ["audio.translations.create (srt)", (client, options) => client.audio.translations.create({ model: SPEAKER, file: wav(), response_format: "srt" }, options)],
+    ["images.generate", (client, options) => client.images.generate({ model: PAINTER, prompt: "a lighthouse" }, options)],
+    ["images.edit", (client, options) => client.images.edit({ model: PAINTER, prompt: "a lighthouse", image: image() }, options)],
+    ["embeddings.create", (client, options) => client.embeddings.create({ model: EMBEDDER, input: "a" }, options)],
+  ];
+  /** What a middleware saw of each request: its URL, its idempotency key and the timeout the call ran with. */
+  function watched() {
+    const seen: { url: string; idempotencyKey: string | null; timeout: unknown }[] = [];
+    const middleware: Middleware = (request, next, context) => {
+      seen.push({ url: request.url, idempotencyKey: request.headers.get("idempotency-key"), timeout: context.options.timeout });
+      return next(request);
+    };
+    return { seen, middleware };
+  }
+
+  it.each(calls)("%s keeps middleware, query, idempotencyKey and timeout given by a prototype", async (_method, call) => {
+    const { client } = mocked({}, { maxRetries: 0 });
+    const { seen, middleware } = watched();
+    const options = Object.create({ middleware: [middleware], query: { tenant: "acme" }, idempotencyKey: "idem-42", timeout: 12_345 }) as RequestOptions;
+    await call(client, options);
+    expect(seen).toHaveLength(1);
+    expect(new URL(seen[0]!.url).searchParams.get("tenant")).toBe("acme");
+    expect(seen[0]).toMatchObject({ idempotencyKey: "idem-42", timeout: 12_345 });
+  });
+
+  it.each(calls)("%s keeps an aborted signal given by a getter: APIUserAbortError, nothing sent", async (_method, call) => {
+    const { client, gateway } = mocked({}, { maxRetries: 0 });
+    class Options {
+      get signal() {
+        return AbortSignal.abort();
+      }
+    }
+    await expect(call(client, new Options() as RequestOptions)).rejects.toBeInstanceOf(APIUserAbortError);
+    expect(gateway.requests).toHaveLength(0);
   });
 });
 

@@ -207,6 +207,26 @@ describe("streamed images.generate()", () => {
     expect((await drain(await generateStream(whole.client, 2))).ending).toBe("end");
   });
 
+  it.each([
+    ["indexes 7 and 9, outside the 2 asked for", [7, 9]],
+    ["index 0 twice", [0, 0]],
+    ["an index that is no whole number, and a negative one", [0.5, -1]],
+    ["an index given as text", ["1", 0]],
+  ])("counts only distinct indexes in [0, n): completed events for %s, then a close, are a cut", async (_, indexes) => {
+    const { client } = streaming(indexes.map((image_index) => frame("image_generation.completed", { image_index })));
+    const { events, ending } = await drain(await generateStream(client, 2));
+    expect(events).toHaveLength(2);
+    expect(ending).toBeInstanceOf(APIConnectionError);
+    expect((ending as Error).message).toMatch(/no \[DONE\], and [01] of the 2 image\(s\) asked for completed/);
+  });
+
+  it("counts an event that names no image as the lowest image not yet completed", async () => {
+    const named = streaming([frame("image_generation.completed", { image_index: 1 }), frame("image_generation.completed")]);
+    expect((await drain(await generateStream(named.client, 2))).ending).toBe("end");
+    const repeated = streaming([frame("image_generation.completed"), frame("image_generation.completed", { image_index: 0 })]);
+    expect((await drain(await generateStream(repeated.client, 2))).ending).toBeInstanceOf(APIConnectionError);
+  });
+
   it("throws APIConnectionError when the connection breaks off, and for the mock's cut fault", async () => {
     const { client } = streaming([frame("image_generation.partial_image")], "break-off");
     const broken = await drain(await generateStream(client));

@@ -422,6 +422,17 @@ describe("no part of the key shows in what an error holds", () => {
     expectNoPart([SECRET], renderings(error));
   });
 
+  it("when the model asked for is the key itself, in the gateway info of a refusal and of a stream", async () => {
+    const refused = await clientAnswering(() => Response.json({ error: { message: "no such model", type: "not_found_error" } }, { status: 404 }))
+      .chat.completions.create({ model: SECRET, messages: USER })
+      .catch((caught: unknown) => caught);
+    expect(refused).toBeInstanceOf(APIError);
+    expect((refused as APIError).gateway!.requestedModel).toBe("[redacted]");
+    expectNoPart([SECRET], renderings(refused));
+    const stream = await clientAnswering(() => sseResponse([sseData(chunk({ content: "Hi" })), DONE])).chat.completions.create({ model: SECRET, messages: USER, stream: true });
+    expect(stream.gateway.requestedModel).toBe("[redacted]");
+  });
+
   it("when an embeddings answer echoes it as an index", async () => {
     const client = clientAnswering(() => json({ object: "list", data: [{ object: "embedding", index: SECRET, embedding: [0.5] }], model: "e" }));
     const error = await client.embeddings.create({ model: "e", input: "a" }).catch((caught: unknown) => caught);
@@ -698,5 +709,75 @@ describe("a response header whose name shows part of the key", () => {
     const error = (await client.models.list().catch((caught: unknown) => caught)) as APIError;
     expect(error.headers?.get("x-request-id")).toBe("r1");
     expect(inspect(error, { depth: 5 })).not.toContain("12345678");
+  });
+});
+
+describe("a large thrown value", () => {
+  const key = "sk-live-ABCDEFGH12345678abcdefgh";
+  const { redact } = createRedactor(key);
+  /** An array whose every read (a field, an index, `length`) is counted. */
+  const countingList = (length: number, item: (index: number) => unknown) => {
+    const reads = { count: 0 };
+    const list = new Proxy(
+      Array.from({ length }, (_, index) => item(index)),
+      {
+        get: (target, name, receiver) => (reads.count++, Reflect.get(target, name, receiver)),
+        getOwnPropertyDescriptor: (target, name) => (reads.count++, Reflect.getOwnPropertyDescriptor(target, name)),
+      },
+    );
+    return { list, reads };
+  };
+
+  it.each([
+    ["a Buffer", () => Buffer.alloc(1 << 20), "Buffer", 1 << 20],
+    ["a Uint8Array", () => new Uint8Array(1 << 20), "Uint8Array", 1 << 20],
+    ["a Float64Array", () => new Float64Array(1000), "Float64Array", 8000],
+    ["a DataView", () => new DataView(new ArrayBuffer(64)), "DataView", 64],
+    ["an ArrayBuffer", () => new ArrayBuffer(1 << 20), "ArrayBuffer", 1 << 20],
+  ])("describes %s by its class and byteLength, inside a value and thrown itself, without copying its elements", (_, make, name, bytes) => {
+    const inside = redactThrown(Object.assign(new Error("upload failed"), { body: make() }), redact) as { body: unknown };
+    expect(inside.body).toBe(`[${name} of ${bytes} bytes]`);
+    const thrown = redactThrown(make(), redact) as Error;
+    expect(thrown).toBeInstanceOf(Error);
+    expect(thrown.name).toBe(name);
+    expect(thrown.message).toBe(`${bytes} bytes (not copied)`);
+    expect(Object.keys(thrown)).toEqual([]);
+  });
+
+  it("rejects a call whose middleware threw a 1 MB Buffer with a ModelGateError whose cause describes it", async () => {
+    const client = new ModelGate({ apiKey: key, baseURL: "https://g.test", maxRetries: 0, fetch: async () => new Response("{}"), middleware: [() => Promise.reject(Buffer.alloc(1 << 20))] });
+    const error = await client.models.list().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect((error as Error).cause).toMatchObject({ name: "Buffer", message: `${1 << 20} bytes (not copied)` });
+  });
+
+  it("visits at most 10,000 values of an axios-style error's 500,000-item response.data, and notes how many it left", () => {
+    const { list, reads } = countingList(500_000, (index) => index);
+    const thrown = Object.assign(new Error("Request failed with status code 500"), { response: { status: 500, data: list } });
+    const copy = redactThrown(thrown, redact) as { response: { status: number; data: unknown[] } };
+    expect(reads.count).toBeLessThanOrEqual(2 * 10_000 + 1);
+    expect(copy.response.status).toBe(500);
+    expect(copy.response.data.slice(0, 3)).toEqual([0, 1, 2]);
+    const note = copy.response.data.at(-1);
+    expect(note).toMatch(/^\[not copied\] \d+ more item\(s\) not copied: a copy of a thrown value visits at most 10000 values$/);
+    expect(Number(/\] (\d+) more/.exec(String(note))![1]) + copy.response.data.length - 1).toBe(500_000);
+  });
+
+  it("shares the 10,000 values across nested fields: an object left short says how many fields it did not copy", () => {
+    const { list, reads } = countingList(20_000, (index) => ({ index }));
+    const fields = Object.fromEntries(Array.from({ length: 50 }, (_, index) => [`field${index}`, index]));
+    const copy = redactThrown(new Error("x", { cause: { items: list, ...fields } }), redact) as { cause: Record<string, unknown> };
+    expect(reads.count).toBeLessThanOrEqual(2 * 10_000 + 1);
+    expect(copy.cause["[not copied]"]).toBe("50 more field(s) not copied: a copy of a thrown value visits at most 10000 values");
+    expect(copy.cause).not.toHaveProperty("field0");
+  });
+
+  it("still cuts the key out of what it copies before the limit, and out of a class name", () => {
+    class Leaky extends Uint8Array {}
+    Object.defineProperty(Leaky, "name", { value: `Leaky${key}` });
+    const copy = redactThrown({ echo: `Bearer ${key}`, bytes: new Leaky(4), list: Array.from({ length: 20_000 }, () => key) }, redact) as Error;
+    const shown = inspect(copy, { depth: 9, showHidden: true }) + JSON.stringify(copy);
+    for (let start = 0; start + 8 <= key.length; start++) expect(shown).not.toContain(key.slice(start, start + 8));
+    expect(shown).toContain("[Leaky[redacted] of 4 bytes]");
   });
 });

@@ -256,6 +256,17 @@ describe("middleware: where it runs", () => {
   });
 });
 
+describe("middleware: the context's options", () => {
+  it("shows the options a call gave by a prototype or a getter, as the attempt runs with them", async () => {
+    const contexts: MiddlewareContext[] = [];
+    const { client } = gateway({ middleware: [(request, next, context) => (contexts.push(context), next(request))] });
+    const inherited = { timeout: 4_321, idempotencyKey: "inherited-1" };
+    const options = Object.create(inherited, { maxRetries: { get: () => 0 } }) as { timeout?: number };
+    await client.chat.completions.create({ model: "auto", messages }, options);
+    expect(contexts[0]!.options).toMatchObject({ timeout: 4_321, maxRetries: 0, idempotencyKey: "inherited-1" });
+  });
+});
+
 describe("middleware: the attempt's signal and timeout", () => {
   it("ends a request a middleware rebuilt without the attempt's signal when the caller aborts", async () => {
     const controller = new AbortController();

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { APIUserAbortError, BudgetExceededError, ModelGate, ModelGateError, StructuredOutputError, tool, type ChatCompletionChunk } from "../src/index.ts";
+import { APIConnectionTimeoutError, APIUserAbortError, BudgetExceededError, ModelGate, ModelGateError, StructuredOutputError, tool, type ChatCompletionChunk } from "../src/index.ts";
 import { loadTracing } from "../src/loader.ts";
 import { createMockGateway, MOCK_API_KEY, type MockGatewayOptions } from "../src/testing/index.ts";
-import { turns } from "./fixtures/promises.ts";
+import { turns, unhandledDuring } from "./fixtures/promises.ts";
 import { useTraceEvents } from "./fixtures/trace-events.ts";
 
 // API.md, "Middleware, tracing and per-tenant clients": every call published on the
@@ -271,16 +271,67 @@ describe("the modelgate:request tracing channel", () => {
     expect(trace.ended(1)).not.toHaveProperty("error.type");
   });
 
-  it("refuses asResponse() once the traced stream has read its first chunk ahead, rather than hand over a body without it", async () => {
-    const { client } = mock();
-    const call = client.chat.completions.create(STREAM);
-    const stream = await call;
-    // The read-ahead starts a timer turn after the stream is returned.
+  it("gives asResponse() a timer turn after awaiting a stream the whole raw body, traced as untraced, after reading the first chunk ahead", async () => {
+    /** The raw body of a stream asked for a timer turn after it was awaited: its texts and events. */
+    const rawAfterATurn = async (client: ModelGate) => {
+      const call = client.chat.completions.create(STREAM);
+      await call;
+      // The read-ahead starts a timer turn after the stream is returned.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const lines = (await (await call.asResponse()).text()).split("\n").filter((line) => line.startsWith("data: "));
+      const chunks = lines.filter((line) => line !== "data: [DONE]").map((line) => JSON.parse(line.slice(6)) as ChatCompletionChunk);
+      return { text: chunks.map((chunk) => chunk.choices[0]?.delta?.content ?? "").join(""), roles: chunks.map((chunk) => chunk.choices[0]?.delta?.role ?? null), done: lines.at(-1) };
+    };
+    const { client } = mock({ reply: "Whole, every byte." });
+    const traced = await rawAfterATurn(client);
+    expect(trace.names()).toEqual(["start", "end", ...SETTLED]);
+    // The first chunk was read ahead (its time stamped) before asResponse() was called.
+    expect(trace.ended()!["modelgate.time_to_first_chunk_ms"]).toBeTypeOf("number");
+    trace.unsubscribe();
+    const untraced = await rawAfterATurn(client);
+    expect(traced).toEqual(untraced);
+    expect(traced).toMatchObject({ text: "Whole, every byte.", done: "data: [DONE]" });
+    expect(traced.roles[0]).toBe("assistant");
+  });
+
+  it("keeps a stream read ahead under the stream's idle timeout and the caller's abort", async () => {
+    const encoder = new TextEncoder();
+    const first = `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { content: "x" }, finish_reason: null }] })}\n\n`;
+    // The first chunk, then keep-alives only: they never count as the server being alive.
+    const fetch = async () => {
+      let cancelled = false;
+      const body = new ReadableStream({
+        start: (controller) => controller.enqueue(encoder.encode(first)),
+        pull: (controller) => new Promise<void>((resolve) => setTimeout(() => (cancelled || controller.enqueue(encoder.encode(": keep-alive\n\n")), resolve()), 5)),
+        cancel: () => void (cancelled = true),
+      });
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    };
+    const client = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", fetch, maxRetries: 0, streamIdleTimeout: 50 });
+    const idle = await client.chat.completions.create(STREAM);
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await expect(call.asResponse()).rejects.toThrow(ModelGateError);
-    await expect(call.asResponse()).rejects.toThrow(/before awaiting the stream/);
-    // The stream itself still reads whole.
-    expect(await stream.text()).not.toBe("");
+    const chunks: unknown[] = [];
+    const error = await (async () => {
+      for await (const chunk of idle) chunks.push(chunk);
+    })().catch((caught: unknown) => caught);
+    expect(chunks).toHaveLength(1);
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+
+    const aborted = await client.chat.completions.create(STREAM);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    aborted.controller.abort();
+    await expect(aborted.text()).rejects.toBeInstanceOf(APIUserAbortError);
+    expect(trace.names().filter((name) => name === "error")).toHaveLength(2);
+  });
+
+  it("reads a streamed image generation whole after reading its first event ahead", async () => {
+    const { client } = mock();
+    const stream = await client.images.generate({ model: "openai/gpt-image-1", prompt: "a lighthouse", n: 2, stream: true, partial_images: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const types: string[] = [];
+    for await (const event of stream) types.push(event.type);
+    expect(types).toEqual(["image_generation.partial_image", "image_generation.completed", "image_generation.partial_image", "image_generation.completed"]);
+    expect(trace.names()).toEqual(["start", "end", ...SETTLED]);
   });
 
   it("reports a stream that fails in the middle with the class of its error", async () => {
@@ -420,6 +471,128 @@ describe("the modelgate:request tracing channel", () => {
       const text = JSON.stringify(fields);
       for (let start = 0; start + 8 <= key.length; start++) expect(text).not.toContain(key.slice(start, start + 8));
     }
+  });
+});
+
+describe("the error event's context", () => {
+  /** The context as it was at the `error` event of the n-th failed call. */
+  const errorEvent = (call = 0) => trace.events.filter(({ event }) => event === "error")[call];
+
+  it("carries error: the very error the call rejected with, as tracePromise sets it, and no result", async () => {
+    const { client, gateway } = mock();
+    gateway.inject({ type: "status", status: 429, retryAfterMs: 1 });
+    const refused = await client.chat.completions.create({ model: "auto", messages: USER }).catch((caught: unknown) => caught);
+    gateway.inject({ type: "stream-error", afterChunks: 2, status: 503 });
+    const cut = await (await client.chat.completions.create(STREAM)).text().catch((caught: unknown) => caught);
+    gateway.inject({ type: "structured", as: "schema-violation" }, 1);
+    const invalid = await client.chat.completions.parse({ model: "openai/gpt-4.1", messages: USER, response_format: z.object({ a: z.string(), b: z.number() }) }).catch((caught: unknown) => caught);
+    await turns();
+    expect([refused, cut, invalid].map((error) => (error as Error).name)).toEqual(["RateLimitError", "InternalServerError", "StructuredOutputError"]);
+    for (const [index, error] of [refused, cut, invalid].entries()) {
+      expect(errorEvent(index)!.fields.error).toBe(error);
+      expect(errorEvent(index)!.fields).not.toHaveProperty("result");
+    }
+    // A call that did not fail has none.
+    await client.chat.completions.create({ model: "auto", messages: USER });
+    await turns();
+    expect(trace.ended(3)).not.toHaveProperty("error");
+  });
+
+  it("carries the caller's abort as the APIUserAbortError the call rejected with", async () => {
+    const { client, gateway } = mock();
+    gateway.inject({ type: "latency", ms: 10_000 });
+    const controller = new AbortController();
+    const call = client.chat.completions.create({ model: "auto", messages: USER }, { signal: controller.signal });
+    controller.abort();
+    const error = await call.catch((caught: unknown) => caught);
+    await turns();
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(errorEvent()!.fields.error).toBe(error);
+  });
+});
+
+describe("what a subscriber does to the context", () => {
+  const { tracingChannel } = process.getBuiltinModule("node:diagnostics_channel");
+  const channel = tracingChannel("modelgate:request");
+  const hardenings: [string, (context: object) => void][] = [
+    ["freezes it", (context) => Object.freeze(context)],
+    ["seals it", (context) => Object.seal(context)],
+    ["prevents extensions", (context) => Object.preventExtensions(context)],
+    [
+      "defines throwing setters",
+      (context) => {
+        for (const key of ["modelgate.attempts", "error", "error.type", "modelgate.time_to_first_chunk_ms", "gen_ai.request.model"]) {
+          Object.defineProperty(context, key, { get: () => undefined, set: () => { throw new Error("setter"); }, enumerable: true });
+        }
+      },
+    ],
+  ];
+  /** Runs `body` while a subscriber hardens each context at its start. */
+  async function whileHardening(harden: (context: object) => void, body: () => Promise<void>) {
+    // Only `start`: the other events are the recording subscriber's (useTraceEvents).
+    const handlers = { start: harden } as never;
+    channel.subscribe(handlers);
+    try {
+      return await unhandledDuring(body);
+    } finally {
+      channel.unsubscribe(handlers);
+    }
+  }
+
+  it.each(hardenings)("when it %s, a plain call and a stream answer as untraced, and nothing goes unobserved", async (_, harden) => {
+    const { client } = mock({ reply: "Still here." });
+    const unhandled = await whileHardening(harden, async () => {
+      expect((await client.chat.completions.create({ model: "auto", messages: USER })).choices[0]!.message.content).toBe("Still here.");
+      const stream = await client.chat.completions.create(STREAM);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(await stream.text()).toBe("Still here.");
+      expect(await (await client.chat.completions.create(STREAM).asResponse()).text()).toContain("data: [DONE]");
+      await turns();
+    });
+    expect(unhandled).toEqual([]);
+    // Every call still settled, once.
+    expect(trace.names().filter((name) => name === "asyncEnd")).toHaveLength(3);
+  });
+
+  it.each(hardenings)("when it %s, a failing call rejects with its own error, and error is left unset where it cannot be written", async (_, harden) => {
+    const { client, gateway } = mock();
+    const unhandled = await whileHardening(harden, async () => {
+      gateway.inject({ type: "status", status: 400 });
+      await expect(client.chat.completions.create({ model: "auto", messages: USER })).rejects.toHaveProperty("status", 400);
+      gateway.inject({ type: "stream-error", afterChunks: 1, status: 503 });
+      await expect((await client.chat.completions.create(STREAM)).text()).rejects.toHaveProperty("status", 503);
+      await turns();
+    });
+    expect(unhandled).toEqual([]);
+    expect(trace.names().filter((name) => name === "error")).toHaveLength(2);
+    for (const { event, context } of trace.events) if (event === "error") expect(Object.getOwnPropertyDescriptor(context, "error")?.value).toBeUndefined();
+  });
+
+  it("when it throws, the call goes on as untraced: Node reports the subscriber's error on its own", async () => {
+    const { client } = mock({ reply: "Unbroken." });
+    const thrown = new Error("a subscriber's bug");
+    const handlers = Object.fromEntries(["start", "end", "asyncStart", "asyncEnd", "error"].map((name) => [name, () => { throw thrown; }])) as never;
+    // Node reports a subscriber's error as an uncaught exception a turn later; the test runner's own listener is set aside meanwhile.
+    const runners = process.listeners("uncaughtException");
+    const reported: unknown[] = [];
+    const record = (error: unknown) => reported.push(error);
+    process.removeAllListeners("uncaughtException");
+    process.on("uncaughtException", record);
+    channel.subscribe(handlers);
+    try {
+      const unhandled = await unhandledDuring(async () => {
+        expect((await client.chat.completions.create({ model: "auto", messages: USER })).choices[0]!.message.content).toBe("Unbroken.");
+        expect(await (await client.chat.completions.create(STREAM)).text()).toBe("Unbroken.");
+        await turns();
+      });
+      expect(unhandled).toEqual([]);
+    } finally {
+      channel.unsubscribe(handlers);
+      process.off("uncaughtException", record);
+      for (const listener of runners) process.on("uncaughtException", listener);
+    }
+    expect(reported.length).toBeGreaterThan(0);
+    expect(reported.every((error) => error === thrown)).toBe(true);
   });
 });
 

@@ -362,6 +362,141 @@ describe("an endpoint's file from a stream, a Response or an iterable", () => {
   });
 });
 
+describe("an upload source that is visibly used up", () => {
+  const webStream = () => new ReadableStream<Uint8Array>({ start: (controller) => (controller.enqueue(AUDIO), controller.close()) });
+  const sources: [string, () => Promise<unknown>, RegExp][] = [
+    [
+      "an fs.ReadStream read to its end",
+      async () => {
+        const stream = createReadStream(audioPath);
+        for await (const _chunk of stream) void _chunk;
+        return stream;
+      },
+      /is a stream that has already ended/,
+    ],
+    [
+      "an fs.ReadStream read from",
+      async () => {
+        const stream = createReadStream(audioPath, { highWaterMark: 4 });
+        await new Promise<void>((resolve) => stream.once("readable", () => resolve()));
+        stream.read(4);
+        return stream;
+      },
+      /is a stream that has already been read from/,
+    ],
+    ["a destroyed fs.ReadStream", async () => createReadStream(audioPath).destroy(), /is a stream that has been destroyed/],
+    [
+      "a ReadableStream read from",
+      async () => {
+        const stream = webStream();
+        const reader = stream.getReader();
+        await reader.read();
+        reader.releaseLock();
+        return stream;
+      },
+      /is a ReadableStream that has already been read from or cancelled/,
+    ],
+    [
+      "a cancelled ReadableStream",
+      async () => {
+        const stream = webStream();
+        await stream.cancel();
+        return stream;
+      },
+      /is a ReadableStream that has already been read from or cancelled/,
+    ],
+    [
+      "a locked ReadableStream",
+      async () => {
+        const stream = webStream();
+        stream.getReader();
+        return stream;
+      },
+      /is a ReadableStream that is locked/,
+    ],
+    [
+      "a Response whose body was read",
+      async () => {
+        const response = new Response(AUDIO);
+        await response.arrayBuffer();
+        return response;
+      },
+      /is a Response whose body has already been read/,
+    ],
+  ];
+
+  it.each(sources)("refuses %s with a ModelGateError naming file, before anything is sent", async (_, make, problem) => {
+    const { client, gateway } = mocked();
+    const error = (await client.audio.transcriptions.create({ model: SPEAKER, file: (await make()) as never }).catch((caught: unknown) => caught)) as ModelGateError;
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(error.message).toMatch(problem);
+    expect(error.message).toMatch(/^`file` .*: what it held is no longer there to send \(pass a new one\)\.$/);
+    expect(error.param).toBe("file");
+    expect(gateway.requests).toHaveLength(0);
+  });
+
+  it.each(sources)("refuses %s in toFile(), naming value", async (_, make, problem) => {
+    const error = (await toFile((await make()) as never, "talk.wav").catch((caught: unknown) => caught)) as ModelGateError;
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(error.message).toMatch(problem);
+    expect(error.param).toBe("value");
+  });
+
+  it("still reads a fresh stream of each kind, and an empty one as the empty file it is", async () => {
+    const { client, gateway } = mocked();
+    await client.audio.transcriptions.create({ model: SPEAKER, file: createReadStream(audioPath) });
+    await client.audio.transcriptions.create({ model: SPEAKER, file: webStream() });
+    expect((await toFile(new ReadableStream({ start: (controller) => controller.close() }), "empty.wav")).size).toBe(0);
+    expect(gateway.requests.map((request) => (request.body as { file: { size: number } }).file.size)).toEqual([AUDIO.length, AUDIO.length]);
+  });
+});
+
+describe("upload mistakes", () => {
+  /** A Proxy every trap of which throws, quoting the key. */
+  const hostile = () => new Proxy({}, { get: () => { throw new Error(`trap ${MOCK_API_KEY}`); }, getPrototypeOf: () => { throw new Error(`trap ${MOCK_API_KEY}`); }, ownKeys: () => { throw new Error(`trap ${MOCK_API_KEY}`); } });
+  const circular = () => {
+    const value: Record<string, unknown> = { a: 1 };
+    value.self = value;
+    return value;
+  };
+  const mistakes: [string, Record<string, unknown>, string, RegExp][] = [
+    ["a BigInt field", { temperature: 10n }, "temperature", /^`temperature` must be text, a number, a boolean, or a list or object of them; got bigint 10\.$/],
+    ["a BigInt inside an object field", { metadata: { n: 1n } }, "metadata", /^`metadata` cannot be sent as a form field \(as JSON\): .*BigInt/],
+    ["a circular field", { metadata: circular() }, "metadata", /^`metadata` cannot be sent as a form field \(as JSON\): .*circular/i],
+    ["a Symbol field", { language: Symbol("en") }, "language", /^`language` must be text, .*; got symbol Symbol\(en\)\.$/],
+    ["a function field", { prompt: () => "hi" }, "prompt", /^`prompt` must be text, .*; got a function\.$/],
+    ["undefined in a list field", { timestamp_granularities: ["word", undefined] }, "timestamp_granularities[1]", /^`timestamp_granularities\[1\]` must be text, .*; got nothing\.$/],
+    ["a throwing Proxy as a field", { metadata: hostile() }, "metadata", /^`metadata` cannot be sent as a form field \(as JSON\): trap \[redacted\]$/],
+    ["a throwing Proxy as the file", { file: hostile() }, "file", /^Could not read `file`: trap \[redacted\]$/],
+  ];
+
+  it.each(mistakes)("rejects %s with a ModelGateError naming it, without the key, and sends nothing", async (_, fields, param, message) => {
+    const { client, gateway } = mocked();
+    const error = (await client.audio.transcriptions.create({ model: SPEAKER, file: new Blob([AUDIO]), ...fields } as never).catch((caught: unknown) => caught)) as ModelGateError;
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(error.message).toMatch(message);
+    expect(error.param).toBe(param);
+    expect(JSON.stringify(error) + String(error.stack) + String((error.cause as Error | undefined)?.message)).not.toContain(MOCK_API_KEY);
+    expect(gateway.requests).toHaveLength(0);
+  });
+
+  it("rejects toFile() of a rejected promise with a ModelGateError naming value, its reason as cause", async () => {
+    const reason = new Error("download failed");
+    const error = (await toFile(Promise.reject(reason), "talk.wav").catch((caught: unknown) => caught)) as ModelGateError;
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(error.message).toBe("toFile(): Could not read `value`: download failed");
+    expect(error.param).toBe("value");
+    expect(error.cause).toMatchObject({ message: reason.message });
+  });
+
+  it("sends a list's objects as JSON items, and numbers and booleans as written", async () => {
+    const forms: FormData[] = [];
+    const client = new ModelGate({ apiKey: "sk-test", baseURL: "https://gateway.test", maxRetries: 0, fetch: async (_url, init) => (forms.push(init!.body as FormData), Response.json({ text: "ok" })) });
+    await client.audio.transcriptions.create({ model: "t", file: new Blob([AUDIO]), temperature: 0.5, stream: false, include: ["logprobs", { a: 1 }, 2] } as never);
+    expect([forms[0]!.get("temperature"), forms[0]!.get("stream"), forms[0]!.getAll("include[]")]).toEqual(["0.5", "false", ["logprobs", '{"a":1}', "2"]]);
+  });
+});
+
 describe("client.audio.translations.create()", () => {
   it("posts the multipart form to /v1/audio/translations and resolves to the English text", async () => {
     const { client, gateway } = mocked();

@@ -104,6 +104,7 @@ export class ModelGate {
   /** `client.audio.speech.create(...)` and `client.audio.transcriptions.create(...)`. */
   declare readonly audio: Audio;
 
+  /** The options this client was made with, its `apiKey`, `baseURL` and `logLevel` as resolved. */
   readonly #options: ClientOptions;
   readonly #config: PipelineConfig;
   readonly #requester: Requester;
@@ -132,7 +133,11 @@ export class ModelGate {
     const log = levelledLogger(logLevel, options.logger ?? console);
     warnAboutPlainHTTP(root, log);
 
-    this.#options = options;
+    // What this client resolved, for a clone to start from: a `baseURL`, key or log level read
+    // from the environment is not read again, so a `MODELGATE_BASE_URL` changed since never
+    // receives this client's key.
+    const resolved = (value: unknown): PropertyDescriptor => ({ value, writable: true, enumerable: true, configurable: true });
+    this.#options = Object.create(options, { apiKey: resolved(apiKey), baseURL: resolved(baseURL), logLevel: resolved(logLevel) }) as ClientOptions;
     this.#config = {
       apiKey,
       root,
@@ -165,8 +170,9 @@ export class ModelGate {
    * `client.withOptions({ defaultHeaders: { "x-tenant": id } })`. `defaultHeaders` and
    * `defaultQuery` merge by name over this client's (`null` removes one); every other option
    * given replaces this client's, and one not given (`undefined` or `null`) is this client's,
-   * `fetch`, `apiKey` and `baseURL` included (`null` never reaches for the environment here:
-   * this client's key must not go to another `MODELGATE_BASE_URL`). While `baseURL`, `apiKey`, `defaultHeaders` and `defaultQuery` stay
+   * `fetch`, `apiKey` and `baseURL` included, as this client resolved them: one it read from
+   * the environment is not read again (this client's key must not go to a `MODELGATE_BASE_URL`
+   * set since, and `null` never reaches for the environment either). While `baseURL`, `apiKey`, `defaultHeaders` and `defaultQuery` stay
    * as they are, both share the model catalogue `maxCost` fetches. This client is unchanged.
    *
    * @throws ModelGateError for a bad override, as `new ModelGate()` does

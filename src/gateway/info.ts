@@ -18,7 +18,8 @@ export function gatewayInfo(requestBody: unknown, headers: Headers | undefined, 
   const costHeader = headers?.get("x-modelgate-cost");
   const cost = costHeader && /^\d+(\.\d+)?([eE][-+]?\d+)?$/.test(costHeader) ? Number(costHeader) : NaN;
   return {
-    requestedModel: isRecord(requestBody) && typeof requestBody.model === "string" ? requestBody.model : null,
+    // The caller's own text, yet cut like the rest: it goes into errors, which never show the key.
+    requestedModel: isRecord(requestBody) && typeof requestBody.model === "string" ? redact(requestBody.model) : null,
     model: null,
     provider: null,
     generationID: header("x-generation-id"),

@@ -4,6 +4,14 @@ import type { Redact } from "./redact.ts";
 const NATIVE_ERRORS: (new (message?: string) => Error)[] = [Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError];
 /** How deep a thrown value is copied (a `cause` chain, nested fields); deeper is a note, not a stack overflow. */
 const MAX_DEPTH = 100;
+/**
+ * The most values one copy visits (the value itself, each field, item and header): an HTTP
+ * client's error may hold a response of 500,000 items, and copying it all would block the event
+ * loop for seconds while the call fails. What is left over is named in a note.
+ */
+const MAX_VALUES = 10_000;
+/** Where a copy cut short says so: an object's field, or the last item of a list. */
+const NOT_COPIED = "[not copied]";
 
 /**
  * What user code threw (a schema, a middleware, a custom `fetch`, a key function), as the
@@ -20,7 +28,12 @@ const MAX_DEPTH = 100;
  *   value redacted;
  * - inside those, anything else (a `Request`, a `Map`, a `URL`, a function) becomes a
  *   description such as `"[Map]"`: what it holds is not data the copy can vouch for;
- * - symbol-keyed fields (a `[util.inspect.custom]` that would print anything) are dropped.
+ * - bytes (a typed array, a `Buffer`, a `DataView`, an `ArrayBuffer`) are described, their
+ *   elements never read: inside a value as `"[Buffer of 1048576 bytes]"`, thrown themselves as
+ *   an `Error` named `Buffer` whose message is `1048576 bytes (not copied)`;
+ * - symbol-keyed fields (a `[util.inspect.custom]` that would print anything) are dropped;
+ * - at most 10,000 values are visited: past that, each object or list being copied ends with a
+ *   note (a `"[not copied]"` field, or a last item) saying how many of its fields or items were left.
  */
 export function redactThrown(value: unknown, redact: Redact, sameClass?: (value: object) => boolean): unknown {
   return copyThrown(value, redact, sameClass).copy;
@@ -45,7 +58,9 @@ function copyThrown(value: unknown, redact: Redact, sameClass: (value: object) =
     clean &&= cut === item;
     return cut;
   };
+  let visited = 0;
   const walk = (item: unknown, path: object[]): unknown => {
+    visited++;
     if (typeof item === "string") return text(item);
     if (typeof item === "function" || typeof item === "symbol") {
       clean = false;
@@ -60,9 +75,34 @@ function copyThrown(value: unknown, redact: Redact, sameClass: (value: object) =
       return `[nested deeper than ${MAX_DEPTH} levels]`;
     }
     const prototype: unknown = Object.getPrototypeOf(item);
+    if (ArrayBuffer.isView(item) || isArrayBuffer(item)) {
+      clean = false;
+      // What the bytes are and how many, not what they hold: a megabyte read value by value
+      // (each index a field) took seconds. `byteLength` is the class's own getter, no element.
+      const className = (prototype as { constructor?: { name?: unknown } } | null)?.constructor?.name;
+      const name = typeof className === "string" ? text(className) : "bytes";
+      const { byteLength } = item as ArrayBuffer;
+      if (path.length > 0) return `[${name} of ${byteLength} bytes]`;
+      // Thrown itself: an `Error` named by its class, as any value that cannot be copied as it is.
+      const copy = new Error(`${byteLength} bytes (not copied)`);
+      hidden(copy, "name", name);
+      hidden(copy, "stack", undefined);
+      return copy;
+    }
     if (item instanceof Headers) {
       const copy = new Headers();
-      item.forEach((field, name) => copy.append(text(name), text(field)));
+      let left = 0;
+      for (const [name, field] of item) {
+        if (visited >= MAX_VALUES) left++;
+        else {
+          visited++;
+          copy.append(text(name), text(field));
+        }
+      }
+      if (left > 0) {
+        clean = false;
+        copy.append("x-modelgate-not-copied", `${left} more header(s)`);
+      }
       return copy;
     }
     let copy: object;
@@ -83,17 +123,34 @@ function copyThrown(value: unknown, redact: Redact, sameClass: (value: object) =
       clean = false;
       return `[${text(String((prototype as { constructor?: { name?: unknown } } | undefined)?.constructor?.name ?? "object"))}]`;
     }
-    for (const key of Reflect.ownKeys(item)) {
+    const list = Array.isArray(item);
+    const room = Math.max(0, MAX_VALUES - visited);
+    // A long list is read by index, only as far as the budget goes: `Reflect.ownKeys` would
+    // name each of its indexes first (for 500,000 items, a third of a second).
+    const long = list && (item as unknown[]).length > room;
+    const keys = long ? Array.from({ length: room }, (_, index) => String(index)) : Reflect.ownKeys(item);
+    let left = long ? (item as unknown[]).length - room : 0;
+    for (const [index, key] of keys.entries()) {
       if (typeof key === "symbol") {
         clean = false;
         continue;
       }
-      if (key === "length" && Array.isArray(item)) continue;
-      const field = Object.getOwnPropertyDescriptor(item, key) as PropertyDescriptor;
+      if (key === "length" && list) continue;
+      if (visited >= MAX_VALUES) {
+        left += keys.slice(index).filter((other) => typeof other === "string" && !(other === "length" && list)).length;
+        break;
+      }
+      const field = Object.getOwnPropertyDescriptor(item, key);
+      // A hole in a list read by index: left a hole.
+      if (!field) continue;
       // A getter may give another value next time: its value is copied, the original not kept.
       if (!("value" in field)) clean = false;
       // Defined, not assigned: a field named "__proto__" stays a field.
       Object.defineProperty(copy, text(key), { value: walk((item as Record<string, unknown>)[key], inner), writable: true, enumerable: !!field.enumerable, configurable: true });
+    }
+    if (left > 0) {
+      clean = false;
+      notCopied(copy, left);
     }
     return copy;
   };
@@ -103,6 +160,18 @@ function copyThrown(value: unknown, redact: Redact, sameClass: (value: object) =
     // A getter or a proxy that throws: nothing of it can be shown safely.
     return { copy: new Error("(a thrown value that could not be read)"), clean: false };
   }
+}
+
+/** An `ArrayBuffer` or `SharedArrayBuffer` (bytes without a view). */
+function isArrayBuffer(value: object): boolean {
+  return value instanceof ArrayBuffer || (typeof SharedArrayBuffer === "function" && value instanceof SharedArrayBuffer);
+}
+
+/** Ends a copy cut short by `MAX_VALUES` with a note of the `left` fields or items it does not hold. */
+function notCopied(copy: object, left: number): void {
+  const note = `${left} more ${Array.isArray(copy) ? "item(s)" : "field(s)"} not copied: a copy of a thrown value visits at most ${MAX_VALUES} values`;
+  if (Array.isArray(copy)) copy.push(`${NOT_COPIED} ${note}`);
+  else Object.defineProperty(copy, NOT_COPIED, { value: note, writable: true, enumerable: true, configurable: true });
 }
 
 /** Sets (or, for `undefined`, leaves unset) a field an error keeps out of `JSON.stringify` and `Object.keys`. */

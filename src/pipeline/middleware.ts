@@ -3,6 +3,7 @@ import { APIConnectionError, APIError, ModelGateError } from "../errors/index.ts
 import { describeValue, invalidArgument } from "../errors/invalid-argument.ts";
 import { withoutKey } from "../errors/fetch-failure.ts";
 import type { Redact } from "../internal/redact.ts";
+import { callOptionsWith } from "./call-options.ts";
 import type { PipelineConfig, Progress, RequestSpec } from "./request.ts";
 
 /**
@@ -99,12 +100,15 @@ export function throughMiddleware(list: Middleware[], config: PipelineConfig, sp
 
 /** The call's options as the attempt runs them: the client's value where the call gives none. */
 function withClientDefaults(options: RequestOptions, config: PipelineConfig): RequestOptions {
+  // Read, not spread: a spread keeps own fields only, and a `timeout` given by a prototype or a
+  // getter (which the attempt runs with) would show as the client's.
+  const own = callOptionsWith(options, {}) as RequestOptions;
   return {
-    ...options,
-    timeout: options.timeout ?? config.timeout,
-    maxRetries: options.maxRetries ?? config.maxRetries,
-    shrinkToAffordable: options.shrinkToAffordable ?? config.shrinkToAffordable,
-    fetchOptions: { ...config.fetchOptions, ...options.fetchOptions },
+    ...own,
+    timeout: own.timeout ?? config.timeout,
+    maxRetries: own.maxRetries ?? config.maxRetries,
+    shrinkToAffordable: own.shrinkToAffordable ?? config.shrinkToAffordable,
+    fetchOptions: { ...config.fetchOptions, ...own.fetchOptions },
   };
 }
 

@@ -110,7 +110,7 @@ export function request<T>(config: PipelineConfig, spec: RequestSpec): APIPromis
     runRequest<T>(config, spec, progress).catch((error) => {
       // Every APIError says what was known when the call failed (errors a stream throws later
       // get theirs from the stream, see `iterateSSEChunks`).
-      if (error instanceof APIError) (error as { gateway: GatewayInfo }).gateway = gatewayInfo(spec.body, error.headers, progress.attempts);
+      if (error instanceof APIError) (error as { gateway: GatewayInfo }).gateway = gatewayInfo(spec.body, error.headers, progress.attempts, config.redact);
       throw error;
     });
   // Published on the `modelgate:request` tracing channel while anyone listens. The trace is

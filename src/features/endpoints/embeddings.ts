@@ -5,7 +5,7 @@ import type { Outcome } from "../../pipeline/api-promise.ts";
 import { outcomeOf } from "../../pipeline/outcome-of.ts";
 import type { Requester } from "../../resources/requester.ts";
 import type { CreateEmbeddingResponse } from "../../types/endpoints.ts";
-import { assertParams, type CallOptions } from "./checks.ts";
+import { assertParams, readOptions, type CallOptions } from "./checks.ts";
 
 /**
  * `client.embeddings.create()`: asks for floats unless told otherwise, and decodes base64
@@ -22,7 +22,7 @@ export function createEmbeddings(client: Requester, params: unknown, options: Ca
   if (dimensions !== undefined && !(Number.isInteger(dimensions) && (dimensions as number) > 0)) throw invalidArgument("dimensions", "a positive whole number", dimensions);
   const asked = params.encoding_format ?? "float";
   if (asked !== "float" && asked !== "base64") throw invalidArgument("encoding_format", '"float" or "base64"', asked);
-  const call = client.request<CreateEmbeddingResponse<unknown>>({ method: "POST", path: "/v1/embeddings", body: { ...params, encoding_format: asked }, options });
+  const call = client.request<CreateEmbeddingResponse<unknown>>({ method: "POST", path: "/v1/embeddings", body: { ...params, encoding_format: asked }, options: readOptions(options) });
   return outcomeOf(call, false, (answer) => {
     const count = typeof input === "string" ? 1 : input.length;
     const data = isRecord(answer) && Array.isArray(answer.data) ? answer.data : undefined;

@@ -1,8 +1,9 @@
 import { invalidArgument } from "../../errors/invalid-argument.ts";
+import type { Redact } from "../../internal/redact.ts";
 import { isRecord } from "../../internal/values.ts";
 import type { Requester } from "../../resources/requester.ts";
 import type { CallOptions } from "./checks.ts";
-import { readUpload } from "./uploads.ts";
+import { readUpload, unreadable } from "./uploads.ts";
 
 /** How one file field of a multipart request is read and named. */
 export interface FileField {
@@ -31,21 +32,58 @@ export async function multipartForm(client: Requester, params: Record<string, un
   const limits = { signal, timeout, redact: client.redact };
   const form = new FormData();
   for (const [name, field] of Object.entries(files)) {
-    const value = params[name];
-    if (value == null && !field.required) continue;
-    if (Array.isArray(value) && field.most > 1) {
-      if (value.length === 0 || value.length > field.most) throw invalidArgument(name, `one file or a list of 1 to ${field.most}`, value);
-      for (const [index, item] of value.entries()) appendFile(form, `${name}[]`, await readUpload(item, `${name}[${index}]`, undefined, limits), field.kind);
-    } else {
-      appendFile(form, name, await readUpload(value, name, undefined, limits), field.kind);
-    }
+    await naming(name, client.redact, async () => {
+      const value = params[name];
+      if (value == null && !field.required) return;
+      if (Array.isArray(value) && field.most > 1) {
+        if (value.length === 0 || value.length > field.most) throw invalidArgument(name, `one file or a list of 1 to ${field.most}`, value);
+        for (const [index, item] of value.entries()) appendFile(form, `${name}[]`, await readUpload(item, `${name}[${index}]`, undefined, limits), field.kind);
+      } else {
+        appendFile(form, name, await readUpload(value, name, undefined, limits), field.kind);
+      }
+    });
   }
   for (const [name, value] of Object.entries(params)) {
     if (Object.hasOwn(files, name) || value === undefined || value === null) continue;
-    if (Array.isArray(value)) for (const item of value) form.append(`${name}[]`, String(item));
-    else form.append(name, typeof value === "string" ? value : JSON.stringify(value));
+    await naming(name, client.redact, () => {
+      if (Array.isArray(value)) for (const [index, item] of value.entries()) form.append(`${name}[]`, fieldText(`${name}[${index}]`, item, client.redact));
+      else form.append(name, fieldText(name, value, client.redact));
+    });
   }
   return form;
+}
+
+/**
+ * Runs the reading of field `name`: what a getter or a Proxy of it throws (a list's items read
+ * through a trap) becomes a `ModelGateError` naming it, the SDK's own errors kept as they are.
+ */
+async function naming(name: string, redact: Redact, read: () => unknown): Promise<void> {
+  try {
+    await read();
+  } catch (error) {
+    throw unreadable(error, name, undefined, redact);
+  }
+}
+
+/**
+ * A form field's text: a string as it is, a number or boolean as written, anything else as
+ * JSON. What has no text (a symbol, a function, a BigInt, `undefined` in a list) or cannot be
+ * written as JSON (a cycle, a getter or a Proxy that throws) is an error naming the field, not
+ * the text "undefined" or a TypeError.
+ */
+function fieldText(name: string, value: unknown, redact: Redact): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  const expected = "text, a number, a boolean, or a list or object of them";
+  if (typeof value !== "object") throw invalidArgument(name, expected, value, undefined, redact);
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    throw unreadable(error, name, undefined, redact, `\`${name}\` cannot be sent as a form field (as JSON)`);
+  }
+  if (text === undefined) throw invalidArgument(name, expected, value, undefined, redact);
+  return text;
 }
 
 /** Appends an upload under its own name, else one made from its type: servers tell a format by the file name's extension. */

@@ -23,8 +23,10 @@ export function imageEventStream(count: number) {
  * (`event: image_generation.partial_image`, `…completed`, or `image_edit.*`) whose data is the
  * event's JSON. OpenAI ends such a stream after the last image's `completed` event without
  * `data: [DONE]`, so the stream ends normally at `[DONE]` or once each of the `count` requested
- * images has its `completed` event (a repeat for an image that names its `image_index` counts once); a body that closes before either was cut, and throws
- * `APIConnectionError` after the events that did arrive. An `event: error`, or an event that
+ * images has its `completed` event. Only distinct images in `[0, count)` count: a repeat for
+ * an image that names its `image_index` counts once, and an index outside the request (7 and 9
+ * when 2 were asked for) or that is no whole number counts for none. A body that closes before
+ * either was cut, and throws `APIConnectionError` after the events that did arrive. An `event: error`, or an event that
  * carries `error`, throws the `APIError` it describes. The body's reader keeps its limits
  * (timeouts, abort); only whole events count as the server being alive.
  */
@@ -33,11 +35,20 @@ async function* imageEvents(response: Response, reader: BodyReader, count: numbe
   const queue: unknown[] = [];
   let failure: Error | undefined;
   /**
-   * The images completed: by `image_index` when an event names its image (so a repeated event
-   * cannot stand in for an image that never came), else each `completed` event is one more
-   * (OpenAI's name no image; `partial_image_index` counts a partial within its image).
+   * The indexes, in `[0, count)`, of the images completed: an event's `image_index` when it
+   * names its image (so a repeated event, or one for an image never asked for, cannot stand in
+   * for an image that never came), else the lowest not yet completed (OpenAI's events name no
+   * image; `partial_image_index` counts a partial within its image).
    */
-  const completed = new Set<unknown>();
+  const completed = new Set<number>();
+  const complete = (index: unknown) => {
+    if (index == null) {
+      let next = 0;
+      while (completed.has(next)) next++;
+      index = next;
+    }
+    if (Number.isInteger(index) && (index as number) >= 0 && (index as number) < count) completed.add(index as number);
+  };
   let bodyEnded = false;
   let ended = false;
   const decoder = new SSEDecoder(
@@ -66,7 +77,10 @@ async function* imageEvents(response: Response, reader: BodyReader, count: numbe
     if (!isRecord(parsed)) return undefined;
     if (parsed.error) return errorFromBody(undefined, parsed, context);
     queue.push(parsed);
-    if (typeof parsed.type === "string" && parsed.type.endsWith(".completed") && completed.add(typeof parsed.image_index === "number" ? parsed.image_index : `#${completed.size}`).size >= count) ended = true;
+    if (typeof parsed.type === "string" && parsed.type.endsWith(".completed")) {
+      complete(parsed.image_index);
+      if (completed.size >= count) ended = true;
+    }
     return undefined;
   };
 

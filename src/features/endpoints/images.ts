@@ -2,7 +2,7 @@ import { invalidArgument } from "../../errors/invalid-argument.ts";
 import type { Outcome } from "../../pipeline/api-promise.ts";
 import { outcomeOf } from "../../pipeline/outcome-of.ts";
 import type { Requester } from "../../resources/requester.ts";
-import { assertParams, type CallOptions } from "./checks.ts";
+import { assertParams, readOptions, type CallOptions } from "./checks.ts";
 import { multipartForm } from "./form.ts";
 import { imageEventStream } from "./image-stream.ts";
 
@@ -15,7 +15,7 @@ const MAX_INPUT_IMAGES = 16;
  */
 export function generateImages(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
   assertParams(params, "{ model, prompt }", { model: "a model id with the image_generation capability", prompt: "a non-empty string" });
-  return send(client, "/v1/images/generations", imageOptions(params), params, options);
+  return send(client, "/v1/images/generations", imageOptions(params), params, readOptions(options));
 }
 
 /**
@@ -23,12 +23,13 @@ export function generateImages(client: Requester, params: unknown, options: Call
  * list of up to 16 sent as `image[]`), an optional `mask` upload and the prompt; each upload
  * read into a `Blob` before the first attempt (see `multipartForm`). Answered as a generation is.
  */
-export async function editImages(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
+export async function editImages(client: Requester, params: unknown, given: CallOptions): Promise<Outcome<unknown>> {
   assertParams(params, "{ image, prompt }", { prompt: "a non-empty string" });
   // The model may be left to the server's default, as OpenAI's is; one given must be a name.
   if (params.model != null && typeof params.model !== "string") throw invalidArgument("model", "a model id with the image_generation capability", params.model);
   // Checked before the uploads are read: a mistake costs no reading of a large file.
   const asked = imageOptions(params);
+  const options = readOptions(given);
   const form = await multipartForm(client, params, { image: { kind: "image", required: true, most: MAX_INPUT_IMAGES }, mask: { kind: "image", required: false, most: 1 } }, options);
   return send(client, "/v1/images/edits", asked, form, options);
 }

@@ -2,7 +2,7 @@ import { isRecord } from "../../internal/values.ts";
 import type { Outcome } from "../../pipeline/api-promise.ts";
 import { outcomeOf } from "../../pipeline/outcome-of.ts";
 import type { Requester } from "../../resources/requester.ts";
-import { assertParams, type CallOptions } from "./checks.ts";
+import { assertParams, readOptions, type CallOptions } from "./checks.ts";
 import { multipartForm } from "./form.ts";
 
 /**
@@ -12,7 +12,7 @@ import { multipartForm } from "./form.ts";
  */
 export function createSpeech(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
   assertParams(params, "{ model, input, voice }", { model: "a model id with the audio_generation capability", input: "the text to speak", voice: "a voice name" });
-  return outcomeOf(client.request({ method: "POST", path: "/v1/audio/speech", body: params, response: "raw", options: accepting("audio/*", options) }), true);
+  return outcomeOf(client.request({ method: "POST", path: "/v1/audio/speech", body: params, response: "raw", options: accepting("audio/*", readOptions(options)) }), true);
 }
 
 /** The `response_format`s a transcription answers in plain text rather than JSON. */
@@ -38,8 +38,9 @@ export function createTranslation(client: Requester, params: unknown, options: C
 }
 
 /** A transcription or translation: the same form, the same answers. */
-async function heard(client: Requester, path: string, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
+async function heard(client: Requester, path: string, params: unknown, given: CallOptions): Promise<Outcome<unknown>> {
   assertParams(params, "{ file, model }", { model: "a model id with the audio capability" });
+  const options = readOptions(given);
   const body = await multipartForm(client, params, { file: { kind: "audio", required: true, most: 1 } }, options);
   // A text answer is a whole body like JSON: read within `timeout`, and retried when cut.
   const spec = TEXT_FORMATS.includes(params.response_format) ? ({ response: "text", options: accepting("text/plain", options) } as const) : { options };
@@ -47,9 +48,9 @@ async function heard(client: Requester, path: string, params: unknown, options: 
 }
 
 /**
- * The call's options, asking for `type` unless their headers name an `accept` themselves.
- * Options or headers that are not what they must be are passed on as they are, for the
- * pipeline to name the mistake.
+ * The call's options (as `readOptions` read them: a copy, never the caller's object), asking for `type` unless their headers name an
+ * `accept` themselves. Options or headers that are not what they must be are passed on as they
+ * are, for the pipeline to name the mistake.
  */
 export function accepting(type: string, options: CallOptions): CallOptions {
   if (options === undefined) return { headers: { accept: type } };

@@ -1,6 +1,6 @@
 import { abortError } from "../../errors/connection-errors.ts";
 import { APIConnectionTimeoutError, ModelGateError } from "../../errors/index.ts";
-import { invalidArgument } from "../../errors/invalid-argument.ts";
+import { argumentError, invalidArgument } from "../../errors/invalid-argument.ts";
 import { keptOrRedacted, redactThrown } from "../../internal/redact-thrown.ts";
 import type { Redact } from "../../internal/redact.ts";
 import { unlessAborted } from "../../pipeline/unless-aborted.ts";
@@ -16,7 +16,13 @@ export async function makeFile(value: ToFileInput | string | PromiseLike<ToFileI
   if (name != null && typeof name !== "string") throw invalidArgument("name", "a string", name, "toFile()");
   const type = options?.type;
   if (type !== undefined && typeof type !== "string") throw invalidArgument("type", "a string such as \"audio/wav\"", type, "toFile()");
-  const source = await value;
+  let source: unknown;
+  try {
+    source = await value;
+  } catch (error) {
+    // A promise of the value that rejected: said of `value`, as any source that cannot be read.
+    throw unreadable(error, "value", "toFile()", String);
+  }
   // A string is text to upload here; as an endpoint's file it is more likely a path, and refused.
   const blob = typeof source === "string" ? new Blob([source]) : await readUpload(source, "value", "toFile()");
   const fileName = name ?? nameOf(blob) ?? "upload";
@@ -43,6 +49,17 @@ export interface ReadLimits {
  * own failure is a `ModelGateError` with the key cut out. Anything else (a string included: it is more likely a path than the bytes) is an error naming `param`.
  */
 export async function readUpload(value: unknown, param: string, where?: string, limits?: ReadLimits): Promise<Blob> {
+  try {
+    return await readSource(value, param, where, limits);
+  } catch (error) {
+    // What telling the source apart threw (a Proxy's trap, a getter, a locked stream's
+    // `getReader()`): said of `param`, as a failed read is. The SDK's own errors pass as they are.
+    throw unreadable(error, param, where, limits?.redact ?? String);
+  }
+}
+
+/** `readUpload` without the wrapping of what a hostile source throws. */
+async function readSource(value: unknown, param: string, where: string | undefined, limits: ReadLimits | undefined): Promise<Blob> {
   if (value instanceof Blob) return value;
   if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return new Blob([value as BlobPart]);
   if (typeof value === "object" && value !== null) {
@@ -52,6 +69,9 @@ export async function readUpload(value: unknown, param: string, where?: string, 
       const blob = new Blob([bytes], { type: typeof value.type === "string" ? value.type : "" });
       return named(blob, typeof value.name === "string" && value.name !== "" ? value.name : undefined);
     }
+    const spent = usedUp(value);
+    // Sent as it is, what is left would be an empty or shortened file, and the call billed.
+    if (spent) throw argumentError(param, `${spent}: what it held is no longer there to send (pass a new one)`, where);
     if (isResponse(value)) {
       const blob = await reading(param, where, limits, () => value.blob());
       return named(blob, urlName(value.url));
@@ -130,18 +150,72 @@ async function reading<T>(param: string, where: string | undefined, limits: Read
   } catch (error) {
     stop?.();
     if (signal?.aborted) throw abortError(signal);
-    const redact = limits?.redact ?? String;
-    // Only the kept (or redacted) copy is asked anything: a getter or a Proxy trap of what the
-    // source threw may throw, its own error quoting the key.
-    const cause = keptOrRedacted(error, redact, (value) => value instanceof ModelGateError);
-    if (cause instanceof ModelGateError) throw cause;
-    const message = redact(cause instanceof Error ? cause.message : String(cause));
-    const failure = new ModelGateError(`${where ? `${where}: ` : ""}Could not read \`${param}\`: ${message}`, { cause: redactThrown(cause, redact) });
-    (failure as { param: string }).param = param;
-    throw failure;
+    throw unreadable(error, param, where, limits?.redact ?? String);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * What a source's failure is reported as: a `ModelGateError` naming `param` ("Could not read
+ * \`file\`: …", or what `problem` says), with the key cut out of its message and `cause` (a
+ * source's error may quote a URL that holds it). The SDK's own errors (an abort, a timeout, a
+ * mistake already named) are kept as they are.
+ */
+export function unreadable(error: unknown, param: string, where: string | undefined, redact: Redact, problem = `Could not read \`${param}\``): ModelGateError {
+  // Only the kept (or redacted) copy is asked anything: a getter or a Proxy trap of what the
+  // source threw may throw, its own error quoting the key.
+  const cause = keptOrRedacted(error, redact, (value) => value instanceof ModelGateError);
+  if (cause instanceof ModelGateError) return cause;
+  const message = redact(cause instanceof Error ? cause.message : String(cause));
+  const failure = new ModelGateError(`${where ? `${where}: ` : ""}${problem}: ${message}`, { cause: redactThrown(cause, redact) });
+  (failure as { param: string }).param = param;
+  return failure;
+}
+
+/** What a Node stream, a `ReadableStream` or a `Response` shows of having been read. */
+interface Spendable {
+  /** A `Response`'s. */
+  bodyUsed?: unknown;
+  /** A `ReadableStream`'s: a reader holds it. */
+  locked?: unknown;
+  /** A Node stream's (`stream.Readable`): it emitted `end`. */
+  readableEnded?: unknown;
+  /** A Node stream's: it was destroyed (closed, its file too). */
+  destroyed?: unknown;
+  /** A Node stream's: something read from it already (`read()`, a `data` listener, a loop). */
+  readableDidRead?: unknown;
+  /** A Node stream's: the error that destroyed it. */
+  errored?: unknown;
+}
+
+/**
+ * Why a source visibly cannot give all its bytes any more (read to its end, destroyed, read
+ * from, locked or disturbed), or `undefined`. Only what it shows is asked: a stream read by
+ * someone else leaves no other trace. A Node stream that failed (a missing file) throws its
+ * error, as a failed read would.
+ */
+function usedUp(value: object): string | undefined {
+  const source = value as Spendable;
+  if (source.bodyUsed === true) return "is a Response whose body has already been read";
+  if (typeof (value as Partial<ReadableStream>).getReader === "function") {
+    if (source.locked === true) return "is a ReadableStream that is locked (a reader already holds it)";
+    // The Fetch standard refuses a disturbed stream (read from, or cancelled) as a body: the
+    // one way a web stream shows it. The Response is dropped unread, so the stream stays whole.
+    if (typeof ReadableStream === "function" && value instanceof ReadableStream) {
+      try {
+        new Response(value);
+      } catch {
+        return "is a ReadableStream that has already been read from or cancelled";
+      }
+    }
+    return undefined;
+  }
+  if (source.errored != null) throw source.errored;
+  if (source.readableEnded === true) return "is a stream that has already ended";
+  if (source.destroyed === true) return "is a stream that has been destroyed";
+  if (source.readableDidRead === true) return "is a stream that has already been read from";
+  return undefined;
 }
 
 /** `blob` as a `File` named `name`, when there is a name (the bytes are not copied). */

@@ -1,5 +1,5 @@
 import { abortError } from "../../errors/connection-errors.ts";
-import { APIError, ModelGateError } from "../../errors/index.ts";
+import { APIError } from "../../errors/index.ts";
 import { gatewayInfo, learnFrom } from "../../gateway/info.ts";
 import { isRecord } from "../../internal/values.ts";
 import { keyFrom } from "../../pipeline/key-function.ts";
@@ -8,6 +8,7 @@ import type { APIKeyFunction } from "../../pipeline/auth.ts";
 import { finalData } from "../../pipeline/outcome-of.ts";
 import { assertOptions } from "../../pipeline/call-options.ts";
 import { ChatCompletionAccumulator } from "../../streaming/accumulate.ts";
+import { BodyReader } from "../../streaming/body-reader.ts";
 import { Stream } from "../../streaming/stream.ts";
 import type { ChatCompletionChunk, GatewayInfo } from "../../types/index.ts";
 import type { PipelineConfig, Progress, RequestSpec } from "../../pipeline/request.ts";
@@ -22,8 +23,13 @@ type TraceContext = Record<string, unknown>;
  * channel, which has subscribers (`subscribedChannel()`), the way Node's `tracePromise` would:
  * `start` and `end` around its synchronous start, then on settlement `error` (if it failed),
  * `asyncStart` and `asyncEnd`. A streamed call settles when its body has ended, been cancelled
- * or failed, not when the `Stream` is returned. Unlike `tracePromise`, the context never holds
- * the result: only the fields a span needs (no request, completion, chunks, or key).
+ * or failed, not when the `Stream` is returned. As `tracePromise` does, the `error` event's
+ * context holds the `error` the call rejected with; unlike it, the context never holds the
+ * result: only the fields a span needs (no request, completion, chunks, or key).
+ *
+ * Publishing never changes the call: whatever a subscriber does to the context (freezes or
+ * seals it, defines a throwing setter or getter) or throws, the call goes on as it would
+ * untraced, returning what it would (`asResponse()` included) and leaving no rejection unobserved.
  */
 export async function traceCall<T>(channel: RequestChannel, config: PipelineConfig, spec: RequestSpec, call: (progress: Progress) => Promise<Outcome<T>>, promise?: object): Promise<Outcome<T>> {
   const progress: Progress = { attempts: 0 };
@@ -45,7 +51,7 @@ export async function traceCall<T>(channel: RequestChannel, config: PipelineConf
     try {
       progress.key = await keyFrom(apiKey as APIKeyFunction, config.rememberSecret, config.redact, options.signal, options.timeout ?? config.timeout);
     } catch (error) {
-      if (error instanceof APIError) (error as { gateway: GatewayInfo }).gateway = gatewayInfo(spec.body, error.headers, 0);
+      if (error instanceof APIError) (error as { gateway: GatewayInfo }).gateway = gatewayInfo(spec.body, error.headers, 0, config.redact);
       return publishCall(channel, config, spec, progress, () => Promise.reject(error), promise);
     }
   }
@@ -67,9 +73,28 @@ function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: R
     "server.address": redact(url.hostname),
     "server.port": Number(url.port) || (url.protocol === "https:" ? 443 : 80),
   };
+  /**
+   * Writes a field of the context. A subscriber may have frozen or sealed it, or defined a
+   * throwing setter or getter: the field is then left as it is, and the call goes on unchanged.
+   */
+  const write = (key: string, value: unknown) => {
+    try {
+      context[key] = value;
+    } catch {
+      // The context is the subscribers' to keep as they like; the call is not theirs to break.
+    }
+  };
   /** Sets a field only when it is known; texts are cut by `redact` (a server may echo the key). */
   const set = (key: string, value: unknown) => {
-    if (typeof value === "string" ? value !== "" : Number.isFinite(value)) context[key] = typeof value === "string" ? redact(value) : value;
+    if (typeof value === "string" ? value !== "" : Number.isFinite(value)) write(key, typeof value === "string" ? redact(value) : value);
+  };
+  /** Publishes one event; a subscriber's failure is reported as Node reports it, never the call's. */
+  const publish = (event: RequestChannel["start"]) => {
+    try {
+      event.publish(context);
+    } catch (error) {
+      reportLater(error);
+    }
   };
   if (operation === "generate_content") set("modelgate.endpoint", path);
   set("gen_ai.request.model", body.model);
@@ -88,16 +113,27 @@ function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: R
   let bodyDone = () => {};
   /** The timer that reads a stream's first chunk ahead (see `traceStream`). */
   let readAhead: ReturnType<typeof setTimeout> | undefined;
-  /** Set once the first chunk was asked for ahead of the caller: the raw body is then no longer whole. */
-  let readAheadStarted = false;
+  /**
+   * Once the first chunk was read ahead: the raw body's other branch, whole, for `asResponse()`,
+   * and how to stop the branch the chunks were read from (see `traceStream`).
+   */
+  let spare: { raw: ReadableStream<Uint8Array>; stopChunks: () => void } | undefined;
   const settle = (info: GatewayInfo | undefined, failed: boolean, error?: unknown, output?: unknown[]) => {
     if (settled) return;
     settled = true;
     stopListening();
     // A signal aborted before the call stops its first attempt before anything is sent.
-    context["modelgate.attempts"] = abortedBefore ? 0 : progress.attempts;
+    write("modelgate.attempts", abortedBefore ? 0 : progress.attempts);
     // Cut again what `start` published: a key given since (a refresh after a 401) is known now.
-    for (const key in context) if (typeof context[key] === "string") context[key] = redact(context[key]);
+    for (const key in context) {
+      let value: unknown;
+      try {
+        value = context[key];
+      } catch {
+        continue;
+      }
+      if (typeof value === "string") write(key, redact(value));
+    }
     if (info) {
       set("gen_ai.provider.name", info.provider);
       set("modelgate.provider", info.provider);
@@ -110,14 +146,16 @@ function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: R
     const finishReasons = [...reasons]
       .sort(([a], [b]) => Number(a) - Number(b))
       .flatMap(([, reason]) => (typeof reason === "string" ? [redact(reason)] : []));
-    if (finishReasons.length > 0) context["gen_ai.response.finish_reasons"] = finishReasons;
+    if (finishReasons.length > 0) write("gen_ai.response.finish_reasons", finishReasons);
     if (traceContent && output) set("gen_ai.output.messages", json(() => outputMessages(output)));
     if (failed) {
-      context["error.type"] = error instanceof Error ? error.name : "_OTHER";
-      channel.error.publish(context);
+      write("error.type", error instanceof Error ? error.name : "_OTHER");
+      // As `tracePromise` sets it: the very error the call rejected with (the SDK's errors are redacted copies already).
+      write("error", error);
+      publish(channel.error);
     }
-    channel.asyncStart.publish(context);
-    channel.asyncEnd.publish(context);
+    publish(channel.asyncStart);
+    publish(channel.asyncEnd);
   };
   /** Settles a failure with what the stream had learned (`known`), else what the error knew (an `APIError`'s gateway info). */
   const failed = (error: unknown, known?: GatewayInfo) => settle(known ?? (error as { gateway?: GatewayInfo } | null)?.gateway, true, error);
@@ -152,8 +190,12 @@ function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: R
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 
-  /** The call's stream, settling the trace however its body ends (see `settle`). */
-  const traceStream = (stream: Stream<unknown>): Stream<unknown> => {
+  /**
+   * The call's stream, settling the trace however its body ends (see `settle`). `raw` gives the
+   * raw body (the pipeline's `asResponse()`) and `chunksOf` the chunks of a body, read as the
+   * pipeline reads the call's own.
+   */
+  const traceStream = (stream: Stream<unknown>, raw: () => Response | Promise<Response>, chunksOf: (body: ReadableStream<Uint8Array>) => { chunks: Stream<unknown>; stop: () => void }): Stream<unknown> => {
     const { controller, gateway } = stream;
     const { signal } = controller;
     // An abort ends the body whether or not anyone is reading it (a stream dropped and
@@ -173,23 +215,39 @@ function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: R
       settle(gateway, false, undefined, output);
     };
     bodyDone = () => settle(gateway, false);
-    const stamp = () => (context["modelgate.time_to_first_chunk_ms"] ??= performance.now() - started);
+    const stamp = () => {
+      try {
+        context["modelgate.time_to_first_chunk_ms"] ??= performance.now() - started;
+      } catch {
+        // A context a subscriber made unwritable (see `write`).
+      }
+    };
     let source: AsyncIterator<unknown> | undefined;
     /** The first chunk, asked for before the caller asks (see `readAhead`). */
     let first: Promise<IteratorResult<unknown>> | undefined;
     // The first chunk is asked for a timer turn after the stream is handed over (not at once:
-    // `asResponse()`, called then, reads the raw body instead), so that its time is when it came,
-    // not when the caller got round to reading it. One chunk at most waits here.
+    // `asResponse()`, called then, reads the raw body as it is), so that its time is when it came,
+    // not when the caller got round to reading it. One chunk at most waits here. The raw body is
+    // split in two first: the chunks are read from one branch, and the other stays whole for an
+    // `asResponse()` called later, which gets the bytes as an untraced call would.
     readAhead = setTimeout(() => {
       if (source) return;
-      readAheadStarted = true;
-      source = stream[Symbol.asyncIterator]();
+      const body = raw();
+      if (!(body instanceof Response) || !body.body) return;
+      const [forChunks, forRaw] = body.body.tee();
+      const { chunks, stop } = chunksOf(forChunks);
+      source = chunks[Symbol.asyncIterator]();
+      // Stopping the chunks' branch leaves the other to the raw body (a tee cancels its source only once both are).
+      spare = { raw: forRaw, stopChunks: stop };
       first = source.next();
       first.then((result) => void (result.done || stamp()), () => {});
     }, 0);
     return new Stream(
       () => {
         clearTimeout(readAhead);
+        // The caller reads the chunks: the raw branch, if any, is no longer wanted (nor buffered).
+        spare?.raw.cancel().catch(() => {});
+        spare = undefined;
         source ??= stream[Symbol.asyncIterator]();
         const read = source;
         return {
@@ -228,29 +286,49 @@ function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: R
     );
   };
 
+  let outcome: Promise<Outcome<T>> | undefined;
   const run = () => {
     try {
-      return call(progress);
+      return (outcome = call(progress));
     } finally {
-      channel.end.publish(context);
+      publish(channel.end);
     }
   };
-  const outcome = channel.start.runStores ? channel.start.runStores(context, run) : (channel.start.publish(context), run());
+  try {
+    if (channel.start.runStores) channel.start.runStores(context, run);
+    else {
+      publish(channel.start);
+      run();
+    }
+  } catch (error) {
+    // Node reports a store's or subscriber's failure itself; a runtime that throws it instead
+    // does not get to stop the call.
+    reportLater(error);
+  }
+  // Run once, whether or not the stores ran it.
+  outcome ??= run();
   return outcome.then(
     (result) => {
       const { data } = result;
       if (data instanceof Stream) {
         const asResponse = async () => {
           clearTimeout(readAhead);
-          // Never a raw body without its first bytes: said, not handed over shortened.
-          if (readAheadStarted) {
-            throw new ModelGateError(
-              "asResponse() was called after the traced stream began to be read (a tracing subscriber reads the first chunk a timer turn after the stream is returned): call it before awaiting the stream.",
-            );
-          }
-          return traceBody(await result.asResponse(), bodyDone, data.gateway);
+          const kept = spare;
+          spare = undefined;
+          if (!kept) return traceBody(await result.asResponse(), bodyDone, data.gateway);
+          // The first chunk was read ahead from one branch of the body: the other is whole.
+          kept.stopChunks();
+          const { response } = data;
+          return traceBody(new Response(kept.raw, { status: response.status, statusText: response.statusText, headers: response.headers }), bodyDone, data.gateway);
         };
-        return { ...result, data: traceStream(data) as T, asResponse };
+        const chunksOf = (body: ReadableStream<Uint8Array>) => {
+          // The same reading the pipeline gives the call's own body (its `decodeSuccess`), on a
+          // branch of it: under the call's signal and its idle timeout, events decoded by the same rules.
+          const reader = new BodyReader(body, { controller: data.controller, idleTimeoutMs: config.streamIdleTimeout });
+          const options = { ...spec.streamRules, maxLineLength: config.maxSSELineLength, errorContext: { redact } };
+          return { chunks: (spec.stream ?? Stream.fromSSEResponse)(data.response, reader, data.controller, data.gateway as GatewayInfo, options), stop: () => reader.cancel() };
+        };
+        return { ...result, data: traceStream(data, () => result.asResponse(), chunksOf) as T, asResponse };
       }
       // `data` may still be worked out (parse() validating, see `finalData`): the call settles with it.
       Promise.resolve((promise && finalData.get(promise)) ?? result.data).then((data) => {
@@ -274,6 +352,17 @@ function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: R
       throw error;
     },
   );
+}
+
+/**
+ * Reports what a subscriber threw as Node's channels do (an uncaught exception on a later turn),
+ * for runtimes whose channels let it through to the publisher: the subscriber's bug is shown,
+ * and the call it interrupted goes on.
+ */
+function reportLater(error: unknown): void {
+  queueMicrotask(() => {
+    throw error;
+  });
 }
 
 /** The abort reason `chat.completions.stream()` gives when its caller leaves the loop (`break`). */
