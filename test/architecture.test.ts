@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { folderOf, importGraph, staticClosure, SRC } from "./fixtures/import-graph.ts";
 
-// The rules of src/loader.ts and src/features/, read from the source: what is in the first load,
+// The rules of src/pipeline/loader.ts and src/features/, read from the source: what is in the first load,
 // what loads on demand, and which way the arrows between folders point.
 const { files, edges } = importGraph();
 const sdkFiles = files.filter((file) => !file.startsWith("testing/"));
@@ -21,7 +21,7 @@ const BUILDS_ON: Record<string, string[]> = { "features/tools": ["features/budge
 describe("the one loader", () => {
   it("is the only place in src/ that imports code on demand", () => {
     const dynamic = edges.filter((edge) => edge.dynamic).map((edge) => edge.from);
-    expect([...new Set(dynamic)]).toEqual(["loader.ts"]);
+    expect([...new Set(dynamic)]).toEqual(["pipeline/loader.ts"]);
   });
 
   it("loads every feature's entry module, and nothing of a feature is in the first load", () => {

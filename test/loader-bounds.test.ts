@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { APIConnectionTimeoutError, APIUserAbortError, ModelGate } from "../src/index.ts";
 import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
 
-// Every module src/loader.ts loads on demand takes forever to load here, as over a network that
+// Every module src/pipeline/loader.ts loads on demand takes forever to load here, as over a network that
 // stalls. A call waiting on such a load is bounded as its attempts are: by its own signal and
 // its own timeout, and it sends nothing.
 // (vi.mock is hoisted above every declaration, so each factory is written out.)

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { APIConnectionError, ModelGate, ModelGateError, RateLimitError, Stream, type ChatCompletionChunk, type ClientOptions, type Middleware } from "../src/index.ts";
 import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
 
-// Every module src/loader.ts loads on demand fails to load here, as in a browser that went
+// Every module src/pipeline/loader.ts loads on demand fails to load here, as in a browser that went
 // offline after the page loaded. A chat app's calls must not notice: everything they reach,
 // errors included, is in the first load.
 vi.mock("../src/features/structured/parse.ts", () => {

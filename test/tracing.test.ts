@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { APIConnectionTimeoutError, APIUserAbortError, BudgetExceededError, ModelGate, ModelGateError, StructuredOutputError, tool, type ChatCompletionChunk } from "../src/index.ts";
-import { loadTracing } from "../src/loader.ts";
+import { loadTracing } from "../src/pipeline/loader.ts";
 import { createMockGateway, MOCK_API_KEY, type MockGatewayOptions } from "../src/testing/index.ts";
 import { turns, unhandledDuring } from "./fixtures/promises.ts";
 import { useTraceEvents } from "./fixtures/trace-events.ts";
@@ -10,8 +10,8 @@ import { useTraceEvents } from "./fixtures/trace-events.ts";
 // `modelgate:request` TracingChannel, as Node's tracePromise orders its events, with the GenAI
 // fields and nothing else. The OpenTelemetry spans made from it are in otel.test.ts.
 
-vi.mock("../src/loader.ts", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("../src/loader.ts")>();
+vi.mock("../src/pipeline/loader.ts", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("../src/pipeline/loader.ts")>();
   return { ...actual, loadTracing: vi.fn(actual.loadTracing) };
 });
 

@@ -1,7 +1,7 @@
-import { loadEndpoints } from "../loader.ts";
+import { loadEndpoints } from "../pipeline/loader.ts";
 
 // `toFile()` is a named export of the package, but what it does is read uploads for the
-// endpoints beside chat: the reading loads with them, on first use (see src/loader.ts), so a
+// endpoints beside chat: the reading loads with them, on first use (see src/pipeline/loader.ts), so a
 // chat app that never uploads carries neither.
 
 /** The part of a `Response` (from any realm or fetch implementation) an upload reads. */

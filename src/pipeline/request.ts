@@ -1,6 +1,6 @@
 import { APIConnectionTimeoutError, APIError, APIUserAbortError, type Redact } from "../errors/index.ts";
 import { gatewayInfo, type GatewayInfo } from "../gateway/info.ts";
-import { callBounds, loadTracing } from "../loader.ts";
+import { callBounds, loadTracing } from "./loader.ts";
 import type { Logger } from "../logging/logger.ts";
 import { warnUntraced } from "../logging/untraced.ts";
 import type { BodyReader } from "../streaming/body-reader.ts";

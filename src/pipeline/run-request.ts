@@ -2,7 +2,7 @@
 // carrying out each step between them (a retry after its wait, a new key after a 401, a
 // smaller request after a 402). Building the request is build-request.ts.
 import { errorFromBody, parseBody } from "../errors/index.ts";
-import { loadBudget } from "../loader.ts";
+import { loadBudget } from "./loader.ts";
 import { logDebug, type DebugLine } from "../logging/debug-lines.ts";
 import type { Outcome } from "./api-promise.ts";
 import { attempt, type Exchange } from "./attempt.ts";

@@ -1,4 +1,4 @@
-import { callBounds, loadEndpoints } from "../loader.ts";
+import { callBounds, loadEndpoints } from "../pipeline/loader.ts";
 import { createAPIPromise, type APIPromise } from "../pipeline/api-promise.ts";
 import type { RequestOptions } from "../pipeline/options.ts";
 import type { Stream } from "../streaming/stream.ts";
@@ -89,7 +89,7 @@ type Endpoint = "embeddings" | "generate" | "edit" | "speech" | "transcriptions"
 
 /**
  * The endpoints beside chat. Each method only delegates: the code that checks params and
- * shapes answers loads on the first call (see src/loader.ts), so a chat app does not carry it.
+ * shapes answers loads on the first call (see src/pipeline/loader.ts), so a chat app does not carry it.
  */
 export function endpointResources(client: Requester): { embeddings: Embeddings; images: Images; audio: Audio } {
   const endpoint = (name: Endpoint) => (params: unknown, options?: RequestOptions) =>

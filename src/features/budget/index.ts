@@ -1,4 +1,4 @@
-// Budgets, loaded on demand (see src/loader.ts) by a call with `maxCost` or a 402 to shrink,
+// Budgets, loaded on demand (see src/pipeline/loader.ts) by a call with `maxCost` or a 402 to shrink,
 // and with the tool runner, which keeps `maxCost` over its steps by the same rules.
 export { withinBudget, fitToBudget } from "./within-budget.ts";
 export { withMaxTokens } from "./shrink.ts";

@@ -1,5 +1,5 @@
 // `shrinkToAffordable`: the request a 402 that names what the account can afford is retried
-// with. A budget rule, loaded on demand with the budget code (see src/loader.ts).
+// with. A budget rule, loaded on demand with the budget code (see src/pipeline/loader.ts).
 import { isRecord } from "../../internal/values.ts";
 import { withReplyLimit } from "./reply-limit.ts";
 

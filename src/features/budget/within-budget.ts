@@ -1,5 +1,5 @@
 // `maxCost` on `create()` (and `parse()`, which calls it): keeps a chat call within a budget.
-// Loaded on demand (see src/loader.ts) by a call that sets the option.
+// Loaded on demand (see src/pipeline/loader.ts) by a call that sets the option.
 import { BudgetExceededError } from "../../errors/budget-exceeded-error.ts";
 import { isRecord } from "../../internal/values.ts";
 import type { APIPromise, Outcome } from "../../pipeline/api-promise.ts";

@@ -1,5 +1,5 @@
 import { isRecord } from "../../internal/values.ts";
-import type { loadStructured } from "../../loader.ts";
+import type { loadStructured } from "../../pipeline/loader.ts";
 import { callOptionsWith } from "../../pipeline/call-options.ts";
 import type { LoadedStream } from "../../resources/chat/chat-completion-stream.ts";
 import type { Completions } from "../../resources/chat/completions.ts";

@@ -1,2 +1,2 @@
-// `runTools()`'s implementation, loaded on its first call (see src/loader.ts).
+// `runTools()`'s implementation, loaded on its first call (see src/pipeline/loader.ts).
 export { runnerHelper } from "./run.ts";

@@ -15,7 +15,7 @@ export interface LoadedRun extends LoadedHelper<ToolRunEvent> {
  * debugger shows what openai users know): the run's result when awaited (a thenable with
  * `then`, `catch` and `finally`), its events when iterated, and openai's runner surface
  * (`on()`, `done()`, `finalContent()`, `messages`, `ended`, …). The run starts at once, its
- * code loaded on the first call (see src/loader.ts); the methods forward to it.
+ * code loaded on the first call (see src/pipeline/loader.ts); the methods forward to it.
  */
 export class ChatCompletionRunner
   extends AbstractChatCompletionRunner<ToolRunnerEvents, ChatCompletion, ChatCompletionMessage, ToolRunEvent, LoadedRun>

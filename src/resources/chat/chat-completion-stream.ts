@@ -1,4 +1,4 @@
-import { loadChatStream } from "../../loader.ts";
+import { loadChatStream } from "../../pipeline/loader.ts";
 import type { GatewayInfo } from "../../gateway/info.ts";
 import type { ChatCompletionChunk, ChatCompletionMessageToolCall } from "../../types/chat-completion.ts";
 import type { ChatCompletionStreamEvents } from "../../types/helper-events.ts";
@@ -35,7 +35,7 @@ export interface LoadedStream extends LoadedHelper<ChatCompletionChunk> {
  * writes them as the bridge's body.
  *
  * The object is returned at once; the events, the accumulated reply and the parsing are code
- * loaded on first use (see src/loader.ts), to which its methods forward. Listeners added
+ * loaded on first use (see src/pipeline/loader.ts), to which its methods forward. Listeners added
  * before it has loaded hear every event.
  */
 export class ChatCompletionStream<ParsedT = null, Call extends ChatCompletionMessageToolCall = ParsedFunctionToolCall, PartialT = DeepPartial<ParsedT>>

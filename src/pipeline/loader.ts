@@ -11,11 +11,11 @@
 // module, add a loader for it here, and call that loader from the method that needs it, with
 // the call's bounds. Nothing under src/features/ may be imported statically from outside it
 // (test/architecture.test.ts checks it).
-import { APIConnectionTimeoutError } from "./errors/connection-errors.ts";
-import { ModelGateError } from "./errors/modelgate-error.ts";
-import { isRecord } from "./internal/values.ts";
-import { limits } from "./pipeline/limits.ts";
-import { unlessAborted } from "./pipeline/unless-aborted.ts";
+import { APIConnectionTimeoutError } from "../errors/connection-errors.ts";
+import { ModelGateError } from "../errors/modelgate-error.ts";
+import { isRecord } from "../internal/values.ts";
+import { limits } from "./limits.ts";
+import { unlessAborted } from "./unless-aborted.ts";
 
 /** What bounds a call's wait for code: the call's own `signal` and `timeout`, as they bound its attempts. */
 export interface LoadBounds {
@@ -69,22 +69,22 @@ function onDemand<Module>(feature: string, load: () => Promise<Module>): (bounds
 }
 
 /** `parse()`: schemas, the incremental JSON parser, the structured stream. */
-export const loadStructured = onDemand("parse() (structured outputs)", () => import("./features/structured/parse.ts"));
+export const loadStructured = onDemand("parse() (structured outputs)", () => import("../features/structured/parse.ts"));
 
 /** `runTools()`: the tool runner. */
-export const loadToolRunner = onDemand("runTools() (the tool runner)", () => import("./features/tools/runner.ts"));
+export const loadToolRunner = onDemand("runTools() (the tool runner)", () => import("../features/tools/runner.ts"));
 
 /** `maxCost` and `shrinkToAffordable`: budgets, prices and the catalogue cache. */
-export const loadBudget = onDemand("budgets (maxCost, shrinkToAffordable)", () => import("./features/budget/index.ts"));
+export const loadBudget = onDemand("budgets (maxCost, shrinkToAffordable)", () => import("../features/budget/index.ts"));
 
 /** The endpoints beside chat and models: embeddings, images, speech, transcriptions. */
-export const loadEndpoints = onDemand("the embeddings, images and audio endpoints", () => import("./features/endpoints/index.ts"));
+export const loadEndpoints = onDemand("the embeddings, images and audio endpoints", () => import("../features/endpoints/index.ts"));
 
 /**
  * `chat.completions.stream()`: openai's `ChatCompletionStream` helper, its events and final
  * values (built on `parse()`, whose code it needs too).
  */
-export const loadChatStream = onDemand("chat.completions.stream() (the stream helper)", () => import("./features/chat-stream/index.ts"));
+export const loadChatStream = onDemand("chat.completions.stream() (the stream helper)", () => import("../features/chat-stream/index.ts"));
 
 /** Publishing calls on the `modelgate:request` tracing channel, once something subscribes to it. */
-export const loadTracing = onDemand("tracing", () => import("./features/tracing/index.ts"));
+export const loadTracing = onDemand("tracing", () => import("../features/tracing/index.ts"));
