@@ -34,6 +34,18 @@ describe("a subscribed channel whose tracing code never finishes loading", () =>
     expect(warnings).toEqual(["modelgate: tracing's code did not load within the call's timeout (100 ms), so calls go on untraced until it loads: they are not published on the modelgate:request channel (no spans). They are not failed because of it."]);
   });
 
+  it("does not make later calls wait again once one has gone on untraced (review: each waited its whole timeout)", async () => {
+    const { client, counter, warnings } = countingClient(600_000);
+    await client.chat.completions.create({ model: "auto", messages }, { timeout: 100 });
+    // These calls keep the client's 10-minute timeout: were they to wait for the stalled load
+    // again, they would not settle before the test's own limit.
+    const later = await Promise.all([1, 2, 3].map(() => client.chat.completions.create({ model: "auto", messages })));
+    expect(later.map((completion) => completion.choices[0]?.message.content !== "")).toEqual([true, true, true]);
+    expect(counter.sent).toBe(4);
+    expect(trace.events).toEqual([]);
+    expect(warnings).toHaveLength(1);
+  });
+
   it("ends a call aborted while it waits with APIUserAbortError, having sent nothing", async () => {
     const { client, counter, warnings } = countingClient(600_000);
     const controller = new AbortController();

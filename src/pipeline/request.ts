@@ -42,8 +42,12 @@ export interface PipelineConfig {
   /** Cuts the API key out of every error built from what a server sent. */
   redact: Redact;
   log: Logger;
-  /** Set once a call went on untraced because tracing's code did not load: its warning is logged once. */
-  untracedWarned?: boolean;
+  /**
+   * Set once a call of this client went on untraced because tracing's code did not load: its
+   * warning is logged once, and later calls take tracing's code only if it has loaded since,
+   * without waiting for it again (a stalled load would otherwise hold every call to its timeout).
+   */
+  tracingMissed?: boolean;
   /** Whether debug lines are wanted at all: building them is skipped otherwise. */
   debug: boolean;
   /** See `ClientOptions.traceContent`. */
@@ -127,14 +131,15 @@ export function request<T>(config: PipelineConfig, spec: RequestSpec): APIPromis
  * call.
  */
 async function traced<T>(channel: RequestChannel, config: PipelineConfig, spec: RequestSpec, call: (progress: Progress) => Promise<Outcome<T>>, promise: () => object): Promise<Outcome<T>> {
-  const bounds = callBounds(spec.options, config.timeout);
+  // After a miss, a call takes the code if it is there by now and waits for nothing.
+  const bounds = config.tracingMissed ? { ...callBounds(spec.options, config.timeout), timeout: 0 } : callBounds(spec.options, config.timeout);
   let tracing: Awaited<ReturnType<typeof loadTracing>>;
   try {
     tracing = await loadTracing(bounds);
   } catch (error) {
     if (error instanceof APIUserAbortError) throw error;
-    if (!config.untracedWarned) {
-      config.untracedWarned = true;
+    if (!config.tracingMissed) {
+      config.tracingMissed = true;
       warnUntraced(config.log, error instanceof APIConnectionTimeoutError ? { timeoutMs: bounds.timeout } : { failure: error }, config.redact);
     }
     return call({ attempts: 0 });
