@@ -183,6 +183,22 @@ describe("lenient decoding", () => {
     expect(contents).toEqual(["a"]);
   });
 
+  // Review finding F4: `event: completion` framing lost the whole answer, text() resolving "".
+  it("reads a named event that holds a chunk, and skips a named ping's text", async () => {
+    serve([`event: completion\n${contentEvent("a")}`, "event: ping\ndata: still here\n\n", `event: completion\n${contentEvent("b", "stop")}`, DONE]);
+    const { contents, error } = await drain(await openStream());
+    expect(error).toBeUndefined();
+    expect(contents).toEqual(["a", "b"]);
+  });
+
+  it("throws the error a named event carries instead of passing it over", async () => {
+    serve([contentEvent("a"), 'event: status\ndata: {"error":{"message":"upstream died","code":502}}\n\n', contentEvent("b"), DONE]);
+    const { contents, error } = await drain(await openStream());
+    expect(contents).toEqual(["a"]);
+    expect(error).toBeInstanceOf(APIError);
+    expect(error?.message).toContain("upstream died");
+  });
+
   // Azure OpenAI's content-filter chunks carry a choice without `delta` (MicrosoftDocs
   // azure-ai-docs, articles/ai-foundry/openai/concepts/content-streaming.md, "asynchronous filter").
   it("yields a choice without delta with an enumerable empty delta, so the README loop reads on", async () => {

@@ -63,14 +63,15 @@ export class ChunkEvents<T> {
       this.failure = errorFromStreamEvent(data, this.#context);
       return;
     }
-    // Like EventSource's `onmessage`, only unnamed ("message") events are chunks; other named
-    // events (pings, provider metadata) are not meant for a chunk consumer. Empty data is
-    // skipped as a lenient keep-alive.
-    if ((event.event !== undefined && event.event !== "message") || data === "") return;
+    // Empty data is skipped as a lenient keep-alive.
+    if (data === "") return;
+    const named = event.event !== undefined && event.event !== "message";
     let chunk: unknown;
     try {
       chunk = JSON.parse(data);
     } catch {
+      // A named event is not meant for a chunk reader unless it holds one (below): a `ping`'s text is no error.
+      if (named) return;
       // Redacted before the cut, with room past it so a key the cut goes through is caught whole.
       const shown = JSON.stringify(excerpt((this.#context.redact ?? String)(data.slice(0, 2 * EXCERPT_LENGTH)), EXCERPT_LENGTH));
       this.failure = bodyEnded
@@ -80,6 +81,12 @@ export class ChunkEvents<T> {
     }
     // `null`, numbers and arrays are no chunk: handing them on would crash the helpers.
     if (!isRecord(chunk)) return;
+    // Unnamed ("message") events are chunks, as for EventSource's `onmessage`. A named event is
+    // one too when it holds one: some providers name their chunk events (`event: completion`),
+    // and openai's reader takes the data of every named event, so skipping them would lose the
+    // answer without a word. An error is never noise either. Other named events (pings,
+    // provider metadata) are not chunks.
+    if (named && !isChunk(chunk) && !chunk.error) return;
     // Truthy, as openai reads it: `"error": false` (or 0, or "") beside a chunk says there is none.
     if (chunk.error) {
       this.failure = errorFromBody(undefined, chunk, this.#context);
@@ -236,4 +243,9 @@ function startCall(calls: ChoiceCalls, index: number, id: string | undefined, wi
   calls.taken.add(index);
   calls.next = Math.max(calls.next, index + 1);
   return call;
+}
+
+/** A named event's data that is a chat chunk: it says so, or it has the chunk's `choices` list. */
+function isChunk(data: Record<string, unknown>): boolean {
+  return data.object === "chat.completion.chunk" || Array.isArray(data.choices);
 }
