@@ -1,5 +1,5 @@
 import { callBounds, loadEndpoints } from "../pipeline/loader.ts";
-import { createAPIPromise, type APIPromise } from "../pipeline/api-promise.ts";
+import { createAPIPromise, type APIPromise, type Outcome } from "../pipeline/api-promise.ts";
 import type { RequestOptions } from "../pipeline/options.ts";
 import type { Stream } from "../streaming/stream.ts";
 import type {
@@ -84,23 +84,28 @@ export interface Audio {
   };
 }
 
-/** The feature's export behind each method: named like the property that holds the method. */
-type Endpoint = "embeddings" | "generate" | "edit" | "speech" | "transcriptions" | "translations";
+type EndpointsFeature = Awaited<ReturnType<typeof loadEndpoints>>;
 
 /**
  * The endpoints beside chat. Each method only delegates: the code that checks params and
  * shapes answers loads on the first call (see src/pipeline/loader.ts), so a chat app does not carry it.
  */
 export function endpointResources(client: Requester): { embeddings: Embeddings; images: Images; audio: Audio } {
-  const endpoint = (name: Endpoint) => (params: unknown, options?: RequestOptions) =>
-    createAPIPromise(loadEndpoints(callBounds(options, client.timeout)).then((endpoints) => endpoints[name](client, params, options)));
+  /** Runs `use` on the feature once it has loaded, the wait bounded by the call's signal and timeout. */
+  const withEndpoints = (options: RequestOptions | undefined, use: (endpoints: EndpointsFeature) => Promise<Outcome<unknown>>): APIPromise<unknown> =>
+    createAPIPromise(loadEndpoints(callBounds(options, client.timeout)).then(use));
   return {
-    embeddings: { create: endpoint("embeddings") } as Embeddings,
-    images: { generate: endpoint("generate"), edit: endpoint("edit") } as Images,
+    embeddings: {
+      create: (params: unknown, options?: RequestOptions) => withEndpoints(options, (endpoints) => endpoints.createEmbeddings(client, params, options)),
+    } as Embeddings,
+    images: {
+      generate: (params: unknown, options?: RequestOptions) => withEndpoints(options, (endpoints) => endpoints.generateImages(client, params, options)),
+      edit: (params: unknown, options?: RequestOptions) => withEndpoints(options, (endpoints) => endpoints.editImages(client, params, options)),
+    } as Images,
     audio: {
-      speech: { create: endpoint("speech") },
-      transcriptions: { create: endpoint("transcriptions") },
-      translations: { create: endpoint("translations") },
+      speech: { create: (params: unknown, options?: RequestOptions) => withEndpoints(options, (endpoints) => endpoints.createSpeech(client, params, options)) },
+      transcriptions: { create: (params: unknown, options?: RequestOptions) => withEndpoints(options, (endpoints) => endpoints.createTranscription(client, params, options)) },
+      translations: { create: (params: unknown, options?: RequestOptions) => withEndpoints(options, (endpoints) => endpoints.createTranslation(client, params, options)) },
     } as Audio,
   };
 }
