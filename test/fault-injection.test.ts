@@ -154,6 +154,9 @@ describe("faults in the middle of a stream", () => {
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(TEXT.startsWith(text), `received ${JSON.stringify(text)}, not a prefix of the server's text`).toBe(true);
     expect(text.length).toBeGreaterThan(0);
+    // The runtime's reason is named and kept (Node's fetch: "terminated", its cause "other side closed").
+    expect((error as Error | undefined)?.message).toMatch(/^The connection broke off in the middle of the stream \(.+\)\.$/);
+    expect((error as Error | undefined)?.cause).toBeInstanceOf(Error);
   });
 
   it("throws APIConnectionError for a truncated chunked body that Node's fetch reports as a clean end", async () => {

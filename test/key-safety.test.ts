@@ -639,6 +639,25 @@ describe("what a custom fetch throws", () => {
     expect(JSON.stringify((error as Error).cause)).toContain("[redacted]");
   });
 
+  it("when a streamed body errors with a message and fields that quote it (a custom fetch's body)", async () => {
+    const thrown = Object.assign(new Error(`socket closed while sending Bearer ${key}`), { config: { headers: { authorization: `Bearer ${key}` } } });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(sseData(chunk({ content: "a" }))));
+        controller.error(thrown);
+      },
+    });
+    const client = new ModelGate({ apiKey: key, baseURL: "https://g.test", maxRetries: 0, fetch: async () => new Response(body, { headers: { "content-type": "text/event-stream" } }) });
+    // Erroring in start() drops the queued chunk, so the first read fails: create() rejects.
+    const error = await client.chat.completions.create({ model: "m", messages, stream: true }).then((stream) => stream.text()).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    // The reason is named and kept, with the key cut out of both.
+    expect((error as Error).message).toContain("socket closed while sending Bearer [redacted]");
+    const shown = inspect(error, { depth: 10, showHidden: true }) + JSON.stringify((error as Error).cause);
+    for (let start = 0; start + 8 <= key.length; start++) expect(shown).not.toContain(key.slice(start, start + 8));
+    expect(JSON.stringify((error as Error).cause)).toContain("[redacted]");
+  });
+
   it("keeps what fetch threw as it is when it shows no key", async () => {
     const thrown = new TypeError("fetch failed");
     const client = new ModelGate({ apiKey: key, baseURL: "https://g.test", maxRetries: 0, fetch: () => Promise.reject(thrown) });

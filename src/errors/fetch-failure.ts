@@ -28,6 +28,18 @@ export function connectionError(error: unknown, redact: Redact): ModelGateError 
 }
 
 /**
+ * The `APIConnectionError` of a body that broke off after its response arrived (a socket cut,
+ * a truncated chunked encoding): the runtime's reason is named, with the key cut out, and kept
+ * as `cause` as `withoutKey` keeps it (a middleware's or a custom fetch's body may have quoted
+ * the key when it errored). Without `redact` the body came from the caller, not from a request
+ * the SDK made with the key (`Stream.fromReadableStream()`), and its error is kept as it is.
+ */
+export function brokenBodyError(error: unknown, redact: Redact | undefined): APIConnectionError {
+  const reason = (redact ?? String)(describeCause(error));
+  return new APIConnectionError(`The connection broke off in the middle of the stream (${reason}).`, { cause: redact ? withoutKey(error, redact) : error });
+}
+
+/**
  * Runtimes hide the socket-level reason (ECONNREFUSED, ...) in `cause`; surface it. A getter
  * (or a Proxy trap) that throws, reading it, is not let out: its own error may quote the key.
  */

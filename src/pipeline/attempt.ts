@@ -103,7 +103,7 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
   if (bytes === undefined) {
     // One reader for the body, started now: its first read ends the timeout, and an abort
     // cancels the body whoever reads it later (the Stream, asResponse(), or nobody).
-    const reader = new BodyReader(response.body ?? new Blob().stream(), { controller, idleTimeoutMs, onFirstRead: stopTimeout, onEnd: release });
+    const reader = new BodyReader(response.body ?? new Blob().stream(), { controller, idleTimeoutMs, onFirstRead: stopTimeout, onEnd: release, redact });
     // Throws what ended the read: the timeout, the caller's abort, a cut (the reader has let go).
     const first = await reader.first();
     // Node's fetch ends a body cut before its first byte as if it were whole: an event stream

@@ -1,5 +1,7 @@
-import { abortError, APIConnectionError, APIConnectionTimeoutError } from "../errors/connection-errors.ts";
+import { abortError, APIConnectionTimeoutError } from "../errors/connection-errors.ts";
+import { brokenBodyError } from "../errors/fetch-failure.ts";
 import { ModelGateError } from "../errors/modelgate-error.ts";
+import type { Redact } from "../internal/redact.ts";
 import { MAX_TIMER_MS } from "../internal/values.ts";
 
 /** How a streamed body is read; see `BodyReader`. */
@@ -18,6 +20,8 @@ export interface BodyReaderOptions {
   onFirstRead?: () => void;
   /** Called once, when the reader is finished in any way (end, error, cancel, abort). */
   onEnd?: () => void;
+  /** Cuts the key out of what a broken body's error says (absent: the body is the caller's own). */
+  redact?: Redact | undefined;
 }
 
 /**
@@ -114,11 +118,8 @@ export class BodyReader {
     try {
       // An abort cancels the reader (#onAbort), which settles this read at once.
       result = await this.#reader.read();
-    } catch {
-      // What the body errored with is not kept: it may quote the key (a middleware's or a
-      // custom fetch's body), and reading it (a getter, a Proxy) may throw; the first load has
-      // no redacted copy to give.
-      throw this.#stop(signal.aborted ? abortError(signal) : new APIConnectionError("The connection broke off mid-stream."));
+    } catch (error) {
+      throw this.#stop(signal.aborted ? abortError(signal) : brokenBodyError(error, this.#options.redact));
     } finally {
       this.#stopIdleClock();
     }

@@ -324,7 +324,7 @@ function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: R
         const chunksOf = (body: ReadableStream<Uint8Array>) => {
           // The same reading the pipeline gives the call's own body (its `decodeSuccess`), on a
           // branch of it: under the call's signal and its idle timeout, events decoded by the same rules.
-          const reader = new BodyReader(body, { controller: data.controller, idleTimeoutMs: config.streamIdleTimeout });
+          const reader = new BodyReader(body, { controller: data.controller, idleTimeoutMs: config.streamIdleTimeout, redact });
           const options = { ...spec.streamRules, maxLineLength: config.maxSSELineLength, errorContext: { redact } };
           return { chunks: (spec.stream ?? Stream.fromSSEResponse)(data.response, reader, data.controller, data.gateway as GatewayInfo, options), stop: () => reader.cancel() };
         };
