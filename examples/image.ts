@@ -14,7 +14,9 @@ const completion = await client.chat.completions.create({
   modalities: ["image", "text"],
   messages: [{ role: "user", content: "Draw a lighthouse at dusk." }],
 });
-const { content, images = [] } = completion.choices[0]!.message;
+const message = completion.choices[0]?.message;
+if (!message) throw new Error("the reply has no choice");
+const { content, images = [] } = message;
 console.log(`${completion.model}: ${content}`);
 
 const folder = await mkdtemp(join(tmpdir(), "modelgate-image-"));

@@ -114,6 +114,7 @@ export declare namespace ModelGate {
    */
   export namespace Chat {
 ${exportList(chat, "    ")}
+    /** The same chat types again, as \`ModelGate.Chat.Completions.X\` (openai's older paths). */
     export namespace Completions {
 ${exportList(chat, "      ")}
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { APIConnectionError, APIError, InternalServerError, ModelGate, RateLimitError, StructuredOutputError, type ChatCompletionChunk } from "../src/index.ts";
+import { APIConnectionError, APIError, InternalServerError, ModelGate, RateLimitError, Stream, StructuredOutputError, type ChatCompletionChunk } from "../src/index.ts";
 import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { chunk, completionBody, DONE, sseData, usageChunk } from "./fixtures/chunks.ts";
@@ -145,6 +145,26 @@ describe("stream.gateway", () => {
     expect(completion.choices[0]!.message.parsed).toEqual({ a: 1 });
     expect(completion.gateway).toMatchObject({ requestedModel: "auto", model: "anthropic/claude-haiku-4.5", generationID: "chatcmpl-s", requestID: "req_s", cost: 0.00002 });
     expect(completion.gateway).toBe(stream.gateway);
+    expect(Object.keys(completion)).not.toContain("gateway");
+  });
+
+  it("is on finalChatCompletion() of a plain stream: the stream's own, out of JSON.stringify", async () => {
+    const body = [sseData(first), sseData(chunk({ content: "lo" }, { finish: "stop" })), sseData(usageChunk(usage)), DONE];
+    const client = clientAnswering(() => sseResponse(body, { headers: { "x-request-id": "req_s" } }));
+    const stream = await client.chat.completions.create({ model: "auto", messages, stream: true, stream_options: { include_usage: true } });
+    const completion = await stream.finalChatCompletion();
+    expect(completion.gateway).toBe(stream.gateway);
+    expect(completion.gateway).toMatchObject({ requestedModel: "auto", model: "anthropic/claude-haiku-4.5", requestID: "req_s", attempts: 1, cost: 0.00002 });
+    expect(Object.keys(completion)).not.toContain("gateway");
+    expect(JSON.parse(JSON.stringify(completion))).not.toHaveProperty("gateway");
+  });
+
+  it("is on finalChatCompletion() of a stream read from a bridge body: what its chunks say, no request, no attempt", async () => {
+    const lines = [first, chunk({ content: "lo" }, { finish: "stop" }), usageChunk(usage), { id: "chatcmpl-s", choices: [], modelgate_bridge: "end" }];
+    const body = new Response(lines.map((line) => `${JSON.stringify(line)}\n`).join("")).body!;
+    const completion = await Stream.fromReadableStream<ChatCompletionChunk>(body).finalChatCompletion();
+    expect(completion.choices[0]?.message.content).toBe("Hello");
+    expect(completion.gateway).toEqual({ requestedModel: null, model: "anthropic/claude-haiku-4.5", provider: "anthropic", generationID: "chatcmpl-s", requestID: null, attempts: 0, cost: 0.00002, usage });
     expect(Object.keys(completion)).not.toContain("gateway");
   });
 

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,14 +8,23 @@ import { createMockGateway, MOCK_API_KEY } from "modelgate/testing";
 import { serveNode, type NodeServer } from "modelgate/testing/node";
 import { fenceLanguages, readmeBlocks, RUNTIMES, type ReadmeBlock } from "./runtimes/readme-blocks.mjs";
 
-// Every ```ts and ```js block of README.md is a whole program, run here exactly as written
-// (imports included) against the mock gateway on 127.0.0.1, with `modelgate` resolved to the
-// source. Blocks for other runtimes (`<!-- runs: browser|deno|workerd -->`) are run by
-// `npm run test:runtimes` from the same README text.
+// Every ```ts and ```js block of README.md and of the guides in docs/ is a whole program, run
+// here exactly as written (imports included) against the mock gateway on 127.0.0.1, with
+// `modelgate` resolved to the source; every TypeScript block is type-checked under strict,
+// exactOptionalPropertyTypes and noUncheckedIndexedAccess. Blocks for other runtimes
+// (`<!-- runs: browser|deno|workerd -->`, README only) are run by `npm run test:runtimes` from
+// the same README text. docs/contract.md (a copy of the contract, whose snippets are fragments)
+// and docs/api/ (generated from the doc comments) hold no programs.
 const run = promisify(execFile);
 const root = join(import.meta.dirname, "..");
 const readme = readFileSync(join(root, "README.md"), "utf8");
-const blocks = readmeBlocks(readme);
+const GUIDES = readdirSync(join(root, "docs"))
+  .filter((name) => name.endsWith(".md") && name !== "contract.md")
+  .map((name) => `docs/${name}`)
+  .sort();
+const texts = new Map([["README.md", readme], ...GUIDES.map((file) => [file, readFileSync(join(root, file), "utf8")] as const)]);
+type Block = ReadmeBlock & { file: string };
+const blocks: Block[] = [...texts].flatMap(([file, text]) => readmeBlocks(text).map((block) => ({ ...block, file })));
 const nodeBlocks = blocks.filter((block) => block.runs === "node");
 const routeBlocks = blocks.filter((block) => block.runs === "route");
 
@@ -44,8 +53,8 @@ const EXPECTED: { block: RegExp; prints: RegExp }[] = [
   { block: /Hello from tenant acme/, prints: /^acme: .*Hello from tenant acme/ },
 ];
 
-const label = (block: ReadmeBlock) => `README.md:${block.line} (${block.code.split("\n").find((line) => line.trim() !== "" && !line.startsWith("import"))?.trim().slice(0, 60)})`;
-const fileName = (block: ReadmeBlock) => `readme-${block.line}.${block.lang === "ts" ? "ts" : /\brequire\(/.test(block.code) ? "cjs" : "mjs"}`;
+const label = (block: Block) => `${block.file}:${block.line} (${block.code.split("\n").find((line) => line.trim() !== "" && !line.startsWith("import"))?.trim().slice(0, 60)})`;
+const fileName = (block: Block) => `${block.file.replace(/\W/g, "-")}-${block.line}.${block.lang === "ts" ? "ts" : /\brequire\(/.test(block.code) ? "cjs" : "mjs"}`;
 
 let gateway: ReturnType<typeof createMockGateway>;
 let server: NodeServer;
@@ -76,10 +85,15 @@ afterAll(async () => {
   }
 });
 
-describe("README code blocks", () => {
+describe("README and docs/ code blocks", () => {
   it("are all TypeScript or JavaScript programs, or shell commands and text", () => {
-    expect(blocks.length).toBeGreaterThanOrEqual(12);
-    expect(fenceLanguages(readme).filter((language) => !["ts", "js", "sh", "text"].includes(language))).toEqual([]);
+    expect(blocks.filter((block) => block.file === "README.md").length).toBeGreaterThanOrEqual(10);
+    expect(GUIDES.length).toBeGreaterThanOrEqual(9);
+    for (const [file, text] of texts) expect(fenceLanguages(text).filter((language) => !["ts", "js", "sh", "text"].includes(language)), file).toEqual([]);
+  });
+
+  it("in docs/ all run in Node here (the runtime suite reads only the README's)", () => {
+    expect(blocks.filter((block) => block.file !== "README.md" && block.runs !== "node").map(label)).toEqual([]);
   });
 
   it("each run somewhere the tests know: Node here, the rest in npm run test:runtimes", () => {
@@ -93,24 +107,31 @@ describe("README code blocks", () => {
     expect(EXPECTED.filter((expected) => !nodeBlocks.some((block) => expected.block.test(block.code))).map(String)).toEqual([]);
   });
 
-  it("keeps the two set-up commands exactly as they are, and names only scripts that exist", () => {
+  it("keeps CONTRIBUTING's two set-up commands exactly as they are, and names only scripts that exist", () => {
     const scripts = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts as Record<string, string>;
-    for (const [, script] of readme.matchAll(/npm run ([\w:-]+)/g)) expect(scripts, script).toHaveProperty(script!);
-    expect(readme).toContain("```sh\nnpm ci && npm run example\n```");
-    expect(readme).toContain("```sh\nnpm test\n```");
+    const contributing = readFileSync(join(root, "CONTRIBUTING.md"), "utf8");
+    for (const text of [...texts.values(), contributing]) for (const [, script] of text.matchAll(/npm run ([\w:-]+)/g)) expect(scripts, script).toHaveProperty(script!);
+    expect(contributing).toContain("```sh\nnpm ci && npm run example\n```");
+    expect(contributing).toContain("```sh\nnpm test\n```");
   });
 
   it("type-check as written (the Deno block aside, checked by deno check in the runtime suite)", async () => {
     const checked = blocks.filter((block) => block.lang === "ts" && block.runs !== "deno");
     for (const block of checked) writeFileSync(join(dir, fileName(block)), block.code);
     const config = join(dir, "tsconfig.json");
-    writeFileSync(config, JSON.stringify({ extends: join(root, "tsconfig.json"), compilerOptions: { typeRoots: [join(root, "node_modules/@types")] }, include: [], files: checked.map(fileName) }));
+    // As strict as a careful app: optional properties are not `undefined` slots, and an index may miss.
+    // `modelgate` resolves to the built declarations, as in an app (the source itself is checked
+    // by the repository's own tsconfig).
+    const declarations = { modelgate: "index", "modelgate/testing": "testing/index", "modelgate/testing/node": "testing/node", "modelgate/otel": "otel/index" };
+    const paths = Object.fromEntries(Object.entries(declarations).map(([name, file]) => [name, [join(root, "dist", `${file}.d.ts`)]]));
+    const compilerOptions = { typeRoots: [join(root, "node_modules/@types")], strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, paths };
+    writeFileSync(config, JSON.stringify({ extends: join(root, "tsconfig.json"), compilerOptions, include: [], files: checked.map(fileName) }));
     const result = await run(join(root, "node_modules/.bin/tsc"), ["-p", config], { cwd: dir }).catch((error: { stdout: string }) => error);
     expect("stdout" in result ? result.stdout.replaceAll(dir, "") : "", "tsc output").toBe("");
   });
 });
 
-describe("README Node programs run as written against the mock gateway", () => {
+describe("README and docs/ Node programs run as written against the mock gateway", () => {
   it.each(nodeBlocks.map((block) => [label(block), block] as const))("%s", async (_name, block) => {
     const file = join(dir, fileName(block));
     writeFileSync(file, block.code);

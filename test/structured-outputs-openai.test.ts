@@ -17,7 +17,7 @@ const Weather = z.object({ city: z.string().trim(), celsius: z.number() });
 const CityArgs = z.object({ city: z.string().trim() });
 
 /** A completion whose message holds `content` and these function calls. */
-function reply(content: string | null, calls: { name: string; arguments: string }[] = []): ChatCompletion {
+function reply(content: string | null, calls: { name: string; arguments: string }[] = []): Omit<ChatCompletion, "gateway"> {
   const completion = completionBody(content ?? "");
   const tool_calls = calls.map((call, index) => ({ id: `call_${index}`, type: "function" as const, function: call }));
   completion.choices[0] = {
@@ -29,7 +29,7 @@ function reply(content: string | null, calls: { name: string; arguments: string 
 }
 
 /** A modelgate client and an openai client, each answering every request with `completion`, and what each sent. */
-function twins(completion: ChatCompletion) {
+function twins(completion: Omit<ChatCompletion, "gateway">) {
   const modelgate = recordingClient(() => Response.json(completion));
   const openaiSent: Record<string, unknown>[] = [];
   const openai = new OpenAI({

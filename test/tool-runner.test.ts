@@ -12,7 +12,7 @@ import { recordingClient } from "./fixtures/client.ts";
 type Call = { name: string; arguments: string; id?: string };
 const messages = [{ role: "user" as const, content: "What is the weather in Paris and Rome?" }];
 
-function completion(reply: { calls?: Call[]; content?: string; cost?: number; model?: string }): ChatCompletion {
+function completion(reply: { calls?: Call[]; content?: string; cost?: number; model?: string }): Omit<ChatCompletion, "gateway"> {
   const tool_calls = reply.calls?.map((call, index) => ({ id: call.id ?? `call_${index}`, type: "function" as const, function: { name: call.name, arguments: call.arguments } }));
   return {
     id: "chatcmpl-1",

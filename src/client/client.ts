@@ -65,21 +65,37 @@ export interface BodyRequestOptions extends RequestOptions {
 export class ModelGate {
   // The error classes, reachable from the client class as openai-node users write them:
   // `err instanceof ModelGate.RateLimitError`. The same classes as the named exports.
+  /** The `ModelGateError` class (the same as the named export): `err instanceof ModelGate.ModelGateError`. */
   declare static ModelGateError: typeof ModelGateError;
+  /** The `APIError` class (the same as the named export): `err instanceof ModelGate.APIError`. */
   declare static APIError: typeof APIError;
+  /** The `BadRequestError` class (the same as the named export): `err instanceof ModelGate.BadRequestError`. */
   declare static BadRequestError: typeof BadRequestError;
+  /** The `AuthenticationError` class (the same as the named export): `err instanceof ModelGate.AuthenticationError`. */
   declare static AuthenticationError: typeof AuthenticationError;
+  /** The `PaymentRequiredError` class (the same as the named export): `err instanceof ModelGate.PaymentRequiredError`. */
   declare static PaymentRequiredError: typeof PaymentRequiredError;
+  /** The `PermissionDeniedError` class (the same as the named export): `err instanceof ModelGate.PermissionDeniedError`. */
   declare static PermissionDeniedError: typeof PermissionDeniedError;
+  /** The `NotFoundError` class (the same as the named export): `err instanceof ModelGate.NotFoundError`. */
   declare static NotFoundError: typeof NotFoundError;
+  /** The `ConflictError` class (the same as the named export): `err instanceof ModelGate.ConflictError`. */
   declare static ConflictError: typeof ConflictError;
+  /** The `UnprocessableEntityError` class (the same as the named export): `err instanceof ModelGate.UnprocessableEntityError`. */
   declare static UnprocessableEntityError: typeof UnprocessableEntityError;
+  /** The `RateLimitError` class (the same as the named export): `err instanceof ModelGate.RateLimitError`. */
   declare static RateLimitError: typeof RateLimitError;
+  /** The `InternalServerError` class (the same as the named export): `err instanceof ModelGate.InternalServerError`. */
   declare static InternalServerError: typeof InternalServerError;
+  /** The `APIConnectionError` class (the same as the named export): `err instanceof ModelGate.APIConnectionError`. */
   declare static APIConnectionError: typeof APIConnectionError;
+  /** The `APIConnectionTimeoutError` class (the same as the named export): `err instanceof ModelGate.APIConnectionTimeoutError`. */
   declare static APIConnectionTimeoutError: typeof APIConnectionTimeoutError;
+  /** The `APIUserAbortError` class (the same as the named export): `err instanceof ModelGate.APIUserAbortError`. */
   declare static APIUserAbortError: typeof APIUserAbortError;
+  /** The `StructuredOutputError` class (the same as the named export): `err instanceof ModelGate.StructuredOutputError`. */
   declare static StructuredOutputError: typeof StructuredOutputError;
+  /** The `BudgetExceededError` class (the same as the named export): `err instanceof ModelGate.BudgetExceededError`. */
   declare static BudgetExceededError: typeof BudgetExceededError;
   static {
     Object.assign(this, { ModelGateError, APIError, BadRequestError, AuthenticationError, PaymentRequiredError, PermissionDeniedError, NotFoundError, ConflictError, UnprocessableEntityError, RateLimitError, InternalServerError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, StructuredOutputError, BudgetExceededError });
@@ -109,6 +125,13 @@ export class ModelGate {
   readonly #config: PipelineConfig;
   readonly #requester: Requester;
 
+  /**
+   * A client for one gateway and key; every option may be left out (see `ClientOptions` for
+   * each default and environment variable).
+   * @throws ModelGateError when there is no API key or base URL (none given and none in the
+   * environment), when an option is malformed, or in a browser-like runtime without
+   * `dangerouslyAllowBrowser: true`.
+   */
   constructor(options: ClientOptions = {}) {
     assertObject(options);
     if (isBrowserLike() && !options.dangerouslyAllowBrowser) {
@@ -242,6 +265,7 @@ export class ModelGate {
     };
   }
 
+  /** `ModelGate({...})` with the options `toJSON()` shows: never the API key. */
   toString(): string {
     return `ModelGate(${JSON.stringify(this.toJSON())})`;
   }
@@ -490,6 +514,7 @@ export declare namespace ModelGate {
       type _ResponseFormat as ResponseFormat, type _RouteFilters as RouteFilters,
       type _StructuredOutputMode as StructuredOutputMode, type _StructuredStream as StructuredStream,
     };
+    /** The same chat types again, as `ModelGate.Chat.Completions.X` (openai's older paths). */
     export namespace Completions {
       export {
         type _ChatCompletion as ChatCompletion, type _ChatCompletionAnnotation as ChatCompletionAnnotation,

@@ -25,6 +25,7 @@ export interface APIErrorInit {
  * `APIConnectionTimeoutError`, `APIUserAbortError`, which have no `status`).
  */
 export class APIError extends ModelGateError {
+  /** `"APIError"`: the class name, as `err.name` and stack traces show it. */
   override name = "APIError";
   /**
    * HTTP status of the response; `undefined` when no response arrived. Subclasses narrow it
@@ -52,6 +53,11 @@ export class APIError extends ModelGateError {
    */
   declare readonly gateway: GatewayInfo;
 
+  /**
+   * An error answer: the SDK builds these from what the server sent; build one yourself in a
+   * test or a middleware (`new RateLimitError(429, { message: "Slow down." })`). `status` is the
+   * HTTP status (`undefined` for one that had none); `init` holds the message and the body's fields.
+   */
   constructor(status: number | undefined, init: APIErrorInit) {
     // The message states the status once: in front, unless the server's words already start
     // with it ("429 Too Many Requests"), or an error rebuilt from another kept its prefix.

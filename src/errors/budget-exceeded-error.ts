@@ -7,6 +7,7 @@ import { ModelGateError } from "./modelgate-error.ts";
  * `model: "auto"` the gateway found no model whose worst case fits; its 400 is the `cause`.
  */
 export class BudgetExceededError extends ModelGateError {
+  /** `"BudgetExceededError"`: the class name, as `err.name` and stack traces show it. */
   override name = "BudgetExceededError";
   /** The budget, in USD. */
   declare readonly maxCost: number;
@@ -15,6 +16,7 @@ export class BudgetExceededError extends ModelGateError {
   /** The worst case of the smallest call that could be made (the prompt and one token), in USD; `null` when it is not known (no price, or `model: "auto"`). */
   declare readonly worstCase: number | null;
 
+  /** A call `maxCost` refused (nothing sent); `details` become the fields above. */
   constructor(message: string, details: { maxCost: number; model: string; worstCase: number | null; cause?: unknown }) {
     // Error reads only `cause` from its options, and only when the key is there.
     super(message, details);

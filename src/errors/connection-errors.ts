@@ -3,9 +3,11 @@ import { ModelGateError } from "./modelgate-error.ts";
 
 /** No usable response: DNS failure, refused or reset connection, or a stream that broke off. */
 export class APIConnectionError extends APIError {
+  /** `"APIConnectionError"`: the class name, as `err.name` and stack traces show it. */
   override name = "APIConnectionError";
   declare readonly status: undefined;
 
+  /** No answer came: `message` says why, `cause` is what the transport threw. */
   constructor(message = "Connection error.", options: { cause?: unknown } = {}) {
     super(undefined, { message, cause: options.cause });
   }
@@ -16,8 +18,10 @@ export class APIConnectionError extends APIError {
  * or a stream was silent longer than `streamIdleTimeout`.
  */
 export class APIConnectionTimeoutError extends APIConnectionError {
+  /** `"APIConnectionTimeoutError"`: the class name, as `err.name` and stack traces show it. */
   override name = "APIConnectionTimeoutError";
 
+  /** An attempt ran past its `timeout`, or a stream past its `streamIdleTimeout`. */
   constructor(message = "Request timed out.", options: { cause?: unknown } = {}) {
     super(message, options);
   }
@@ -25,9 +29,11 @@ export class APIConnectionTimeoutError extends APIConnectionError {
 
 /** The caller aborted the request (its `signal`, or `stream.controller.abort()`). Never retried. */
 export class APIUserAbortError extends APIError {
+  /** `"APIUserAbortError"`: the class name, as `err.name` and stack traces show it. */
   override name = "APIUserAbortError";
   declare readonly status: undefined;
 
+  /** The caller aborted (its `signal`, or `stream.controller.abort()`); `cause` is the abort reason. */
   constructor(message = "Request was aborted.", options: { cause?: unknown } = {}) {
     super(undefined, { message, cause: options.cause });
   }

@@ -3,6 +3,7 @@
  * all: HTTP errors, connection problems, timeouts, aborts, malformed streams and bad options.
  */
 export class ModelGateError extends Error {
+  /** `"ModelGateError"`: the class name, as `err.name` and stack traces show it. */
   override name = "ModelGateError";
   /**
    * The parameter the error is about: for an argument the SDK refused before sending

@@ -3,16 +3,19 @@ import { APIError, type APIErrorInit } from "./api-error.ts";
 /** 400: the request was malformed or a parameter is invalid (see `param`). */
 export class BadRequestError extends APIError {
   declare readonly status: 400;
+  /** `"BadRequestError"`: the class name, as `err.name` and stack traces show it. */
   override name = "BadRequestError";
 }
 /** 401: the API key is missing, wrong or revoked. */
 export class AuthenticationError extends APIError {
   declare readonly status: 401;
+  /** `"AuthenticationError"`: the class name, as `err.name` and stack traces show it. */
   override name = "AuthenticationError";
 }
 /** 402: the account has run out of credit. */
 export class PaymentRequiredError extends APIError {
   declare readonly status: 402;
+  /** `"PaymentRequiredError"`: the class name, as `err.name` and stack traces show it. */
   override name = "PaymentRequiredError";
 
   /**
@@ -31,31 +34,37 @@ export class PaymentRequiredError extends APIError {
 /** 403: the key may not use this model or endpoint. */
 export class PermissionDeniedError extends APIError {
   declare readonly status: 403;
+  /** `"PermissionDeniedError"`: the class name, as `err.name` and stack traces show it. */
   override name = "PermissionDeniedError";
 }
 /** 404: unknown model or path. */
 export class NotFoundError extends APIError {
   declare readonly status: 404;
+  /** `"NotFoundError"`: the class name, as `err.name` and stack traces show it. */
   override name = "NotFoundError";
 }
 /** 409: conflicting concurrent request (retried automatically). */
 export class ConflictError extends APIError {
   declare readonly status: 409;
+  /** `"ConflictError"`: the class name, as `err.name` and stack traces show it. */
   override name = "ConflictError";
 }
 /** 422: the request was well-formed but could not be processed. */
 export class UnprocessableEntityError extends APIError {
   declare readonly status: 422;
+  /** `"UnprocessableEntityError"`: the class name, as `err.name` and stack traces show it. */
   override name = "UnprocessableEntityError";
 }
 /** 429: rate limited (retried automatically, honouring `retry-after`). */
 export class RateLimitError extends APIError {
   declare readonly status: 429;
+  /** `"RateLimitError"`: the class name, as `err.name` and stack traces show it. */
   override name = "RateLimitError";
 }
 /** 5xx: the gateway or the provider behind it failed (retried automatically). */
 export class InternalServerError extends APIError {
   declare readonly status: number;
+  /** `"InternalServerError"`: the class name, as `err.name` and stack traces show it. */
   override name = "InternalServerError";
 }
 

@@ -9,6 +9,7 @@ import { ModelGateError } from "./modelgate-error.ts";
  * raw text that was parsed and `completion` the reply it came in.
  */
 export class StructuredOutputError extends ModelGateError {
+  /** `"StructuredOutputError"`: the class name, as `err.name` and stack traces show it. */
   override name = "StructuredOutputError";
   /** What is wrong: `{ message, path? }` each, `path` naming properties and array indexes. */
   declare readonly issues: SchemaIssue[];
@@ -17,6 +18,7 @@ export class StructuredOutputError extends ModelGateError {
   /** The whole reply (for a stream: assembled from the chunks that arrived). */
   declare readonly completion: ChatCompletion;
 
+  /** A reply `parse()` could not turn into the schema's value; `details` become the fields above. */
   constructor(message: string, details: { issues: SchemaIssue[]; content: string | null; completion: ChatCompletion; cause?: unknown }) {
     super(message, { cause: details.cause });
     this.issues = details.issues;

@@ -3,9 +3,13 @@ export type LogLevel = "off" | "error" | "warn" | "info" | "debug";
 
 /** Where log lines go; `console` fits. */
 export interface Logger {
+  /** A failure the SDK could not report by rejecting a call (a listener of `error` that threw, say). */
   error(message: string, ...details: unknown[]): void;
+  /** Something the caller should know and may fix (a plain-http base URL, untraced calls). */
   warn(message: string, ...details: unknown[]): void;
+  /** Not written by the SDK today; part of the interface so that `console` and common loggers fit. */
   info(message: string, ...details: unknown[]): void;
+  /** With `logLevel: "debug"`: each request, response and retry, credentials redacted. */
   debug(message: string, ...details: unknown[]): void;
 }
 

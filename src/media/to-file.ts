@@ -6,7 +6,9 @@ import { loadEndpoints } from "../pipeline/loader.ts";
 
 /** The part of a `Response` (from any realm or fetch implementation) an upload reads. */
 export interface ResponseLike {
+  /** The response's URL: its last path segment names the file when no name is given. */
   url: string;
+  /** The body, read whole. */
   blob(): Promise<Blob>;
 }
 

@@ -30,6 +30,7 @@ export interface Embeddings {
    * decoded. @throws ModelGateError when the answer's vectors do not match the input or `dimensions`.
    */
   create(params: EmbeddingCreateParams & { encoding_format: "base64" }, options?: RequestOptions): APIPromise<CreateEmbeddingResponse<string>>;
+  /** The same, asking for floats (the default): each `embedding` is a `number[]`. */
   create(params: EmbeddingCreateParams & { encoding_format?: "float" | undefined }, options?: RequestOptions): APIPromise<CreateEmbeddingResponse>;
 }
 
@@ -42,7 +43,9 @@ export interface Images {
    * images asked for has its `completed` event (a body cut before that throws `APIConnectionError`).
    */
   generate(params: ImageGenerateParamsStreaming, options?: RequestOptions): APIPromise<Stream<ImageGenStreamEvent>>;
+  /** The same without `stream: true`: resolves to the parsed JSON. */
   generate(params: ImageGenerateParamsNonStreaming, options?: RequestOptions): APIPromise<ImagesResponse>;
+  /** The same, `stream` known only at run time: either result. */
   generate(params: ImageGenerateParams, options?: RequestOptions): APIPromise<ImagesResponse | Stream<ImageGenStreamEvent>>;
   /**
    * Edits a picture (or up to 16, as a list) from a prompt, with an optional `mask`: a multipart
@@ -51,12 +54,15 @@ export interface Images {
    * stream's events are `image_edit.partial_image` and `image_edit.completed`.
    */
   edit(params: ImageEditParamsStreaming, options?: RequestOptions): APIPromise<Stream<ImageEditStreamEvent>>;
+  /** The same without `stream: true`: resolves to the parsed JSON. */
   edit(params: ImageEditParamsNonStreaming, options?: RequestOptions): APIPromise<ImagesResponse>;
+  /** The same, `stream` known only at run time: either result. */
   edit(params: ImageEditParams, options?: RequestOptions): APIPromise<ImagesResponse | Stream<ImageEditStreamEvent>>;
 }
 
 /** `client.audio`: speech, transcription and translation. */
 export interface Audio {
+  /** `client.audio.speech`: `POST /v1/audio/speech`. */
   speech: {
     /**
      * Speaks `input`: resolves to the binary `Response` (`await response.arrayBuffer()`, or
@@ -64,6 +70,7 @@ export interface Audio {
      */
     create(params: SpeechCreateParams, options?: RequestOptions): APIPromise<Response>;
   };
+  /** `client.audio.transcriptions`: `POST /v1/audio/transcriptions`. */
   transcriptions: {
     /**
      * Transcribes `file`, sent as a multipart form: a `Blob`, `File` or bytes as they are, or a
@@ -72,14 +79,17 @@ export interface Audio {
      * `"text"`, `"srt"` or `"vtt"`.
      */
     create(params: TranscriptionCreateParams & { response_format: "text" | "srt" | "vtt" }, options?: RequestOptions): APIPromise<string>;
+    /** The same with a JSON `response_format` (the default, `"json"`): resolves to `{ text, ... }`. */
     create(params: TranscriptionCreateParams & { response_format?: "json" | "verbose_json" | undefined }, options?: RequestOptions): APIPromise<Transcription>;
   };
+  /** `client.audio.translations`: `POST /v1/audio/translations`. */
   translations: {
     /**
      * Translates the speech in `file` into English: the same multipart form and answers as a
      * transcription's (`POST /v1/audio/translations`).
      */
     create(params: TranslationCreateParams & { response_format: "text" | "srt" | "vtt" }, options?: RequestOptions): APIPromise<string>;
+    /** The same with a JSON `response_format` (the default, `"json"`): resolves to `{ text, ... }`. */
     create(params: TranslationCreateParams & { response_format?: "json" | "verbose_json" | undefined }, options?: RequestOptions): APIPromise<Translation>;
   };
 }

@@ -16,6 +16,7 @@ export type ModelListPromise = APIPromise<ModelList> & AsyncIterable<Model>;
 export class Models {
   readonly #client: Requester;
 
+  /** @internal Made by the client: use `client.models`. */
   constructor(client: Requester) {
     this.#client = client;
   }

@@ -8,6 +8,7 @@ export interface JSONSchemaFormat<T> extends StructuredSchema<T> {
   readonly "~standard": {
     readonly version: 1;
     readonly vendor: string;
+    /** Runs the `validate` given to `jsonSchema()` (none: the value as it is). */
     readonly validate: (value: unknown) => Promise<StandardSchemaResult<T>>;
     readonly types?: { readonly input: T; readonly output: T } | undefined;
     readonly jsonSchema: StandardJSONSchemaConverter;

@@ -20,6 +20,7 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
   readonly "~standard": {
     readonly version: 1;
     readonly vendor: string;
+    /** Checks a value: its (possibly transformed) value, or the issues. */
     readonly validate: (value: unknown) => StandardSchemaResult<Output> | Promise<StandardSchemaResult<Output>>;
     readonly types?: { readonly input: Input; readonly output: Output } | undefined;
   };
@@ -27,7 +28,9 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
 
 /** Standard JSON Schema: a converter from the schema to JSON Schema, e.g. `input({ target: "draft-07" })`. */
 export interface StandardJSONSchemaConverter {
+  /** The JSON Schema of what the schema accepts, in the draft `target` names (the SDK asks for `"draft-07"`). */
   readonly input: (options: { readonly target: string }) => Record<string, unknown>;
+  /** The JSON Schema of what the schema returns, in the draft `target` names. */
   readonly output: (options: { readonly target: string }) => Record<string, unknown>;
 }
 

@@ -26,6 +26,7 @@ export interface ToolInternals<Args = unknown, Result = unknown> {
 export interface RunnableTool<Name extends string = string, Args = unknown, Result = unknown> extends Tool<Name, Args, Result> {
   readonly [TOOL_INTERNALS]: ToolInternals<Args, Result> & {
     // A method, so that a tool of any arguments is a `RunnableTool` (methods are compared bivariantly).
+    /** The `run` given to `tool()`: what the runner calls with the checked arguments. */
     run(args: Args, context: ToolRunContext): Result | Promise<Result>;
   };
 }

@@ -13,9 +13,11 @@ import type {
   ChatCompletionMessageToolCall,
   CompletionUsage,
   FinishReason,
+  GatewayInfo,
 } from "../types/chat-completion.ts";
 import { isRecord } from "../internal/values.ts";
 import { ModelGateError } from "../errors/modelgate-error.ts";
+import { gatewayInfo, learnFrom } from "../gateway/info.ts";
 import { groqUsage } from "./chunk-events.ts";
 
 /** A spoken reply's fragments: `data` and `transcript` pieces, joined once at the end. */
@@ -153,18 +155,21 @@ export class ChatCompletionAccumulator {
 
   /**
    * The completion that the chunks added so far amount to; may be called again after more
-   * chunks. Choices are sorted by `index`.
+   * chunks. Choices are sorted by `index`. Its `gateway` (not enumerable, as on a completion
+   * `create()` returns) is the one given: what the gateway did for the call the chunks came
+   * from. Without one (chunks from a bridge body, which no call of this process made), it is
+   * what the chunks say: model, provider, id, usage and cost, no request id, no attempts.
    *
    * @throws ModelGateError when no chunk was added at all (there is nothing to describe).
    */
-  result(): ChatCompletion {
+  result(gateway?: GatewayInfo): ChatCompletion {
     if (!this.#sawChunk) {
       throw new ModelGateError("The stream ended without any chunk: no completion.");
     }
     const choices = [...this.#choices.entries()]
       .sort(([a], [b]) => a - b)
       .map(([index, parts]) => toChoice(index, parts));
-    const completion: ChatCompletion = {
+    const completion: Omit<ChatCompletion, "gateway"> = {
       id: this.#id,
       object: "chat.completion",
       created: this.#created ?? 0,
@@ -175,7 +180,7 @@ export class ChatCompletionAccumulator {
     if (this.#systemFingerprint) completion.system_fingerprint = this.#systemFingerprint;
     if (this.#serviceTier) completion.service_tier = this.#serviceTier;
     if (this.#usage) completion.usage = this.#usage;
-    return completion;
+    return Object.defineProperty(completion, "gateway", { value: gateway ?? learnedFrom(completion), configurable: true }) as ChatCompletion;
   }
 
   #choice(index: number): ChoiceParts {
@@ -391,4 +396,11 @@ function toChoice(index: number, parts: ChoiceParts): ChatCompletionChoice {
     choice.logprobs = { content: content && [...content], refusal: refusal && [...refusal] };
   }
   return choice;
+}
+
+/** What a completion assembled from chunks says of the gateway, when no call's info is known. */
+function learnedFrom(completion: Omit<ChatCompletion, "gateway">): GatewayInfo {
+  const info = gatewayInfo(undefined, undefined, 0);
+  learnFrom(info, completion as unknown as Record<string, unknown>);
+  return info;
 }

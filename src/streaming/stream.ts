@@ -139,6 +139,6 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
   async finalChatCompletion(this: Stream<ChatCompletionChunk, Response | undefined>): Promise<ChatCompletion> {
     const accumulator = new ChatCompletionAccumulator();
     for await (const chunk of this) accumulator.add(chunk);
-    return accumulator.result();
+    return accumulator.result(this.gateway);
   }
 }

@@ -201,10 +201,13 @@ export interface ChatCompletion {
   service_tier?: string | null;
   /**
    * What the gateway did: the model and provider that answered, the attempts made, the cost.
-   * Set on every completion from `create()` and `parse()`; not enumerable, so
-   * `JSON.stringify(completion)` shows the reply as it was sent.
+   * Set on every completion the SDK returns: from `create()` and `parse()`, and assembled from
+   * a stream's chunks (`finalChatCompletion()`: the stream's `gateway`, or for a stream read
+   * from a bridge body, what its chunks say). Not enumerable, so `JSON.stringify(completion)`
+   * shows the reply as it was sent. A completion as a server sends it (a mock's, a fixture's)
+   * is an `Omit<ChatCompletion, "gateway">`.
    */
-  readonly gateway?: GatewayInfo;
+  readonly gateway: GatewayInfo;
 }
 
 /** A fragment of a tool call in a stream; fragments with the same `index` form one call. */

@@ -163,16 +163,25 @@ export interface ChatCompletionDeltaEvents<ParsedT = null, PartialT = unknown> {
   chunk: (chunk: ChatCompletionChunk, snapshot: ChatCompletionSnapshot) => void;
   /** New text of a choice, and its text so far (non-streamed runner steps: the whole text, twice). */
   content: (contentDelta: string, contentSnapshot: string) => void;
+  /** New text of a choice, with its text so far and, given a schema, the object parsed so far. */
   "content.delta": (event: ContentDeltaEvent<PartialT>) => void;
   /** A choice's text is complete (not emitted for a reply the token limit cut when a schema was given). */
   "content.done": (event: ContentDoneEvent<ParsedT>) => void;
+  /** New refusal text of a choice, and its refusal so far. */
   "refusal.delta": (event: RefusalDeltaEvent) => void;
+  /** A choice's refusal is complete. */
   "refusal.done": (event: RefusalDoneEvent) => void;
+  /** New argument text of a tool call, and its arguments so far. */
   "tool_calls.function.arguments.delta": (event: FunctionToolCallArgumentsDeltaEvent) => void;
+  /** A tool call's arguments are complete (parsed, for a `tool()` or strict tool). */
   "tool_calls.function.arguments.done": (event: FunctionToolCallArgumentsDoneEvent) => void;
+  /** New tokens' log probabilities of a choice's content. */
   "logprobs.content.delta": (event: LogProbsContentDeltaEvent) => void;
+  /** Every content token's log probability, once the content is complete. */
   "logprobs.content.done": (event: LogProbsContentDoneEvent) => void;
+  /** New tokens' log probabilities of a choice's refusal. */
   "logprobs.refusal.delta": (event: LogProbsRefusalDeltaEvent) => void;
+  /** Every refusal token's log probability, once the refusal is complete. */
   "logprobs.refusal.done": (event: LogProbsRefusalDoneEvent) => void;
 }
 

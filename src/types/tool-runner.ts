@@ -14,6 +14,7 @@ export type ToolRunStopReason = "done" | "max_steps" | "max_cost" | "repeated_ca
  */
 export interface RunnableFunction {
   // Methods, so that a function of any arguments fits (methods are compared bivariantly).
+  /** Runs the call: its return value (a string as it is, anything else as JSON) becomes the tool message. */
   function(args: never, runner: ToolRun): unknown;
   /** Turns the arguments' JSON text into `function`'s `args` (`JSON.parse`, a schema's parse); a throw is told to the model. */
   parse?(input: string): unknown;
@@ -38,7 +39,9 @@ export interface RunnableToolFunction {
  */
 export interface OpenAIParseableTool extends ChatCompletionTool {
   readonly $brand: "auto-parseable-tool";
+  /** The `function` given to `zodFunction()`, if any: what the runner calls. */
   $callback: ((args: never) => unknown) | undefined;
+  /** The helper's own parse of the arguments' JSON text: what `parsed_arguments` holds. */
   $parseRaw(args: string): unknown;
 }
 

@@ -17,5 +17,5 @@ const completion: OpenAI.ChatCompletion = await client.chat.completions.create({
   max_completion_tokens: 200,
 });
 
-console.log(completion.choices[0]!.message.content);
+console.log(completion.choices[0]?.message.content);
 console.log(completion.model, completion.usage?.total_tokens);

@@ -18,5 +18,5 @@ const completion: ModelGate.ChatCompletion = await client.chat.completions.creat
   max_completion_tokens: 200,
 });
 
-console.log(completion.choices[0]!.message.content);
+console.log(completion.choices[0]?.message.content);
 console.log(completion.model, completion.usage?.total_tokens);

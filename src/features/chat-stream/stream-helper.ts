@@ -59,7 +59,7 @@ export class StreamHelper extends ChatHelper implements LoadedStream {
         accumulator?.add(chunk);
         await deltas.add(chunk);
       }
-      conversation.addCompletion(final ? await final() : withParsedNull(accumulator!.result()));
+      conversation.addCompletion(final ? await final() : withParsedNull(accumulator!.result(this.gateway)));
     }, () => conversation.emitFinal());
   }
 
@@ -124,15 +124,19 @@ function deltaParsing({ parseCompletion, PartialJSONParser }: Structured, plan: 
   };
 }
 
-/** A completion of one choice holding `message`: what `parseCompletion()` checks for a done event. */
+/**
+ * A completion of one choice holding `message`: what `parseCompletion()` checks for a done
+ * event. It carries no `gateway`: only the parsed values of its one choice are read from it.
+ */
 function partOf(snapshot: ChatCompletionSnapshot, choice: ChatCompletionSnapshotChoice, message: Record<string, unknown>): ChatCompletion {
-  return {
+  const part: Omit<ChatCompletion, "gateway"> = {
     id: snapshot.id,
     object: "chat.completion",
     created: snapshot.created,
     model: snapshot.model,
     choices: [{ index: choice.index, message: { role: "assistant", ...message } as never, finish_reason: choice.finish_reason as never }],
   };
+  return part as ChatCompletion;
 }
 
 /** As openai's helper finishes a completion it has no params for: every message gets `parsed: null`. */

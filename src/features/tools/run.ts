@@ -215,7 +215,7 @@ class ToolRun {
       this.#helper.log.pushLive({ type: "chunk", step, chunk });
       await deltas.add(chunk);
     }
-    return { completion: accumulator.result(), gateway: stream.gateway };
+    return { completion: accumulator.result(stream.gateway), gateway: stream.gateway };
   }
 
   /** Runs every call of a step at once; their messages follow in call order. */

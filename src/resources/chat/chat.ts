@@ -6,6 +6,7 @@ export class Chat {
   /** Chat completions: `client.chat.completions.create(...)`. */
   declare readonly completions: Completions;
 
+  /** @internal Made by the client: use `client.chat`. */
   constructor(client: Requester) {
     this.completions = new Completions(client);
   }

@@ -35,6 +35,7 @@ import { toolInternals } from "../../schemas/tool-internals.ts";
 export class Completions {
   readonly #client: Requester;
 
+  /** @internal Made by the client: use `client.chat.completions`. */
   constructor(client: Requester) {
     this.#client = client;
   }

@@ -85,7 +85,7 @@ export function fromLegacyFunctions(params: ChatCompletionCreateParamsBase): Cha
 }
 
 /** A completion's tool calls in the legacy shape: `message.function_call` and `finish_reason: "function_call"`. */
-export function toLegacyCompletion(completion: ChatCompletion): ChatCompletion {
+export function toLegacyCompletion(completion: Omit<ChatCompletion, "gateway">): Omit<ChatCompletion, "gateway"> {
   for (const choice of completion.choices) {
     const { tool_calls: calls, ...message } = choice.message;
     if (!calls?.length) continue;

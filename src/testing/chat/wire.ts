@@ -19,8 +19,8 @@ interface BeyondText {
   videos?: { type: "video_url"; video_url: { url: string } }[];
 }
 
-/** The plan as a non-streamed `ChatCompletion`. */
-export function toCompletion(plan: ReplyPlan, options: WireOptions): ChatCompletion {
+/** The plan as a non-streamed `ChatCompletion`, as the wire carries it (the SDK adds `gateway`). */
+export function toCompletion(plan: ReplyPlan, options: WireOptions): Omit<ChatCompletion, "gateway"> {
   return {
     id: plan.id,
     object: "chat.completion",
