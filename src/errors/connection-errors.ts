@@ -14,6 +14,14 @@ export class APIConnectionError extends APIError {
 }
 
 /**
+ * The `APIConnectionError` of a body that broke off after its response arrived (a socket cut,
+ * a truncated chunked encoding): `reason` is what the runtime said, `cause` what it threw.
+ */
+export function brokenBodyError(reason: string, cause: unknown): APIConnectionError {
+  return new APIConnectionError(`The connection broke off in the middle of the stream (${reason}).`, { cause });
+}
+
+/**
  * An attempt got no whole answer within `timeout` (for a stream: no first byte of the body),
  * or a stream was silent longer than `streamIdleTimeout`.
  */

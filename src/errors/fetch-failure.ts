@@ -1,6 +1,7 @@
 import { keptOrRedacted } from "../internal/redact-thrown.ts";
 import type { Redact } from "../internal/redact.ts";
-import { APIConnectionError } from "./connection-errors.ts";
+import { APIConnectionError, brokenBodyError } from "./connection-errors.ts";
+import { describeCause } from "./describe-cause.ts";
 import { ModelGateError } from "./modelgate-error.ts";
 
 /**
@@ -28,26 +29,10 @@ export function connectionError(error: unknown, redact: Redact): ModelGateError 
 }
 
 /**
- * The `APIConnectionError` of a body that broke off after its response arrived (a socket cut,
- * a truncated chunked encoding): the runtime's reason is named, with the key cut out, and kept
- * as `cause` as `withoutKey` keeps it (a middleware's or a custom fetch's body may have quoted
- * the key when it errored). Without `redact` the body came from the caller, not from a request
- * the SDK made with the key (`Stream.fromReadableStream()`), and its error is kept as it is.
+ * `brokenBodyError` for a body the SDK asked for with the key: what the body errored with is
+ * named and kept with the key cut out (a middleware's or a custom fetch's body may have quoted
+ * it), as `withoutKey` keeps a failed fetch's error.
  */
-export function brokenBodyError(error: unknown, redact: Redact | undefined): APIConnectionError {
-  const reason = (redact ?? String)(describeCause(error));
-  return new APIConnectionError(`The connection broke off in the middle of the stream (${reason}).`, { cause: redact ? withoutKey(error, redact) : error });
-}
-
-/**
- * Runtimes hide the socket-level reason (ECONNREFUSED, ...) in `cause`; surface it. A getter
- * (or a Proxy trap) that throws, reading it, is not let out: its own error may quote the key.
- */
-function describeCause(error: unknown): string {
-  try {
-    if (!(error instanceof Error)) return String(error);
-    return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : String(error.message);
-  } catch {
-    return "(a thrown value that could not be read)";
-  }
+export function redactedBrokenBodyError(error: unknown, redact: Redact): APIConnectionError {
+  return brokenBodyError(redact(describeCause(error)), withoutKey(error, redact));
 }

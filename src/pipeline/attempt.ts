@@ -1,5 +1,5 @@
 import { abortError, APIConnectionError, APIConnectionTimeoutError, type Redact } from "../errors/index.ts";
-import { connectionError } from "../errors/fetch-failure.ts";
+import { connectionError, redactedBrokenBodyError } from "../errors/fetch-failure.ts";
 import { BodyReader } from "../streaming/body-reader.ts";
 import { limits } from "./limits.ts";
 import { unlessAborted } from "./unless-aborted.ts";
@@ -103,7 +103,7 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
   if (bytes === undefined) {
     // One reader for the body, started now: its first read ends the timeout, and an abort
     // cancels the body whoever reads it later (the Stream, asResponse(), or nobody).
-    const reader = new BodyReader(response.body ?? new Blob().stream(), { controller, idleTimeoutMs, onFirstRead: stopTimeout, onEnd: release, redact });
+    const reader = new BodyReader(response.body ?? new Blob().stream(), { controller, idleTimeoutMs, onFirstRead: stopTimeout, onEnd: release, brokenBody: (error) => redactedBrokenBodyError(error, redact) });
     // Throws what ended the read: the timeout, the caller's abort, a cut (the reader has let go).
     const first = await reader.first();
     // Node's fetch ends a body cut before its first byte as if it were whole: an event stream

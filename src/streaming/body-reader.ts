@@ -1,7 +1,6 @@
-import { abortError, APIConnectionTimeoutError } from "../errors/connection-errors.ts";
-import { brokenBodyError } from "../errors/fetch-failure.ts";
+import { abortError, APIConnectionTimeoutError, brokenBodyError, type APIConnectionError } from "../errors/connection-errors.ts";
+import { describeCause } from "../errors/describe-cause.ts";
 import { ModelGateError } from "../errors/modelgate-error.ts";
-import type { Redact } from "../internal/redact.ts";
 import { MAX_TIMER_MS } from "../internal/values.ts";
 
 /** How a streamed body is read; see `BodyReader`. */
@@ -20,8 +19,12 @@ export interface BodyReaderOptions {
   onFirstRead?: () => void;
   /** Called once, when the reader is finished in any way (end, error, cancel, abort). */
   onEnd?: () => void;
-  /** Cuts the key out of what a broken body's error says (absent: the body is the caller's own). */
-  redact?: Redact | undefined;
+  /**
+   * The error of a body that broke off, built from what it errored with. The pipeline's keeps
+   * it with the key cut out (`redactedBrokenBodyError`); without one, the body is the caller's
+   * own (`Stream.fromReadableStream()`), sent with no key, and its error is kept as it is.
+   */
+  brokenBody?: ((error: unknown) => APIConnectionError) | undefined;
 }
 
 /**
@@ -119,7 +122,7 @@ export class BodyReader {
       // An abort cancels the reader (#onAbort), which settles this read at once.
       result = await this.#reader.read();
     } catch (error) {
-      throw this.#stop(signal.aborted ? abortError(signal) : brokenBodyError(error, this.#options.redact));
+      throw this.#stop(signal.aborted ? abortError(signal) : (this.#options.brokenBody ?? ((error) => brokenBodyError(describeCause(error), error)))(error));
     } finally {
       this.#stopIdleClock();
     }

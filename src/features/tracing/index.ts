@@ -1,5 +1,6 @@
 import { abortError } from "../../errors/connection-errors.ts";
 import { APIError } from "../../errors/index.ts";
+import { redactedBrokenBodyError } from "../../errors/fetch-failure.ts";
 import { gatewayInfo, learnFrom } from "../../gateway/info.ts";
 import { isRecord } from "../../internal/values.ts";
 import { keyFrom } from "../../pipeline/key-function.ts";
@@ -324,7 +325,7 @@ function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: R
         const chunksOf = (body: ReadableStream<Uint8Array>) => {
           // The same reading the pipeline gives the call's own body (its `decodeSuccess`), on a
           // branch of it: under the call's signal and its idle timeout, events decoded by the same rules.
-          const reader = new BodyReader(body, { controller: data.controller, idleTimeoutMs: config.streamIdleTimeout, redact });
+          const reader = new BodyReader(body, { controller: data.controller, idleTimeoutMs: config.streamIdleTimeout, brokenBody: (error) => redactedBrokenBodyError(error, redact) });
           const options = { ...spec.streamRules, maxLineLength: config.maxSSELineLength, errorContext: { redact } };
           return { chunks: (spec.stream ?? Stream.fromSSEResponse)(data.response, reader, data.controller, data.gateway as GatewayInfo, options), stop: () => reader.cancel() };
         };
