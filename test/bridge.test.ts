@@ -190,7 +190,7 @@ describe("the bridge framing", () => {
       const { text, chunks, error } = await readAll(bodyOf(`${JSON.stringify(chunk({ content: "ok" }))}\n${line}\n${end}\n`));
       expect({ text, chunks }).toEqual({ text: "ok", chunks: 1 });
       expect(error).toBeInstanceOf(ModelGateError);
-      expect(error?.message).toContain("not a chunk or frame");
+      expect(error?.message).toBe(`The stream bridge sent a line that is neither a chunk object nor one of its frames: ${JSON.stringify(line)}`);
     }
   });
 
@@ -356,7 +356,7 @@ describe("Stream.fromReadableStream() misuse from plain JavaScript", () => {
     ["a string", () => "data: {}", "readable"],
     ["null", () => null, "readable"],
   ])("names the readable when given %s", (_name, readable, param) => {
-    expect(() => Stream.fromReadableStream(readable() as never)).toThrow(expect.objectContaining({ name: "ModelGateError", param, message: expect.stringContaining("a ReadableStream") }));
+    expect(() => Stream.fromReadableStream(readable() as never)).toThrow(expect.objectContaining({ name: "ModelGateError", param, message: expect.stringContaining("`readable` must be a ReadableStream (a Response's body); got") }));
   });
   it.each([
     ["a number", () => 5],

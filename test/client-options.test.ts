@@ -34,7 +34,7 @@ describe("new ModelGate(): API key", () => {
     const key = "mg-secret-with-newline\n";
     const error = catchError(() => new ModelGate({ apiKey: key, baseURL: BASE }));
     expect(error).toBeInstanceOf(ModelGateError);
-    expect(error.message).toMatch(/newline/);
+    expect(error.message).toMatch(/contains whitespace, a line break or a non-ASCII character; check for a stray newline when it was copied/);
     expect(error.param).toBe("apiKey");
     expect(error.message).not.toContain("mg-secret");
   });
@@ -340,7 +340,7 @@ describe("new ModelGate(): option checks", () => {
     ["logLevel", "verbose", /^`logLevel` must be one of off, error, warn, info, debug; got "verbose"\.$/],
     ["logger", {}, /^`logger` must be an object with error, warn, info, debug methods; got an object\.$/],
     ["logger", { error() {}, warn() {}, info() {} }, /^`logger` must be an object with /],
-    ["maxCost", 0.05, /^`maxCost` must be given per call: create\(params, \{ maxCost \}\); got number 0\.05\.$/],
+    ["maxCost", 0.05, /^`maxCost` must be given per call, as create\(params, \{ maxCost \}\) or runTools\(params, \{ maxCost \}\); got number 0\.05\.$/],
     ["streamIdleTimeout", "5s", /^`streamIdleTimeout` must be a non-negative number of milliseconds; got "5s"\.$/],
     ["maxSSELineLength", -1, /^`maxSSELineLength` must be a non-negative number of characters; got number -1\.$/],
     ["traceContent", "yes", /^`traceContent` must be true or false; got "yes"\.$/],

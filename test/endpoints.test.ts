@@ -299,7 +299,7 @@ describe("client.audio.transcriptions.create()", () => {
       const cut = inTurn([() => text(SRT.slice(0, 10), { "content-length": length })], { maxRetries: 0 });
       const error = (await cut.client.audio.transcriptions.create(srt).catch((caught: unknown) => caught)) as Error;
       expect(error).toBeInstanceOf(APIConnectionError);
-      expect(error.message).toMatch(/10 of \d+ bytes \(content-length\)/);
+      expect(error.message).toBe(`Connection error: the body ended after 10 of its ${length} bytes (content-length).`);
     });
 
     it("reads a JSON answer as the error document it is, or reports it by what it is, never as an event stream", async () => {

@@ -77,7 +77,7 @@ describe("SSEDecoder: long lines", () => {
     decoder.decode(new TextEncoder().encode(`data: ${"x".repeat(60)}`));
     expect(() => decoder.decode(new TextEncoder().encode("y".repeat(60)))).toThrow(ModelGateError);
     expect(() => new SSEDecoder(() => {}, { maxLineLength: 100 }).decode(new TextEncoder().encode("z".repeat(101)))).toThrow(
-      /exceeded 100 characters.*maxSSELineLength/,
+      "A stream line exceeded 100 characters; raise the client's `maxSSELineLength` option if this is expected.",
     );
   });
 

@@ -342,6 +342,25 @@ describe("a 200 event stream that holds no event", () => {
     expect((error as Error).message).toContain("Sign in to the office Wi-Fi");
   });
 
+  it("quotes a page that arrives in several reads, lower-case doctype, with the key cut out", async () => {
+    const { client } = clientFor({ reads: ["<!doctype html><html><head><title>502 Bad Gateway</title></head>", `<body><h1>Upstream refused key ${KEY}</h1>`, "</body></html>\n"] });
+    const error = await streamOf(client).then(collect).then((result) => result.error, (caught: unknown) => caught);
+    expect(error).toBeInstanceOf(APIError);
+    expect(error).not.toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toContain("Upstream refused key");
+    expectNoKey(error);
+  });
+
+  it("quotes a page longer than the text kept before a first event (a portal with inline scripts), not a cut connection", async () => {
+    const page = `<!doctype html><html><head><title>Sign in</title><script>${"var a = 1;\n".repeat(8000)}</script></head><body><h1>Sign in to the office Wi-Fi</h1></body></html>`;
+    expect(page.length).toBeGreaterThan(64 * 1024);
+    const { client } = clientFor({ reads: [page.slice(0, 40_000), page.slice(40_000)] });
+    const error = await streamOf(client).then(collect).then((result) => result.error, (caught: unknown) => caught);
+    expect(error).toBeInstanceOf(APIError);
+    expect(error).not.toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toContain("non-JSON (HTML) body");
+  });
+
   it.each(["d", "dat", ": PROCESS", "data"])("still reads a body cut inside its first line (%j) as a cut", async (start) => {
     const { client } = clientFor({ reads: [start] });
     const error = await streamOf(client).then(collect).then((result) => result.error, (caught: unknown) => caught);

@@ -66,40 +66,37 @@ export class ModelGate {
   // The error classes, reachable from the client class as openai-node users write them:
   // `err instanceof ModelGate.RateLimitError`. The same classes as the named exports.
   /** The `ModelGateError` class (the same as the named export): `err instanceof ModelGate.ModelGateError`. */
-  declare static ModelGateError: typeof ModelGateError;
+  static ModelGateError = ModelGateError;
   /** The `APIError` class (the same as the named export): `err instanceof ModelGate.APIError`. */
-  declare static APIError: typeof APIError;
+  static APIError = APIError;
   /** The `BadRequestError` class (the same as the named export): `err instanceof ModelGate.BadRequestError`. */
-  declare static BadRequestError: typeof BadRequestError;
+  static BadRequestError = BadRequestError;
   /** The `AuthenticationError` class (the same as the named export): `err instanceof ModelGate.AuthenticationError`. */
-  declare static AuthenticationError: typeof AuthenticationError;
+  static AuthenticationError = AuthenticationError;
   /** The `PaymentRequiredError` class (the same as the named export): `err instanceof ModelGate.PaymentRequiredError`. */
-  declare static PaymentRequiredError: typeof PaymentRequiredError;
+  static PaymentRequiredError = PaymentRequiredError;
   /** The `PermissionDeniedError` class (the same as the named export): `err instanceof ModelGate.PermissionDeniedError`. */
-  declare static PermissionDeniedError: typeof PermissionDeniedError;
+  static PermissionDeniedError = PermissionDeniedError;
   /** The `NotFoundError` class (the same as the named export): `err instanceof ModelGate.NotFoundError`. */
-  declare static NotFoundError: typeof NotFoundError;
+  static NotFoundError = NotFoundError;
   /** The `ConflictError` class (the same as the named export): `err instanceof ModelGate.ConflictError`. */
-  declare static ConflictError: typeof ConflictError;
+  static ConflictError = ConflictError;
   /** The `UnprocessableEntityError` class (the same as the named export): `err instanceof ModelGate.UnprocessableEntityError`. */
-  declare static UnprocessableEntityError: typeof UnprocessableEntityError;
+  static UnprocessableEntityError = UnprocessableEntityError;
   /** The `RateLimitError` class (the same as the named export): `err instanceof ModelGate.RateLimitError`. */
-  declare static RateLimitError: typeof RateLimitError;
+  static RateLimitError = RateLimitError;
   /** The `InternalServerError` class (the same as the named export): `err instanceof ModelGate.InternalServerError`. */
-  declare static InternalServerError: typeof InternalServerError;
+  static InternalServerError = InternalServerError;
   /** The `APIConnectionError` class (the same as the named export): `err instanceof ModelGate.APIConnectionError`. */
-  declare static APIConnectionError: typeof APIConnectionError;
+  static APIConnectionError = APIConnectionError;
   /** The `APIConnectionTimeoutError` class (the same as the named export): `err instanceof ModelGate.APIConnectionTimeoutError`. */
-  declare static APIConnectionTimeoutError: typeof APIConnectionTimeoutError;
+  static APIConnectionTimeoutError = APIConnectionTimeoutError;
   /** The `APIUserAbortError` class (the same as the named export): `err instanceof ModelGate.APIUserAbortError`. */
-  declare static APIUserAbortError: typeof APIUserAbortError;
+  static APIUserAbortError = APIUserAbortError;
   /** The `StructuredOutputError` class (the same as the named export): `err instanceof ModelGate.StructuredOutputError`. */
-  declare static StructuredOutputError: typeof StructuredOutputError;
+  static StructuredOutputError = StructuredOutputError;
   /** The `BudgetExceededError` class (the same as the named export): `err instanceof ModelGate.BudgetExceededError`. */
-  declare static BudgetExceededError: typeof BudgetExceededError;
-  static {
-    Object.assign(this, { ModelGateError, APIError, BadRequestError, AuthenticationError, PaymentRequiredError, PermissionDeniedError, NotFoundError, ConflictError, UnprocessableEntityError, RateLimitError, InternalServerError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, StructuredOutputError, BudgetExceededError });
-  }
+  static BudgetExceededError = BudgetExceededError;
 
   /** The service root requests go to (`baseURL` without a trailing `/v1`). */
   declare readonly baseURL: string;
@@ -136,7 +133,8 @@ export class ModelGate {
     assertObject(options);
     if (isBrowserLike() && !options.dangerouslyAllowBrowser) {
       throw new ModelGateError(
-        "In a browser every visitor can read the API key: call the gateway from a server, or pass `dangerouslyAllowBrowser: true` if the key is theirs.",
+        "ModelGate does not run in a browser by default: any visitor could read the API key. " +
+          "Call the gateway from a server, or pass `dangerouslyAllowBrowser: true` if the key is the visitor's own.",
       );
     }
     // A key function is never called here: it is asked before each attempt.
@@ -288,7 +286,7 @@ export class ModelGate {
 function resolveFetch(custom: Fetch | undefined): Fetch {
   if (custom) return custom;
   if (typeof globalThis.fetch !== "function") {
-    throw new ModelGateError("No global `fetch` in this runtime: pass the `fetch` option.");
+    throw new ModelGateError("No global `fetch` in this runtime; pass one as the `fetch` option.");
   }
   return (input, init) => globalThis.fetch(input, init);
 }
@@ -305,7 +303,7 @@ function requiredSetting(option: string, value: string | undefined, envName: str
   if (typeof resolved !== "string" || resolved.trim() === "") {
     throw argumentError(
       option,
-      `is missing: pass \`new ModelGate({ ${option} })\` or set ${envName} (on Deno, with --allow-env=${envName})`,
+      `is missing: pass \`new ModelGate({ ${option} })\` or set the ${envName} environment variable (on Deno, also allow reading it: --allow-env=${envName})`,
     );
   }
   return resolved;

@@ -116,7 +116,7 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
   // A cut the transport did not reveal (see above). A content-encoded length counts the
   // compressed bytes, which fetch has decoded, so it says nothing here.
   if (response.ok && expected !== null && bytes.byteLength < Number(expected) && !response.headers.has("content-encoding")) {
-    throw new APIConnectionError(`Connection error: ${bytes.byteLength} of ${expected} bytes (content-length) arrived.`);
+    throw new APIConnectionError(`Connection error: the body ended after ${bytes.byteLength} of its ${expected} bytes (content-length).`);
   }
   return { response, text: utf8.decode(bytes), controller };
 }

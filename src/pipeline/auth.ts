@@ -16,6 +16,6 @@ export function assertAPIKey(key: unknown, where: string): asserts key is string
     throw argumentError("apiKey", `must be a non-empty string; got ${typeof key === "string" ? JSON.stringify(key) : typeof key}`, where);
   }
   if (/[^\x21-\x7e]/.test(key)) {
-    throw argumentError("apiKey", "contains whitespace or a non-ASCII character (a stray newline from copying it?)", where);
+    throw argumentError("apiKey", "contains whitespace, a line break or a non-ASCII character; check for a stray newline when it was copied", where);
   }
 }

@@ -48,7 +48,7 @@ const CLIENT_OPTIONS: OptionCheck[] = [
   ["defaultQuery", isRecord, "a record of parameters"],
   ["logLevel", isLogLevel, `one of off, ${LOG_LEVELS.join(", ")}`],
   ["logger", (value) => LOG_LEVELS.every((name) => typeof (value as Logger)[name] === "function"), `an object with ${LOG_LEVELS.join(", ")} methods`],
-  ["maxCost", () => false, "given per call: create(params, { maxCost })"],
+  ["maxCost", () => false, "given per call, as create(params, { maxCost }) or runTools(params, { maxCost })"],
 ];
 
 /**

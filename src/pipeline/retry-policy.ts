@@ -52,5 +52,5 @@ function isAmount(value: string | null | undefined): value is string {
 export function refusedWaitNote(headers: Headers, capMs: number): string {
   const milliseconds = headers.get("retry-after-ms");
   const asked = milliseconds ? `${milliseconds} ms` : `"${headers.get("retry-after")}"`;
-  return `(Not retried: retry-after asked for ${asked}, over the ${capMs / 1000} s the SDK waits.)`;
+  return `(Not retried: the server asked to wait ${asked} (retry-after), longer than the ${capMs / 1000} s the SDK waits.)`;
 }

@@ -1,6 +1,6 @@
 // The part of tracing every call runs: is anyone listening? Only then is the rest loaded
-// (src/tracing/, through the loader), so a browser app, where no runtime channel exists, carries
-// a few hundred bytes of it and never the rest.
+// (src/features/tracing/, through the loader): a call nobody traces does no tracing work, and
+// a runtime without diagnostics channels (a browser) never loads tracing at all.
 
 /** The `diagnostics_channel` `TracingChannel` every call publishes on. */
 export const REQUEST_CHANNEL = "modelgate:request";

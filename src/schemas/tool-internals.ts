@@ -1,10 +1,10 @@
 import { isRecord } from "../internal/values.ts";
 import type { ToolInternals } from "./tool.ts";
 
-// What tool(), jsonSchema() and the schema reader (schema-source.ts) share. The core imports
-// this module (completions.ts reads `toolInternals`), so these stay in the core's file, and an
-// app that calls jsonSchema() or tool() loads the schema reader only through what needs it
-// (see tsup.config.ts).
+// What tool(), jsonSchema() and the schema reader (schema-source.ts) share: the name rule, the
+// vendor mark, and where a tool() definition keeps its schema. completions.ts reads
+// `toolInternals` to tell whether a call's tools need the structured feature's closing and
+// `strict`, so this module holds only those small shared facts, not the reader.
 
 /** Names OpenAI-style APIs accept for a response schema or a function: 1–64 of `[A-Za-z0-9_-]`. */
 export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;

@@ -164,7 +164,7 @@ export class ChatCompletionAccumulator {
    */
   result(gateway?: GatewayInfo): ChatCompletion {
     if (!this.#sawChunk) {
-      throw new ModelGateError("The stream ended without any chunk: no completion.");
+      throw new ModelGateError("The stream ended without any chunk, so there is no completion to assemble.");
     }
     const choices = [...this.#choices.entries()]
       .sort(([a], [b]) => a - b)

@@ -113,7 +113,7 @@ export class BodyReader {
     if (signal.aborted) throw this.#stop(abortError(signal));
     if (this.#ended) return undefined;
     if (!this.#reader) {
-      if (this.#body.locked) throw this.#stop(new ModelGateError("The response body is already being read (asResponse()?)."));
+      if (this.#body.locked) throw this.#stop(new ModelGateError("The response body is already being read elsewhere (e.g. by asResponse())."));
       this.#reader = this.#body.getReader();
     }
     this.#startIdleClock();

@@ -101,7 +101,7 @@ export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_
   let over = false;
 
   const reject = (text: string) => {
-    ending = { error: new ModelGateError(`The stream bridge sent a line that is not a chunk or frame: ${JSON.stringify(excerpt(text, EXCERPT_LENGTH))}`) };
+    ending = { error: new ModelGateError(`The stream bridge sent a line that is neither a chunk object nor one of its frames: ${JSON.stringify(excerpt(text, EXCERPT_LENGTH))}`) };
   };
 
   const handle = (text: string) => {
@@ -183,7 +183,7 @@ export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_
           continue;
         }
         // Whether or not a line was left half-sent, the end frame is missing.
-        ending = { error: new APIConnectionError("The stream bridge ended without its end frame (cut, or openai's toReadableStream()).") };
+        ending = { error: new APIConnectionError("The stream bridge ended without its end frame: the connection was cut, or openai's toReadableStream() wrote the body (it marks no end).") };
       }
     },
     async return(): Promise<IteratorResult<T>> {

@@ -75,7 +75,7 @@ export class ChunkEvents<T> {
       // Redacted before the cut, with room past it so a key the cut goes through is caught whole.
       const shown = JSON.stringify(excerpt((this.#context.redact ?? String)(data.slice(0, 2 * EXCERPT_LENGTH)), EXCERPT_LENGTH));
       this.failure = bodyEnded
-        ? new APIConnectionError(`The stream ended in the middle of an event: ${shown}`)
+        ? new APIConnectionError(`The stream ended in the middle of an event (its data is incomplete: ${shown}).`)
         : new ModelGateError(`The stream sent data that is not valid JSON: ${shown}`);
       return;
     }
@@ -116,8 +116,8 @@ export class ChunkEvents<T> {
     }
     if (this.#finished.size === 0 && unfinished.length === 0) missing = "no finish_reason";
     else if (unfinished.length > 0) missing = `choice ${unfinished.sort((a, b) => a - b).join(", ")} had no finish_reason`;
-    else if (this.#rules.requireUsage && !this.#sawUsage) missing = "no usage chunk (stream_options.include_usage)";
-    return missing && `The stream ended before it finished (no [DONE], and ${missing}): a cut connection?`;
+    else if (this.#rules.requireUsage && !this.#sawUsage) missing = "no usage chunk, which stream_options.include_usage asked for";
+    return missing && `The stream ended before it finished (no [DONE], and ${missing}): the connection was probably cut.`;
   }
 
   #see(choice: Record<string, unknown>): void {

@@ -4,7 +4,7 @@ import type { BodyReader } from "./body-reader.ts";
 import { ChunkEvents, type EndRules } from "./chunk-events.ts";
 import { SSEDecoder } from "./sse-decoder.ts";
 
-/** The most text kept from before the first event (see `prelude`). */
+/** The most text kept from before the first event (see `prelude`): the start of a page or error document. */
 const MAX_PRELUDE_LENGTH = 64 * 1024;
 
 /** How a response body of Server-Sent Events is read; see `ClientOptions` for the defaults. */
@@ -33,9 +33,10 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gate
   let bodyEnded = false;
   let finished = false;
   /**
-   * The bytes before the first event, kept (up to a limit) so that a body that never was an
-   * event stream can still be understood at its end: an error document sent with status 200
-   * under a content type that does not say JSON.
+   * The start of the text before the first event (its first MAX_PRELUDE_LENGTH characters), so
+   * that a body that never was an event stream can still be understood at its end: an error
+   * document sent with status 200 under a content type that does not say JSON, or a proxy's
+   * page however long (a captive portal with inline scripts), which its start shows to be one.
    */
   let prelude: string | undefined = "";
   const preludeDecoder = new TextDecoder();
@@ -96,11 +97,13 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gate
         if (bytes === undefined) {
           bodyEnded = true;
           decoder.flush();
-          if (prelude !== undefined) events.failure ??= errorDocumentIn(prelude + preludeDecoder.decode(), { ...options.errorContext, headers: response.headers });
-        } else {
           if (prelude !== undefined) {
-            prelude += preludeDecoder.decode(bytes, { stream: true });
-            if (prelude.length > MAX_PRELUDE_LENGTH) prelude = undefined;
+            const text = prelude.length < MAX_PRELUDE_LENGTH ? prelude + preludeDecoder.decode() : prelude;
+            events.failure ??= errorDocumentIn(text, { ...options.errorContext, headers: response.headers });
+          }
+        } else {
+          if (prelude !== undefined && prelude.length < MAX_PRELUDE_LENGTH) {
+            prelude = (prelude + preludeDecoder.decode(bytes, { stream: true })).slice(0, MAX_PRELUDE_LENGTH);
           }
           decoder.decode(bytes);
         }

@@ -211,6 +211,6 @@ export class SSEDecoder {
   }
 
   #tooLong(what: "line" | "event"): ModelGateError {
-    return new ModelGateError(`A stream ${what} exceeded ${this.#maxLineLength} characters (the client's \`maxSSELineLength\`).`);
+    return new ModelGateError(`A stream ${what} exceeded ${this.#maxLineLength} characters; raise the client's \`maxSSELineLength\` option if this is expected.`);
   }
 }

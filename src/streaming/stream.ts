@@ -74,7 +74,7 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
    */
   static fromReadableStream<T>(readable: ReadableStream<Uint8Array>, controller = new AbortController()): Stream<T, undefined> {
     // Plain JavaScript may pass a `Response`, a string or a signal: said here, not by a TypeError from a read.
-    if (typeof readable?.getReader !== "function") throw invalidArgument("readable", "a ReadableStream", readable);
+    if (typeof readable?.getReader !== "function") throw invalidArgument("readable", "a ReadableStream (a Response's body)", readable);
     if (typeof controller?.signal?.addEventListener !== "function") throw invalidArgument("controller", "an AbortController", controller);
     // Created now, so that aborting `controller` cancels the body even before anyone iterates.
     const reader = new BodyReader(readable, { controller });
@@ -84,7 +84,7 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
   /** The chunks, one by one; used by `for await`. @throws ModelGateError on a second call. */
   [Symbol.asyncIterator](): AsyncIterator<T> {
     if (this.#consumed) {
-      throw new ModelGateError("This stream has already been consumed: tee() it for two readers.");
+      throw new ModelGateError("This stream has already been consumed; a stream can be read once (use stream.tee() for two readers).");
     }
     this.#consumed = true;
     return this.#makeIterator();

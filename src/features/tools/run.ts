@@ -7,12 +7,12 @@ import { unlessAborted } from "../../pipeline/unless-aborted.ts";
 import type { ChatCompletionRunner } from "../../resources/chat/chat-completion-runner.ts";
 import type { Completions } from "../../resources/chat/completions.ts";
 import type { EventStream } from "../../resources/chat/event-stream.ts";
+import { chatStreamRules } from "../../resources/chat/decode.ts";
 import { assertChatParams } from "../../resources/chat/validate.ts";
 import type { Requester } from "../../resources/requester.ts";
 import type { SendBudget } from "../../pipeline/request.ts";
 import { sendableTools } from "../structured/strict-mode.ts";
 import { ChatCompletionAccumulator } from "../../streaming/accumulate.ts";
-import type { EndRules } from "../../streaming/chunk-events.ts";
 import type { Stream } from "../../streaming/stream.ts";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage } from "../../types/index.ts";
 import type { ToolRunCall, ToolRunResult, ToolRunStep, ToolRunStopReason } from "../../types/tool-runner.ts";
@@ -200,7 +200,9 @@ class ToolRun {
     // a provider that ignores `stream_options` ends a whole answer without the usage chunk, and
     // that step counts at its worst case (see RunBudget.count) instead of failing as a cut one.
     const streamed = { ...body, stream_options: { ...(isRecord(body.stream_options) ? body.stream_options : {}), include_usage: true } };
-    const streamRules = stepStreamRules(body);
+    // The rules create() reads from a request, from the caller's params: the usage chunk is
+    // required only when the caller asked for it.
+    const streamRules = chatStreamRules(body);
     // As create() sends a streamed chat request (its tools already sendable), with those rules.
     const send = (sent: unknown, sendOptions: Record<string, unknown>, sendBudget?: SendBudget) =>
       this.#client.request<Stream<ChatCompletionChunk>>({ method: "POST", path: "/v1/chat/completions", body: sent, response: "sse", streamRules, options: sendOptions, sendBudget, validate: () => assertChatParams(sent) });
@@ -266,22 +268,6 @@ class ToolRun {
     if (earlier.length < REPEATS_TO_STOP - 1) return new Set();
     return new Set(calls.filter((_, index) => earlier.every((step) => step.has(signatures[index] as string))).map(({ call }) => call));
   }
-}
-
-/**
- * What a streamed step must have shown before a close without `[DONE]` counts as its end: the
- * rules create() reads from a request (resources/chat/decode.ts, `chatStreamRules`), read from
- * the caller's params, so the usage chunk is required only when the caller asked for it.
- * Written again here rather than exported from the core: every core export weighs on the
- * first load of every app.
- */
-function stepStreamRules(params: Record<string, unknown>): EndRules {
-  const format = isRecord(params.audio) ? params.audio.format : undefined;
-  return {
-    requireUsage: isRecord(params.stream_options) && params.stream_options.include_usage === true,
-    audioFormat: typeof format === "string" ? format : undefined,
-    choiceCount: typeof params.n === "number" ? params.n : undefined,
-  };
 }
 
 /** A step's own failure names the step, which matters in a long run. */

@@ -14,7 +14,7 @@ import { readResponseMessage } from "../../streaming/response-message.ts";
  */
 export function decodeChatAnswer(data: unknown, gateway: GatewayInfo): unknown {
   // An empty body, `null` or an object without choices passes for no answer, never for one.
-  if (!isRecord(data) || !Array.isArray(data.choices)) throw new APIConnectionError("The answer has no `choices`: cut, or not a chat completion.");
+  if (!isRecord(data) || !Array.isArray(data.choices)) throw new APIConnectionError("The answer has no `choices`: it was cut, or is no chat completion.");
   for (const choice of data.choices) {
     const message: unknown = isRecord(choice) ? choice.message : undefined;
     // Read as a streamed delta is: `reasoning_content`, a list of content parts.

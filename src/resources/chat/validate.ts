@@ -13,7 +13,7 @@ export function assertChatParams(params: unknown): void {
   if (!isRecord(params)) throw invalidArgument("params", "an object such as { model, messages }", params);
   const { model, messages, stream } = params;
   if (typeof model !== "string" || model === "") {
-    throw invalidArgument("model", 'a non-empty string (a model id, or "auto")', model);
+    throw invalidArgument("model", 'a non-empty string (a model id, or "auto" to let the gateway choose)', model);
   }
   if (!Array.isArray(messages)) {
     throw invalidArgument("messages", "an array of messages", messages);
