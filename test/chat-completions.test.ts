@@ -52,6 +52,26 @@ describe("chat.completions.create", () => {
   });
 });
 
+describe("withResponse() and asResponse() of one call", () => {
+  it("give the same Response object, as openai's do, its body readable", async () => {
+    server.use(http.post(`${BASE}/v1/chat/completions`, () => HttpResponse.json(completionBody("Hi"))));
+    const call = testClient().chat.completions.create({ model: "auto", messages: USER_HELLO });
+    const { response } = await call.withResponse();
+    const raw = await call.asResponse();
+    expect(raw).toBe(response);
+    expect((await raw.json()).choices[0].message.content).toBe("Hi");
+  });
+
+  it("give the same Response object for a stream", async () => {
+    server.use(http.post(`${BASE}/v1/chat/completions`, () => new HttpResponse(`${contentEvent("a", "stop")}${DONE}`, { headers: { "content-type": "text/event-stream" } })));
+    const call = testClient().chat.completions.create({ model: "auto", messages: USER_HELLO, stream: true });
+    const { data, response } = await call.withResponse();
+    expect(await call.asResponse()).toBe(response);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(await data.text()).toBe("a");
+  });
+});
+
 describe("caller mistakes are caught before any request", () => {
   const cases: [string, unknown, RegExp][] = [
     ["a missing model", { messages: USER_HELLO }, /`model` must be a non-empty string.*got nothing/],

@@ -20,7 +20,8 @@ describe("new ModelGate(): API key", () => {
     vi.stubEnv("MODELGATE_API_KEY", API_KEY);
     vi.stubEnv("MODELGATE_BASE_URL", "https://env.example.com/v1");
     const client = new ModelGate();
-    expect(client.baseURL).toBe("https://env.example.com");
+    expect(client.baseURL).toBe("https://env.example.com/v1");
+    expect(client.apiKey).toBe(API_KEY);
   });
 
   it("prefers the options over the environment", () => {
@@ -65,8 +66,14 @@ describe("new ModelGate(): base URL", () => {
     ["https://host.example/v1/", "https://host.example"],
     ["https://host.example/api/v1", "https://host.example/api"],
     ["http://127.0.0.1:8080", "http://127.0.0.1:8080"],
-  ])("normalises %s to the service root %s", (baseURL, root) => {
-    expect(new ModelGate({ apiKey: API_KEY, baseURL }).baseURL).toBe(root);
+  ])("reads %s back as given, and sends requests under the service root %s", async (baseURL, root) => {
+    const urls: string[] = [];
+    const fetch: Fetch = async (url) => (urls.push(String(url)), Response.json({ object: "list", data: [] }));
+    const client = new ModelGate({ apiKey: API_KEY, baseURL, fetch });
+    expect(client.baseURL).toBe(baseURL);
+    await client.models.list();
+    await client.get("/v1/models");
+    expect(urls).toEqual([`${root}/v1/models`, `${root}/v1/models`]);
   });
 
   it("throws a ModelGateError when the base URL is missing", () => {
@@ -89,6 +96,35 @@ describe("new ModelGate(): apiKey and baseURL swapped", () => {
     const error = catchError(() => new ModelGate({ apiKey: "https://gateway.example.com", baseURL: key }));
     expect(error).toMatchObject({ param: "baseURL", message: expect.stringContaining("is not a URL") });
     for (let start = 0; start + 8 <= key.length; start++) expect(String((error as Error).stack) + (error as Error).message).not.toContain(key.slice(start, start + 8));
+  });
+});
+
+describe("new ModelGate(): options read back, as openai's do", () => {
+  it("reads back the API key given, or the key function itself, never calling it", () => {
+    expect(new ModelGate({ apiKey: API_KEY, baseURL: BASE }).apiKey).toBe(API_KEY);
+    const keyFunction = vi.fn(() => API_KEY);
+    expect(new ModelGate({ apiKey: keyFunction, baseURL: BASE }).apiKey).toBe(keyFunction);
+    expect(keyFunction).not.toHaveBeenCalled();
+  });
+
+  it("reads apiKey through a getter on the class, not an own property of the client", () => {
+    const client = new ModelGate({ apiKey: API_KEY, baseURL: BASE });
+    expect(Object.getOwnPropertyNames(client)).not.toContain("apiKey");
+    expect(typeof Object.getOwnPropertyDescriptor(ModelGate.prototype, "apiKey")?.get).toBe("function");
+  });
+
+  it("keeps the key of the client it was derived from in withOptions(), unless given a new one", () => {
+    const client = new ModelGate({ apiKey: API_KEY, baseURL: BASE });
+    expect(client.withOptions({ maxRetries: 0 }).apiKey).toBe(API_KEY);
+    expect(client.withOptions({ apiKey: "mg-other-key-0123456789" }).apiKey).toBe("mg-other-key-0123456789");
+  });
+
+  it("reads back the resolved log level: the option, else MODELGATE_LOG, else warn", () => {
+    vi.stubEnv("MODELGATE_LOG", "");
+    expect(new ModelGate({ apiKey: API_KEY, baseURL: BASE }).logLevel).toBe("warn");
+    expect(new ModelGate({ apiKey: API_KEY, baseURL: BASE, logLevel: "off" }).logLevel).toBe("off");
+    vi.stubEnv("MODELGATE_LOG", "debug");
+    expect(new ModelGate({ apiKey: API_KEY, baseURL: BASE, logger: { error() {}, warn() {}, info() {}, debug() {} } }).logLevel).toBe("debug");
   });
 });
 

@@ -204,6 +204,22 @@ describe("messages state the status once", () => {
 });
 
 describe("no response", () => {
+  it("says what to do when fetch fails on an undici dispatcher of another version, as openai does", async () => {
+    // What Node's fetch throws given the npm undici's ProxyAgent: the reason two causes down.
+    const mismatch = Object.assign(new Error("invalid onRequestStart method"), { code: "UND_ERR_INVALID_ARG" });
+    const fetchFailed = new TypeError("fetch failed", { cause: new Error("dispatch failed", { cause: mismatch }) });
+    const client = new ModelGate({ apiKey: API_KEY, baseURL: BASE, maxRetries: 0, fetch: async () => Promise.reject(fetchFailed) });
+    const error = (await client.models.list().catch((caught: unknown) => caught)) as APIConnectionError;
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error.message).toMatch(/^Connection error: fetch failed/);
+    expect(error.message).toContain("an undici dispatcher, such as ProxyAgent, that is incompatible with the fetch implementation");
+    expect(error.message).toContain("import { fetch, ProxyAgent } from 'undici'; new ModelGate({ fetch, fetchOptions: { dispatcher: new ProxyAgent(...) } });");
+    expect(error.cause).toBe(fetchFailed);
+
+    const refused = new ModelGate({ apiKey: API_KEY, baseURL: BASE, maxRetries: 0, fetch: async () => Promise.reject(new TypeError("fetch failed")) });
+    expect(((await refused.models.list().catch((caught: unknown) => caught)) as Error).message).not.toContain("undici");
+  });
+
   it("turns a network failure into APIConnectionError naming the cause", async () => {
     server.use(http.post(`${BASE}/v1/chat/completions`, () => HttpResponse.error()));
     const error = await failure();

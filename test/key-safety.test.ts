@@ -451,6 +451,32 @@ describe("no part of the key shows in what an error holds", () => {
   });
 });
 
+describe("client.apiKey", () => {
+  it("reads the key back while it shows in no rendering of the client, its getters and hidden fields included", () => {
+    const client = new ModelGate({ apiKey: SECRET, baseURL: "https://gateway.test" });
+    expect(client.apiKey).toBe(SECRET);
+    expectNoPart([SECRET], [
+      ["String()", String(client)],
+      ["JSON.stringify", JSON.stringify(client)],
+      ["util.inspect", inspect(client, { depth: Infinity, showHidden: true, getters: true })],
+      ["Object.entries", JSON.stringify(Object.entries(client).map(([name, value]) => [name, String(value)]))],
+    ]);
+  });
+
+  it("shows in no rendering of an error the client threw", async () => {
+    const client = new ModelGate({
+      apiKey: SECRET,
+      baseURL: "https://gateway.test",
+      maxRetries: 0,
+      fetch: async (_url, init) => Response.json({ error: { message: `bad key ${new Headers(init?.headers).get("authorization")}` } }, { status: 401 }),
+    });
+    expect(client.apiKey).toBe(SECRET);
+    const error = await client.models.list().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expectNoPart([SECRET], renderings(error));
+  });
+});
+
 describe("no part of the key shows in a debug line", () => {
   /** Runs one call with `logLevel: "debug"` and returns every line, details serialised as a log sink would. */
   async function debugLinesOf(options: ClientOptions, respond: (url: string, init: RequestInit) => Response = () => json({ object: "list", data: [] })) {

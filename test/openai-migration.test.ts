@@ -194,6 +194,17 @@ describe("openai migration: the modelgate programs run against the mock gateway"
     expect(await runOpenAIOriginal("run-tools")).toEqual(lines);
   });
 
+  it("client-surface: the options read back, withResponse() and asResponse() share a Response, toFile() reads a Response-like, as under openai", async () => {
+    const lines = await runProgram("client-surface");
+    expect(lines).toEqual([
+      "key: true, baseURL: true",
+      "logLevel: warn, maxRetries: 1, timeout: 20000",
+      "same response: true, status: 200",
+      "file: memo.txt 11 hello there",
+    ]);
+    expect(await runOpenAIOriginal("client-surface")).toEqual(lines);
+  });
+
   it("tools (under openai too): the stream() helper's finalChatCompletion() gives the same tool call and answer", async () => {
     const lines = await runProgram("tools");
     expect(await runOpenAIOriginal("tools")).toEqual(lines);

@@ -132,3 +132,53 @@ describe("messages that say what is wrong", () => {
     expect(requests).toHaveLength(1);
   });
 });
+
+describe("client.post(path, { body: stream })", () => {
+  const streamOf = (...parts: string[]) =>
+    new ReadableStream<Uint8Array>({
+      start(sink) {
+        for (const part of parts) sink.enqueue(new TextEncoder().encode(part));
+        sink.close();
+      },
+    });
+
+  it("sends a ReadableStream as the body, streamed (duplex half), as openai does", async () => {
+    const sent: { body: string; duplex: unknown; contentType: string | null }[] = [];
+    const fetch = async (input: string | URL | Request, init?: RequestInit) => {
+      const request = new Request(input, init);
+      sent.push({ body: await request.text(), duplex: (init as { duplex?: unknown }).duplex, contentType: request.headers.get("content-type") });
+      return Response.json({ ok: true });
+    };
+    const body = streamOf('{"a":', "1}");
+    const answer = await client({ fetch }).post("/v1/uploads/part", { body, headers: { "content-type": "application/octet-stream" } });
+    expect(answer).toEqual({ ok: true });
+    expect(sent).toEqual([{ body: '{"a":1}', duplex: "half", contentType: "application/octet-stream" }]);
+  });
+
+  it("reaches middleware as the Request's body", async () => {
+    const bodies: string[] = [];
+    const fetch = async () => Response.json({ ok: true });
+    const seen = client({ fetch, middleware: [async (request, next) => (bodies.push(await request.clone().text()), next(request))] });
+    await seen.post("/v1/x", { body: streamOf("raw bytes") });
+    expect(bodies).toEqual(["raw bytes"]);
+  });
+
+  it("does not retry a call whose body is a stream, which cannot be sent twice", async () => {
+    const { fetch, requests } = recording(() => Response.json({ error: { message: "busy" } }, { status: 503 }));
+    const error = await client({ fetch, maxRetries: 2 }).post("/v1/x", { body: streamOf("once") }).catch((caught: unknown) => caught);
+    expect((error as Error).message).toContain("busy");
+    expect(requests).toHaveLength(1);
+    // The same call with a JSON body is retried, as every call is.
+    const json = recording(() => Response.json({ error: { message: "busy" } }, { status: 503, headers: { "retry-after-ms": "0" } }));
+    await client({ fetch: json.fetch, maxRetries: 2 }).post("/v1/x", { body: { once: true } }).catch(() => undefined);
+    expect(json.requests).toHaveLength(3);
+  });
+
+  it("does not ask an apiKey function again after a 401 for a stream body", async () => {
+    const keys = ["mg-first-key-0123456789", "mg-second-key-0123456789"];
+    const { fetch, requests } = recording(() => Response.json({ error: { message: "bad key" } }, { status: 401 }));
+    const keyed = new ModelGate({ apiKey: () => keys.shift() as string, baseURL: "https://gateway.test", fetch });
+    await keyed.post("/v1/x", { body: streamOf("once") }).catch(() => undefined);
+    expect(requests).toHaveLength(1);
+  });
+});

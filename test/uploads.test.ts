@@ -83,6 +83,13 @@ describe("toFile()", () => {
     expect([file.name, file.type, await bytesOf(file)]).toEqual(["call 1.wav", "audio/wav", [...AUDIO]]);
   });
 
+  it("reads a Response-like object (node-fetch's, another realm's, a test double): its url and blob() alone", async () => {
+    const double = { url: "https://files.test/voice/memo.wav", blob: async () => new Blob([AUDIO], { type: "audio/wav" }) };
+    const file = await toFile(double);
+    expect([file.name, file.type, await bytesOf(file)]).toEqual(["memo.wav", "audio/wav", [...AUDIO]]);
+    expect((await toFile(double, "named.wav")).name).toBe("named.wav");
+  });
+
   it("reads an async iterable of mixed byte chunks and a ReadableStream, each once", async () => {
     const { iterable, counts } = countedParts([AUDIO.subarray(0, 4), AUDIO.subarray(4)]);
     const file = await toFile(iterable, "parts.wav");

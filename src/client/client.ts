@@ -21,7 +21,7 @@ import type { APIPromise, WithResponse } from "../pipeline/api-promise.ts";
 import type { APIErrorInit } from "../errors/index.ts";
 import { assertOptions } from "../pipeline/call-options.ts";
 import { request, type PipelineConfig, type RequestSpec } from "../pipeline/request.ts";
-import { assertAPIKey } from "../pipeline/auth.ts";
+import { assertAPIKey, type APIKeyFunction } from "../pipeline/auth.ts";
 import { serviceRoot } from "../pipeline/url.ts";
 import { Chat } from "../resources/chat/chat.ts";
 import type { Completions } from "../resources/chat/completions.ts";
@@ -33,7 +33,7 @@ import { warnAboutPlainHTTP } from "../logging/plain-http.ts";
 import { argumentError } from "../errors/invalid-argument.ts";
 import { readEnv } from "../internal/env.ts";
 import { isRecord } from "../internal/values.ts";
-import { isLogLevel, levelledLogger } from "../logging/logger.ts";
+import { isLogLevel, levelledLogger, type LogLevel } from "../logging/logger.ts";
 import type { Requester } from "../resources/requester.ts";
 import { isBrowserLike, runtimeName } from "../internal/runtime.ts";
 import { DEFAULT_MAX_LINE_LENGTH } from "../streaming/sse-decoder.ts";
@@ -45,7 +45,10 @@ const DEFAULT_MAX_RETRIES = 2;
 
 /** Options of the generic `client.post()` / `put()` / `patch()`. */
 export interface BodyRequestOptions extends RequestOptions {
-  /** Sent as JSON. */
+  /**
+   * Sent as JSON; a `ReadableStream` is sent as it is, streamed (`duplex: "half"`), and such
+   * a call is never retried or re-sent: a stream can be read once only.
+   */
   body?: unknown;
   /** Resolve to a `Stream` of the response's Server-Sent Events instead of parsed JSON. */
   stream?: boolean | undefined;
@@ -98,7 +101,11 @@ export class ModelGate {
   /** The `BudgetExceededError` class (the same as the named export): `err instanceof ModelGate.BudgetExceededError`. */
   static BudgetExceededError = BudgetExceededError;
 
-  /** The service root requests go to (`baseURL` without a trailing `/v1`). */
+  /**
+   * The `baseURL` option as given, or as read from `MODELGATE_BASE_URL`: not normalised, as
+   * openai's reads back (`"https://host/v1"` stays so). Requests go to the service root it
+   * names, the trailing `/v1` dropped so that a path is never prefixed twice.
+   */
   declare readonly baseURL: string;
   /** Milliseconds per attempt; see `ClientOptions.timeout`. */
   declare readonly timeout: number;
@@ -106,6 +113,8 @@ export class ModelGate {
   declare readonly streamIdleTimeout: number;
   /** Retries after the first attempt. */
   declare readonly maxRetries: number;
+  /** The log level in use: the `logLevel` option, else `MODELGATE_LOG`, else `"warn"`. */
+  declare readonly logLevel: LogLevel;
   /** `client.chat.completions.create(...)`. */
   declare readonly chat: Chat;
   /** `client.models.list()` and `retrieve(id)`. */
@@ -144,13 +153,14 @@ export class ModelGate {
     const { root, search } = serviceRoot(baseURL.trim());
     const redactor = typeof apiKey === "string" ? createRedactor(apiKey) : createRedactor();
     assertOptions(options, redactor.redact, "client");
-    this.baseURL = root;
+    this.baseURL = baseURL;
     this.timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
     this.streamIdleTimeout = options.streamIdleTimeout ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
 
     const logLevelFromEnv = readEnv("MODELGATE_LOG");
     const logLevel = options.logLevel ?? (isLogLevel(logLevelFromEnv) ? logLevelFromEnv : "warn");
+    this.logLevel = logLevel;
     const log = levelledLogger(logLevel, options.logger ?? console);
     warnAboutPlainHTTP(root, log);
 
@@ -214,6 +224,16 @@ export class ModelGate {
       client.#requester.cache = this.#requester.cache;
     }
     return client;
+  }
+
+  /**
+   * The API key in use (the `apiKey` option, or `MODELGATE_API_KEY`), or the `apiKey` function
+   * itself, which is never called to read this. A getter on the class, not a field: the key
+   * stays out of `util.inspect` (with `showHidden` and `getters` too), `JSON.stringify` and
+   * every error. (openai's is an own property, `null` for a key function until its first call.)
+   */
+  get apiKey(): string | APIKeyFunction {
+    return this.#config.apiKey;
   }
 
   /** `GET {baseURL}{path}` through the same auth, retries, timeouts and errors as every method. */

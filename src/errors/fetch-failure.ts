@@ -25,7 +25,35 @@ export function connectionError(error: unknown, redact: Redact): ModelGateError 
   // Already the SDK's word: an error a middleware threw, as the middleware runner gave it.
   // The copy is asked, not the thrown value: a Proxy may throw when asked its class.
   if (cause instanceof ModelGateError) return cause;
-  return new APIConnectionError(redact(`Connection error: ${describeCause(error)}`), { cause });
+  const hint = isUndiciDispatcherMismatch(error) ? ` ${UNDICI_DISPATCHER_HINT}` : "";
+  return new APIConnectionError(redact(`Connection error: ${describeCause(error)}`) + hint, { cause });
+}
+
+/** What to do about a dispatcher from another undici than the fetch's (openai's hint, in our names). */
+const UNDICI_DISPATCHER_HINT =
+  "This may be caused by passing an undici dispatcher, such as ProxyAgent, that is incompatible with the fetch implementation. " +
+  "If you are using undici's ProxyAgent, pass the fetch implementation from the same undici package: " +
+  "import { fetch, ProxyAgent } from 'undici'; new ModelGate({ fetch, fetchOptions: { dispatcher: new ProxyAgent(...) } });";
+
+/**
+ * A `fetchOptions.dispatcher` from an undici of another major version than the fetch's (Node's
+ * own fetch given the npm package's ProxyAgent): undici then throws `UND_ERR_INVALID_ARG`
+ * "invalid onRequestStart method", somewhere down the `cause` chain of "fetch failed", which
+ * names nothing the caller set. The same test as openai's, over at most 8 causes (a chain
+ * may loop). A getter or Proxy trap that throws is not let out, as in `describeCause`.
+ */
+function isUndiciDispatcherMismatch(error: unknown): boolean {
+  try {
+    let current = error;
+    for (let depth = 0; depth < 8 && typeof current === "object" && current !== null; depth++) {
+      const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+      if (code === "UND_ERR_INVALID_ARG" && typeof message === "string" && message.includes("invalid onRequestStart method")) return true;
+      current = cause;
+    }
+  } catch {
+    // Unreadable: not the mismatch this hint is for.
+  }
+  return false;
 }
 
 /**

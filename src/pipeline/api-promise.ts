@@ -12,9 +12,10 @@ export interface WithResponse<T> {
  */
 export interface APIPromise<T> extends Promise<T> {
   /**
-   * Resolves to `{ data, response, requestID }`. For a plain call `response` is rebuilt from
-   * the text the SDK read, so its body can be read again; for a stream it is the live
-   * response whose body the `Stream` reads.
+   * Resolves to `{ data, response, requestID }`, `response` being the object `asResponse()`
+   * gives. For a plain call it is rebuilt from the text the SDK read, so its body can be read
+   * again; for a stream its body is read through the `Stream`'s reader (read it or the
+   * `Stream`, not both; `stream.response` is the live response, its body taken by that reader).
    */
   withResponse(): Promise<WithResponse<T>>;
   /**

@@ -23,8 +23,10 @@ export interface BuiltRequest {
   /** The call's `timeout`, else the client's: per attempt, and for each wait beside one. */
   timeoutMs: number;
   url: string;
-  /** JSON text, a `FormData` sent as it is, or none. */
-  body: string | FormData | undefined;
+  /** JSON text, a `FormData` or a caller's `ReadableStream` sent as it is, or none. */
+  body: string | FormData | ReadableStream | undefined;
+  /** `duplex: "half"` for a stream body (which fetch requires then), else nothing. */
+  duplex: { duplex?: "half" };
   /** What each attempt fetches with: the client's `fetch`, or the middleware runner around it. */
   fetch: Fetch;
   /** What the call's retries and re-sends have used so far. */
@@ -53,10 +55,13 @@ export function buildRequest(config: PipelineConfig, spec: RequestSpec, progress
   const kind = spec.response ?? "json";
   const timeoutMs = options.timeout ?? config.timeout;
   const form = spec.body instanceof FormData;
-  const body = form ? (spec.body as FormData) : spec.body === undefined ? undefined : toJSON(spec.body);
+  // A caller's stream (`client.post(path, { body: stream })`) goes out as it is, as openai
+  // sends one. It can be read once only: no retry, new key or smaller request sends it again.
+  const streamed = typeof ReadableStream === "function" && spec.body instanceof ReadableStream;
+  const body = form || streamed ? (spec.body as FormData | ReadableStream) : spec.body === undefined ? undefined : toJSON(spec.body);
   const sdkHeaders = {
     accept: kind === "sse" ? "text/event-stream" : "application/json",
-    "content-type": body === undefined || form ? undefined : "application/json",
+    "content-type": body === undefined || form || streamed ? undefined : "application/json",
     // The same key on every retry lets the gateway recognise a repeat of a request that
     // already reached it (e.g. the connection died after it was processed).
     "idempotency-key": spec.method === "GET" ? undefined : (options.idempotencyKey ?? newIdempotencyKey()),
@@ -69,14 +74,15 @@ export function buildRequest(config: PipelineConfig, spec: RequestSpec, progress
     timeoutMs,
     url,
     body,
+    duplex: streamed ? { duplex: "half" } : {},
     // Most calls have neither: then fetch is called as is. Under `maxCost` the runner (with or
     // without middleware) checks every send against the budget.
     fetch: middleware[0] || spec.sendBudget ? throughMiddleware(middleware, config, spec, options, progress) : config.fetch,
     state: {
       retries: 0,
-      maxRetries: options.maxRetries ?? config.maxRetries,
-      mayAskForNewKey: typeof config.apiKey !== "string",
-      mayShrink: options.shrinkToAffordable ?? config.shrinkToAffordable,
+      maxRetries: streamed ? 0 : (options.maxRetries ?? config.maxRetries),
+      mayAskForNewKey: !streamed && typeof config.apiKey !== "string",
+      mayShrink: !streamed && (options.shrinkToAffordable ?? config.shrinkToAffordable),
     },
     headersFor: (key) => {
       // Authorization comes first, so `defaultHeaders` or the call's `headers` may replace or remove it.

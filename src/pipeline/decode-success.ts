@@ -23,13 +23,21 @@ export function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spe
       return { data: raw as T, response: () => raw, asResponse: () => raw };
     }
     const options = { ...spec.streamRules, maxLineLength: config.maxSSELineLength, errorContext: { redact: config.redact } };
+    // One readable response for `withResponse()` and `asResponse()`, as openai gives one
+    // object to both; made when first asked, so a caller who reads only the Stream starts no
+    // second reader of the body.
+    let raw: Response | undefined;
+    const readableRaw = () => (raw ??= rawResponse(response, reader));
     return {
       data: (spec.stream ?? Stream.fromSSEResponse)(response, reader, exchange.controller, gateway(), options) as T,
-      response: () => response,
-      asResponse: () => rawResponse(response, reader),
+      response: readableRaw,
+      asResponse: readableRaw,
     };
   }
-  const readable = () => new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+  // Rebuilt from the text read, so its body can be read though the SDK read the original's;
+  // once, so `withResponse().response` and `asResponse()` are the same object, as in openai.
+  let copy: Response | undefined;
+  const readable = () => (copy ??= new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers }));
   let data: unknown = text;
   if (kind === "json") {
     try {

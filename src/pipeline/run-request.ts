@@ -35,7 +35,7 @@ export async function runRequest<T>(config: PipelineConfig, spec: RequestSpec, p
       exchange = await attempt({
         fetch: request.fetch,
         url,
-        init: { ...config.fetchOptions, ...options.fetchOptions, method: spec.method, headers, body: request.body ?? null },
+        init: { ...config.fetchOptions, ...options.fetchOptions, method: spec.method, headers, body: request.body ?? null, ...request.duplex },
         timeoutMs: request.timeoutMs,
         signal: options.signal,
         kind,

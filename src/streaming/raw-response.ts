@@ -14,6 +14,8 @@ export function rawResponse(response: Response, reader: BodyReader): Response {
       else sink.enqueue(bytes);
     },
     cancel: () => reader.cancel(),
-  });
+    // Nothing is read before the caller reads: `withResponse()` gives this object beside the
+    // `Stream`, and a read ahead here would take the Stream's bytes.
+  }, { highWaterMark: 0 });
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }

@@ -5,7 +5,7 @@ import { keptOrRedacted, redactThrown } from "../../internal/redact-thrown.ts";
 import type { Redact } from "../../internal/redact.ts";
 import { unlessAborted } from "../../pipeline/unless-aborted.ts";
 import { MAX_TIMER_MS } from "../../internal/values.ts";
-import type { ToFileInput, ToFileOptions } from "../../media/to-file.ts";
+import type { ResponseLike, ToFileInput, ToFileOptions } from "../../media/to-file.ts";
 
 // Uploads as openai's users write them. Nothing here imports `node:*`: a Node `fs.ReadStream`
 // is told by what it has (an async iterator and a `path`), a `Response` by its `blob()` and
@@ -122,9 +122,13 @@ function isBlobLike(value: object): value is BlobLike {
   return typeof (value as BlobLike).arrayBuffer === "function" && typeof (value as BlobLike).size === "number";
 }
 
-/** A `Response` from any fetch implementation: not `instanceof`, which fails across realms and polyfills. */
-function isResponse(value: object): value is Response {
-  return typeof (value as Response).blob === "function" && typeof (value as Response).url === "string" && "headers" in value;
+/**
+ * A `Response` from any fetch implementation, by the two members an upload reads (`url` and
+ * `blob()`), as openai's `toFile()` tells one: not `instanceof`, which fails across realms and
+ * polyfills, and not `headers` either, which node-fetch's and a test's doubles may lack.
+ */
+function isResponse(value: object): value is ResponseLike {
+  return typeof (value as ResponseLike).blob === "function" && typeof (value as ResponseLike).url === "string";
 }
 
 /**
