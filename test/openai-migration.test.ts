@@ -194,6 +194,23 @@ describe("openai migration: the modelgate programs run against the mock gateway"
     expect(await runOpenAIOriginal("run-tools")).toEqual(lines);
   });
 
+  it("stream-flags: ended, errored and aborted of the stream helper read as under openai (an abort sets errored too)", async () => {
+    const lines = await runProgram("stream-flags");
+    expect(lines).toEqual([
+      "before: ended false, errored false, aborted false",
+      "whole, in end: ended true, errored false, aborted false",
+      "whole, after: ended true, errored false, aborted false",
+      "stopped, in abort: ended false, errored true, aborted true",
+      "stopped, in end: ended true, errored true, aborted true",
+      "stopped: true",
+      "stopped, after: ended true, errored true, aborted true",
+      "failed, in error: ended false, errored true, aborted false",
+      "failed: true",
+      "failed, after: ended true, errored true, aborted false",
+    ]);
+    expect(await runOpenAIOriginal("stream-flags")).toEqual(lines);
+  });
+
   it("client-surface: the options read back, withResponse() and asResponse() share a Response, toFile() reads a Response-like, as under openai", async () => {
     const lines = await runProgram("client-surface");
     expect(lines).toEqual([
