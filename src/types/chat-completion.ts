@@ -19,6 +19,20 @@ export interface ChatCompletionMessageToolCall {
   extra_content?: Record<string, unknown>;
 }
 
+/** A function tool call: openai's name for `ChatCompletionMessageToolCall` (the same type). */
+export type ChatCompletionMessageFunctionToolCall = ChatCompletionMessageToolCall;
+
+/**
+ * openai's call of a custom tool (see `ChatCompletionCustomTool`), its input free text, named
+ * for code written against openai. The gateway's replies carry function calls
+ * (`ChatCompletionMessageToolCall`).
+ */
+export interface ChatCompletionMessageCustomToolCall {
+  id: string;
+  type: "custom";
+  custom: { name: string; input: string };
+}
+
 /**
  * One of OpenRouter's reasoning blocks (`reasoning_details`), which it asks clients to send
  * back in tool loops. In a stream, the fragments of one block share an `index`;

@@ -71,7 +71,7 @@ export interface ChatCompletionUserMessageParam {
 export interface ChatCompletionAssistantMessageParam {
   role: "assistant";
   /** May be null or absent when the reply was only tool calls. */
-  content?: string | ChatCompletionContentPartText[] | null | undefined;
+  content?: string | (ChatCompletionContentPartText | ChatCompletionContentPartRefusal)[] | null | undefined;
   name?: string | undefined;
   refusal?: string | null | undefined;
   tool_calls?: ChatCompletionMessageToolCallParam[] | undefined;
@@ -79,6 +79,13 @@ export interface ChatCompletionAssistantMessageParam {
   function_call?: ChatCompletionFunctionCall | null | undefined;
   /** OpenRouter's reasoning blocks of the reply, sent back so the model keeps its reasoning across a tool loop. */
   reasoning_details?: ChatCompletionReasoningDetail[] | undefined;
+}
+
+/** A refusal of an earlier reply, as a part of its `content` (as openai sends history back). */
+export interface ChatCompletionContentPartRefusal {
+  type: "refusal";
+  /** The refusal the model gave. */
+  refusal: string;
 }
 
 /** The result of a tool call, answering the call with the same id. */
@@ -147,14 +154,56 @@ export interface ChatCompletionTool {
   function: FunctionDefinition;
 }
 
+/** A function tool: openai's name for `ChatCompletionTool` (the same type). */
+export type ChatCompletionFunctionTool = ChatCompletionTool;
+
+/**
+ * openai's custom tool, whose input is free text (optionally following a grammar), named for
+ * code written against openai that builds one. `tools` is typed as function tools, the kind
+ * every provider behind the gateway calls; from plain JavaScript a custom tool is sent as given.
+ */
+export interface ChatCompletionCustomTool {
+  type: "custom";
+  custom: {
+    name: string;
+    description?: string | undefined;
+    /** Free text (`{ type: "text" }`) or text following a grammar (`{ type: "grammar", grammar: { definition, syntax } }`). */
+    format?: { type: "text" } | { type: "grammar"; grammar: { definition: string; syntax: "lark" | "regex" } } | undefined;
+  };
+}
+
 /** Forces a call of one named tool. */
 export interface ChatCompletionNamedToolChoice {
   type: "function";
   function: { name: string };
 }
 
-/** `none`: no tool; `auto`: the model decides; `required`: at least one tool; or a named tool. */
-export type ChatCompletionToolChoiceOption = "none" | "auto" | "required" | ChatCompletionNamedToolChoice;
+/** openai's choice forcing one named custom tool (see `ChatCompletionCustomTool`). */
+export interface ChatCompletionNamedToolChoiceCustom {
+  type: "custom";
+  custom: { name: string };
+}
+
+/** The tools a model may pick from in this request, out of all of `tools` (openai's `allowed_tools`). */
+export interface ChatCompletionAllowedTools {
+  /** `auto`: the model may call one of them or none; `required`: it must call one. */
+  mode: "auto" | "required";
+  /** Each as a `tool_choice` names it: `{ type: "function", function: { name } }`. */
+  tools: Record<string, unknown>[];
+}
+
+/** Limits the tools the model may call to some of `tools`, the list staying whole (so a provider's prompt cache holds). */
+export interface ChatCompletionAllowedToolChoice {
+  type: "allowed_tools";
+  allowed_tools: ChatCompletionAllowedTools;
+}
+
+/**
+ * `none`: no tool; `auto`: the model decides; `required`: at least one tool; a named tool; or
+ * some of the tools (`allowed_tools`). Sent as given: a provider that does not know a form
+ * answers with its own error.
+ */
+export type ChatCompletionToolChoiceOption = "none" | "auto" | "required" | ChatCompletionAllowedToolChoice | ChatCompletionNamedToolChoice;
 
 /** The shape of the reply: free text, any JSON object, or JSON following a schema. */
 export type ResponseFormat =

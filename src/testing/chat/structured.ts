@@ -40,7 +40,8 @@ const MAX_SCHEMA_STARTS = 32;
 export function structuredTarget(params: ChatCompletionCreateParamsBase): StructuredTarget | undefined {
   const tools = params.tools ?? [];
   const choice = params.tool_choice;
-  const named = typeof choice === "object" && choice !== null ? tools.find((tool) => tool.function.name === choice.function.name) : undefined;
+  // A named function only: an `allowed_tools` choice forces no one tool.
+  const named = typeof choice === "object" && choice !== null && "function" in choice ? tools.find((tool) => tool.function.name === choice.function.name) : undefined;
   const forced = named ?? (choice === "required" && tools.length === 1 ? tools[0] : undefined);
   if (forced) return { kind: "tool", tool: forced };
   const format = params.response_format;
