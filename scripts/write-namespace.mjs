@@ -21,7 +21,11 @@ const entry = `${root}src/index.ts`;
 const target = `${root}src/client/client.ts`;
 const marker = "// The type namespace, written by scripts/write-namespace.mjs";
 // The types declared in these files are also under `ModelGate.Chat` and `ModelGate.Chat.Completions`.
-const chatFiles = ["chat-params.ts", "chat-completion.ts", "structured.ts"].map((file) => `${root}src/types/${file}`);
+const chatFiles = [
+  ...["chat-params.ts", "chat-completion.ts", "structured.ts", "stored-completions.ts"].map((file) => `${root}src/types/${file}`),
+  // openai's `OpenAI.Chat.Completions.Messages`, the stored messages' resource.
+  `${root}src/resources/chat/messages.ts`,
+];
 
 /** The types src/index.ts exports, each with the file that declares it. */
 function publicTypes() {

@@ -16,6 +16,8 @@ export type { HTTPMethod } from "./pipeline/request.ts";
 export { Stream } from "./streaming/stream.ts";
 export { Chat } from "./resources/chat/chat.ts";
 export { Completions } from "./resources/chat/completions.ts";
+export type { Messages } from "./resources/chat/messages.ts";
+export type { CursorPagePromise } from "./resources/chat/stored.ts";
 export { ChatCompletionStream } from "./resources/chat/chat-completion-stream.ts";
 export { Models, type ModelListPromise } from "./resources/models.ts";
 export type { Audio, Embeddings, Images } from "./resources/endpoint-resources.ts";

@@ -176,7 +176,7 @@ describe("mock gateway: other paths", () => {
     const unknown = await call("/v1/nothing");
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).error.type).toBe("not_found_error");
-    const wrongMethod = await call("/v1/chat/completions");
+    const wrongMethod = await call("/v1/embeddings");
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get("allow")).toBe("POST");
   });

@@ -211,6 +211,21 @@ describe("openai migration: the modelgate programs run against the mock gateway"
     expect(await runOpenAIOriginal("stream-flags")).toEqual(lines);
   });
 
+  it("stored-completions: retrieve, update, list (filtered and page by page), messages.list and delete print what they print under openai", async () => {
+    const lines = await runProgram("stored-completions");
+    expect(lines).toEqual([
+      "typed: lookup",
+      "retrieved: true, 1 choice",
+      "updated: true",
+      "search: 1, more: false",
+      "listed in order: true",
+      "user: Hello from search",
+      "deleted: true chat.completion.deleted",
+      "gone: 404",
+    ]);
+    expect(await runOpenAIOriginal("stored-completions")).toEqual(lines);
+  });
+
   it("client-surface: the options read back, withResponse() and asResponse() share a Response, toFile() reads a Response-like, as under openai", async () => {
     const lines = await runProgram("client-surface");
     expect(lines).toEqual([

@@ -71,7 +71,10 @@ export interface MockRequestRecord {
  * /v1/images/edits` (a multipart form; URLs or `b64_json`, or streamed as partial images
  * and a final one), `POST /v1/audio/speech` (WAV), and `POST /v1/audio/transcriptions` and
  * `POST /v1/audio/translations` (multipart forms; `json`, `verbose_json`, `text`, `srt` or
- * `vtt`).
+ * `vtt`). A completion created with `store: true` (streamed or not) is kept until `reset()`,
+ * for `GET`, `POST` (its `metadata`) and `DELETE /v1/chat/completions/{id}`, `GET
+ * /v1/chat/completions` (by `model` and `metadata[key]`, in cursor pages) and `GET
+ * /v1/chat/completions/{id}/messages`.
  */
 export interface MockGateway {
   (input: RequestInfo | URL, init?: RequestInit): Promise<Response>;

@@ -4,6 +4,7 @@ import { DEFAULT_CATALOGUE } from "./catalogue/models.ts";
 import { checkChatRequest } from "./chat/check-request.ts";
 import { mockPromptTokens } from "./chat/prompt-tokens.ts";
 import { planReply } from "./chat/replies.ts";
+import { CompletionStore } from "./chat/stored.ts";
 import { chooseModel, hasRouteFilters, unsupportedFeature } from "./chat/routing.ts";
 import { chunkStream, toChunks, toCompletion } from "./chat/wire.ts";
 import { serveEmbeddings } from "./endpoints/embeddings.ts";
@@ -36,7 +37,8 @@ export const MOCK_API_KEY = "mg-mock-key";
 /** Methods each path serves, for a 405 that says which one to use. */
 const ROUTES: Record<string, string> = {
   "/v1/models": "GET",
-  "/v1/chat/completions": "POST",
+  // GET lists the completions stored with `store: true` (see chat/stored.ts).
+  "/v1/chat/completions": "GET, POST",
   "/v1/embeddings": "POST",
   "/v1/images/generations": "POST",
   "/v1/images/edits": "POST",
@@ -57,6 +59,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   const scripts = new FaultQueue<StructuredFault>();
   const replyScripts = new FaultQueue<ReplyScript>();
   const requests: MockRequestRecord[] = [];
+  const store = new CompletionStore();
   let requestCount = 0;
   let imageCount = 0;
   let videoCount = 0;
@@ -99,6 +102,8 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     if (method === "GET" && path === "/v1/models") return serveModelList(request.headers.get("if-none-match"));
     if (method === "GET" && path.startsWith("/v1/models/")) return serveModel(catalogue, path.slice("/v1/models/".length));
     if (method === "POST" && path === "/v1/chat/completions") return serveChatCompletion(body, request.signal, number, fault);
+    const stored = path.startsWith("/v1/chat/completions") ? store.serve(method, path, new URL(request.url).searchParams, () => jsonOf(body)) : undefined;
+    if (stored) return stored;
     if (method === "POST" && path === "/v1/embeddings") return serveEmbeddings(jsonOf(body), catalogue, options.embeddingsAsBase64 ?? false);
     if (method === "POST" && path === "/v1/images/generations") return serveImageGenerations(jsonOf(body), imageContext(request.signal, fault));
     if (method === "POST" && path === "/v1/images/edits") return serveImageEdits(body.form, imageContext(request.signal, fault));
@@ -140,6 +145,8 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       nextVideo: () => ++videoCount,
     });
     account.charge(plan.usage.cost);
+    // What `store: true` keeps is the completion, streamed or not.
+    if (params.store === true) store.keep(params, toCompletion(plan, wire) as Parameters<CompletionStore["keep"]>[1]);
     // Distinct from the body's `id`, so a test can tell which of the two a client reported.
     const headers = { "x-generation-id": generationID(seed, number) };
     if (!params.stream) {
@@ -197,6 +204,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
         requestCount = 0;
         imageCount = 0;
         videoCount = 0;
+        store.clear();
         account.reset();
       },
     },

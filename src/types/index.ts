@@ -152,3 +152,15 @@ export type {
   Translation,
   TranslationCreateParams,
 } from "./endpoints.ts";
+
+export type {
+  ChatCompletionDeleted,
+  ChatCompletionListParams,
+  ChatCompletionStoreMessage,
+  ChatCompletionStoreMessagesPage,
+  ChatCompletionsPage,
+  ChatCompletionUpdateParams,
+  CursorPage,
+  CursorPageParams,
+  MessageListParams,
+} from "./stored-completions.ts";

@@ -30,14 +30,55 @@ import type { SendBudget } from "../../pipeline/request.ts";
 import { chatStreamRules, decodeChatAnswer } from "./decode.ts";
 import { assertChatParams } from "./validate.ts";
 import { toolInternals } from "../../schemas/tool-internals.ts";
+import type { ChatCompletionDeleted, ChatCompletionListParams, ChatCompletionUpdateParams } from "../../types/stored-completions.ts";
+import { Messages } from "./messages.ts";
+import { cursorPages, storedRequest, type CursorPagePromise } from "./stored.ts";
 
-/** `client.chat.completions`: `POST /v1/chat/completions`. */
+/** `client.chat.completions`: `POST /v1/chat/completions`, and the completions a gateway stored (`store: true`). */
 export class Completions {
   readonly #client: Requester;
+  /** The messages of a stored completion: `client.chat.completions.messages.list(id)`. */
+  declare readonly messages: Messages;
 
   /** @internal Made by the client: use `client.chat.completions`. */
   constructor(client: Requester) {
     this.#client = client;
+    this.messages = new Messages(client);
+  }
+
+  /**
+   * A completion stored with `store: true`: `GET /v1/chat/completions/{id}`.
+   * @throws NotFoundError for an id the gateway keeps no completion under, or from a gateway that stores none
+   */
+  retrieve(completionID: string, options?: RequestOptions): APIPromise<ChatCompletion> {
+    return storedRequest<ChatCompletion>(this.#client, "GET", completionID, "", options, undefined, decodeChatAnswer);
+  }
+
+  /**
+   * Changes a stored completion's `metadata` (the one field that may change):
+   * `POST /v1/chat/completions/{id}`, resolving to the completion as stored now.
+   * @throws NotFoundError for an id the gateway keeps no completion under, or from a gateway that stores none
+   */
+  update(completionID: string, params: ChatCompletionUpdateParams, options?: RequestOptions): APIPromise<ChatCompletion> {
+    return storedRequest<ChatCompletion>(this.#client, "POST", completionID, "", options, params, decodeChatAnswer);
+  }
+
+  /**
+   * The stored completions, filtered by `params`: `GET /v1/chat/completions`. Await it for the
+   * first page (`{ data, has_more, last_id }`), or iterate it with `for await` for every
+   * completion of every page.
+   * @throws NotFoundError from a gateway that stores none
+   */
+  list(params?: ChatCompletionListParams | null, options?: RequestOptions): CursorPagePromise<ChatCompletion> {
+    return cursorPages<ChatCompletion>(this.#client, "/v1/chat/completions", params, options);
+  }
+
+  /**
+   * Deletes a stored completion: `DELETE /v1/chat/completions/{id}`.
+   * @throws NotFoundError for an id the gateway keeps no completion under, or from a gateway that stores none
+   */
+  delete(completionID: string, options?: RequestOptions): APIPromise<ChatCompletionDeleted> {
+    return storedRequest<ChatCompletionDeleted>(this.#client, "DELETE", completionID, "", options);
   }
 
   /** What bounds a call's wait for code loaded on demand: its own signal and timeout. */
