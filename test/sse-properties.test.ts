@@ -4,7 +4,7 @@ import { BodyReader } from "../src/streaming/body-reader.ts";
 import { describe, expect, it } from "vitest";
 import { ModelGateError } from "../src/index.ts";
 import { SSEDecoder, type ServerSentEvent } from "../src/streaming/sse-decoder.ts";
-import { Stream } from "../src/streaming/stream.ts";
+import { sseStream } from "../src/streaming/sse-chunks.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { decodeReads, event } from "./fixtures/sse.ts";
 
@@ -118,7 +118,7 @@ describe("Stream over arbitrary bytes", () => {
         const response = sseResponse(reads);
         const controller = new AbortController();
         const reader = new BodyReader(response.body!, { controller, idleTimeoutMs: 1_000 });
-        const stream = Stream.fromSSEResponse(response, reader, controller, gatewayInfo(undefined, undefined, 1), { maxLineLength: 1_024 });
+        const stream = sseStream(response, reader, controller, gatewayInfo(undefined, undefined, 1), { maxLineLength: 1_024 });
         try {
           for await (const _ of stream) {
             // consume

@@ -3,7 +3,7 @@
 import { errorFromBody, isErrorDocument, parseBody, unexpectedBodyError, type ErrorContext } from "../errors/index.ts";
 import { gatewayInfo } from "../gateway/info.ts";
 import { rawResponse } from "../streaming/raw-response.ts";
-import { Stream } from "../streaming/stream.ts";
+import { sseStream } from "../streaming/sse-chunks.ts";
 import type { Outcome } from "./api-promise.ts";
 import { isDocument, type Exchange, type ResponseKind } from "./attempt.ts";
 import type { PipelineConfig, RequestSpec } from "./request.ts";
@@ -29,7 +29,7 @@ export function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spe
     let raw: Response | undefined;
     const readableRaw = () => (raw ??= rawResponse(response, reader));
     return {
-      data: (spec.stream ?? Stream.fromSSEResponse)(response, reader, exchange.controller, gateway(), options) as T,
+      data: (spec.stream ?? sseStream)(response, reader, exchange.controller, gateway(), options) as T,
       response: readableRaw,
       asResponse: readableRaw,
     };

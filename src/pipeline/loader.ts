@@ -68,23 +68,27 @@ function onDemand<Module>(feature: string, load: () => Promise<Module>): (bounds
   };
 }
 
+// Making a loader has no side effect (it only builds the closure above), and each call below
+// says so (`@__PURE__`): a page that never uses a loader leaves it out, and with it that
+// feature's import(), so a page can load only the features it calls.
+
 /** `parse()`: schemas, the incremental JSON parser, the structured stream. */
-export const loadStructured = onDemand("parse() (structured outputs)", () => import("../features/structured/parse.ts"));
+export const loadStructured = /* @__PURE__ */ onDemand("parse() (structured outputs)", () => import("../features/structured/parse.ts"));
 
 /** `runTools()`: the tool runner. */
-export const loadToolRunner = onDemand("runTools() (the tool runner)", () => import("../features/tools/runner.ts"));
+export const loadToolRunner = /* @__PURE__ */ onDemand("runTools() (the tool runner)", () => import("../features/tools/runner.ts"));
 
 /** `maxCost` and `shrinkToAffordable`: budgets, prices and the catalogue cache. */
-export const loadBudget = onDemand("budgets (maxCost, shrinkToAffordable)", () => import("../features/budget/index.ts"));
+export const loadBudget = /* @__PURE__ */ onDemand("budgets (maxCost, shrinkToAffordable)", () => import("../features/budget/index.ts"));
 
 /** The endpoints beside chat and models: embeddings, images, speech, transcriptions. */
-export const loadEndpoints = onDemand("the embeddings, images and audio endpoints", () => import("../features/endpoints/index.ts"));
+export const loadEndpoints = /* @__PURE__ */ onDemand("the embeddings, images and audio endpoints", () => import("../features/endpoints/index.ts"));
 
 /**
  * `chat.completions.stream()`: openai's `ChatCompletionStream` helper, its events and final
  * values (built on `parse()`, whose code it needs too).
  */
-export const loadChatStream = onDemand("chat.completions.stream() (the stream helper)", () => import("../features/chat-stream/index.ts"));
+export const loadChatStream = /* @__PURE__ */ onDemand("chat.completions.stream() (the stream helper)", () => import("../features/chat-stream/index.ts"));
 
 /** Publishing calls on the `modelgate:request` tracing channel, once something subscribes to it. */
-export const loadTracing = onDemand("tracing", () => import("../features/tracing/index.ts"));
+export const loadTracing = /* @__PURE__ */ onDemand("tracing", () => import("../features/tracing/index.ts"));

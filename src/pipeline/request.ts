@@ -74,7 +74,7 @@ export interface RequestSpec {
   streamRules?: EndRules | undefined;
   /**
    * For `"sse"`: makes the `Stream` of events other than chat chunks (image events), from the
-   * body's reader; by default `Stream.fromSSEResponse`, which reads chat chunks.
+   * body's reader; by default `sseStream` (streaming/sse-chunks.ts), which reads chat chunks.
    */
   stream?: ((response: Response, reader: BodyReader, controller: AbortController, gateway: GatewayInfo, options: SSEChunkOptions) => Stream<unknown>) | undefined;
   /**

@@ -3,6 +3,7 @@ import type { GatewayInfo } from "../gateway/info.ts";
 import type { BodyReader } from "./body-reader.ts";
 import { ChunkEvents, type EndRules } from "./chunk-events.ts";
 import { SSEDecoder } from "./sse-decoder.ts";
+import { Stream } from "./stream.ts";
 
 /** The most text kept from before the first event (see `prelude`): the start of a page or error document. */
 const MAX_PRELUDE_LENGTH = 64 * 1024;
@@ -13,6 +14,16 @@ export interface SSEChunkOptions extends EndRules {
   maxLineLength: number;
   /** Redaction for errors the stream reports. */
   errorContext?: ErrorContext;
+}
+
+/**
+ * The `Stream` of the JSON chunks carried by a Server-Sent Events response: what a streamed
+ * call resolves to, unless its request reads the events another way (`RequestSpec.stream`).
+ * A `Stream` is any iterator of values (a bridge body read back, image events): this is the
+ * one that decodes Server-Sent Events, so the decoding is this module's, not the class's.
+ */
+export function sseStream<T>(response: Response, reader: BodyReader, controller: AbortController, gateway: GatewayInfo, options: SSEChunkOptions): Stream<T, Response> {
+  return new Stream(() => iterateSSEChunks<T>(response, reader, gateway, options), controller, response, gateway);
 }
 
 /**

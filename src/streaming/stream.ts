@@ -7,7 +7,6 @@ import { ChatCompletionAccumulator } from "./accumulate.ts";
 import { bridgeSource, decodeBridge } from "./bridge.ts";
 import { deltaTexts } from "./delta-texts.ts";
 import { teeIterator } from "./tee.ts";
-import { iterateSSEChunks, type SSEChunkOptions } from "./sse-chunks.ts";
 
 /**
  * `Value` on a stream of chat completion chunks; on any other stream, a message that shows up
@@ -55,11 +54,6 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
     // The gateway's copy has the key cut out: a proxy may echo it in the header.
     this.requestID = gateway?.requestID ?? null;
     this.gateway = gateway as R extends Response ? GatewayInfo : undefined;
-  }
-
-  /** A stream of the JSON chunks carried by a Server-Sent Events response. */
-  static fromSSEResponse<T>(response: Response, reader: BodyReader, controller: AbortController, gateway: GatewayInfo, options: SSEChunkOptions): Stream<T, Response> {
-    return new Stream(() => iterateSSEChunks<T>(response, reader, gateway, options), controller, response, gateway);
   }
 
   /**

@@ -11,6 +11,7 @@ import { assertOptions } from "../../pipeline/call-options.ts";
 import { ChatCompletionAccumulator } from "../../streaming/accumulate.ts";
 import { BodyReader } from "../../streaming/body-reader.ts";
 import { Stream } from "../../streaming/stream.ts";
+import { sseStream } from "../../streaming/sse-chunks.ts";
 import type { ChatCompletionChunk, GatewayInfo } from "../../types/index.ts";
 import type { PipelineConfig, Progress, RequestSpec } from "../../pipeline/request.ts";
 import type { RequestChannel } from "../../pipeline/trace-channel.ts";
@@ -327,7 +328,7 @@ function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: R
           // branch of it: under the call's signal and its idle timeout, events decoded by the same rules.
           const reader = new BodyReader(body, { controller: data.controller, idleTimeoutMs: config.streamIdleTimeout, brokenBody: (error) => redactedBrokenBodyError(error, redact) });
           const options = { ...spec.streamRules, maxLineLength: config.maxSSELineLength, errorContext: { redact } };
-          return { chunks: (spec.stream ?? Stream.fromSSEResponse)(data.response, reader, data.controller, data.gateway as GatewayInfo, options), stop: () => reader.cancel() };
+          return { chunks: (spec.stream ?? sseStream)(data.response, reader, data.controller, data.gateway as GatewayInfo, options), stop: () => reader.cancel() };
         };
         return { ...result, data: traceStream(data, () => result.asResponse(), chunksOf) as T, asResponse };
       }
