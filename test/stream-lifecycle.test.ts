@@ -490,9 +490,9 @@ describe("timeout and abort with a fetch that ignores the signal", () => {
 });
 
 describe("a 200 error document under a content type that does not say JSON", () => {
-  it.each(["text/event-stream", "text/plain"])("is thrown as its error for a stream request (%s)", async (contentType) => {
+  it.each(["text/event-stream", "text/plain"])("rejects create() with its error for a stream request (%s)", async (contentType) => {
     const { client } = clientFor({ reads: [JSON.stringify({ error: { message: `Rate limit exceeded for ${KEY}`, code: 429 } })], contentType });
-    const { error } = await collect(await streamOf(client));
+    const error = await streamOf(client).then(() => undefined, (caught: Error) => caught);
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error?.message).toMatch(/Rate limit exceeded/);
     expectNoKey(error);

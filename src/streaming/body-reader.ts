@@ -92,6 +92,14 @@ export class BodyReader {
     return signal.aborted ? abortError(signal) : undefined;
   }
 
+  /**
+   * Hands `bytes` out again as the next `read()`: what was read to see what the body is (see
+   * `readStreamStart`) is still the stream's to decode.
+   */
+  unread(bytes: Uint8Array): void {
+    this.#firstRead = Promise.resolve(bytes);
+  }
+
   /** The controller's signal: a consumer asks it before every chunk it hands out (see `abortedError`). */
   get signal(): AbortSignal {
     return this.#options.controller.signal;
