@@ -16,7 +16,7 @@ export interface BodyReaderOptions {
    */
   idleTimeoutMs?: number;
   /** Called once, when the first read returns: the per-attempt `timeout` ends there. */
-  onFirstRead?: () => void;
+  onFirstRead?: (() => void) | undefined;
   /** Called once, when the reader is finished in any way (end, error, cancel, abort). */
   onEnd?: () => void;
   /**
