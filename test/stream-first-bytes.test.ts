@@ -142,7 +142,7 @@ describe("a whole completion answered to stream: true", () => {
   });
 
   it("assembles into the completion it was, whatever its label, and fills stream.gateway", async () => {
-    for (const headers of [{ "content-type": "application/json" }, { "content-type": "text/event-stream" }, {}]) {
+    for (const headers of [{ "content-type": "application/json" }, { "content-type": "text/event-stream" }, {}] as Record<string, string>[]) {
       const stream = await streamOf(whole(headers));
       const assembled: ChatCompletion = await stream.finalChatCompletion();
       expect(assembled.choices[0]).toMatchObject({ finish_reason: "tool_calls", message: { content: "Let me check.", tool_calls: completion.choices[0]!.message.tool_calls } });
