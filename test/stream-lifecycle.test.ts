@@ -308,6 +308,34 @@ describe("odd but legal events", () => {
   });
 });
 
+describe("index-less tool calls continued at an index", () => {
+  const fragments = (...calls: Record<string, unknown>[]) => data({ ...chunk({}), choices: [{ index: 0, delta: { tool_calls: calls }, finish_reason: null }] });
+  const yieldedIndexes = async (reads: string[]) => {
+    const { client } = clientFor({ reads: [...reads, data(chunk({}, { finish: "tool_calls" })), DONE] });
+    const indexes: [number, string | undefined, string | undefined][] = [];
+    for await (const piece of await streamOf(client)) for (const call of piece.choices[0]?.delta.tool_calls ?? []) indexes.push([call.index, call.id, call.function?.arguments]);
+    return indexes;
+  };
+
+  it("continues each call at the index it was given (Kimi: two calls without index, then index 1 and 0 without id)", async () => {
+    const started = fragments({ id: "a", type: "function", function: { name: "f", arguments: "{" } }, { id: "b", type: "function", function: { name: "g", arguments: "[" } });
+    expect(await yieldedIndexes([started, fragments({ index: 1, function: { arguments: "]" } }, { index: 0, function: { arguments: "}" } })])).toEqual([
+      [0, "a", "{"],
+      [1, "b", "["],
+      [1, undefined, "]"],
+      [0, undefined, "}"],
+    ]);
+  });
+
+  it("still finds a call started without index by its id at another index", async () => {
+    const started = fragments({ id: "a", type: "function", function: { name: "f", arguments: "{" } });
+    expect(await yieldedIndexes([started, fragments({ index: 3, id: "a", function: { arguments: "}" } })])).toEqual([
+      [0, "a", "{"],
+      [0, "a", "}"],
+    ]);
+  });
+});
+
 describe("a 200 that is an error document", () => {
   it("throws the class of the body's code for a non-streamed call", async () => {
     const { client } = clientFor({ reads: [JSON.stringify({ error: { message: "slow down", code: 429 } })], contentType: "application/json" });
@@ -490,9 +518,9 @@ describe("timeout and abort with a fetch that ignores the signal", () => {
 });
 
 describe("a 200 error document under a content type that does not say JSON", () => {
-  it.each(["text/event-stream", "text/plain"])("is thrown as its error for a stream request (%s)", async (contentType) => {
+  it.each(["text/event-stream", "text/plain"])("rejects create() with its error for a stream request (%s)", async (contentType) => {
     const { client } = clientFor({ reads: [JSON.stringify({ error: { message: `Rate limit exceeded for ${KEY}`, code: 429 } })], contentType });
-    const { error } = await collect(await streamOf(client));
+    const error = await streamOf(client).then(() => undefined, (caught: Error) => caught);
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error?.message).toMatch(/Rate limit exceeded/);
     expectNoKey(error);

@@ -217,6 +217,28 @@ describe("the modelgate:request tracing channel", () => {
     expect(trace.ended()).not.toHaveProperty("error.type");
   });
 
+  it("traces a whole completion answered to stream: true as the stream of one chunk it is, asResponse() giving the body as it came", async () => {
+    const whole = { id: "chatcmpl-whole", object: "chat.completion", created: 1, model: "mock/model", choices: [{ index: 0, message: { role: "assistant", content: "Whole." }, finish_reason: "stop" }], usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } };
+    const client = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", maxRetries: 0, fetch: async () => Response.json(whole) });
+    expect(await (await client.chat.completions.create(STREAM)).text()).toBe("Whole.");
+    expect(trace.names()).toEqual(["start", "end", ...SETTLED]);
+    expect(trace.ended()).not.toHaveProperty("error.type");
+    expect(trace.ended()).toMatchObject({ "gen_ai.response.finish_reasons": ["stop"], "gen_ai.usage.output_tokens": 2 });
+    // Asked after the first chunk was read ahead (a timer turn after the stream was returned).
+    const call = client.chat.completions.create(STREAM);
+    await call;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(JSON.parse(await (await call.asResponse()).text())).toEqual(whole);
+    expect(trace.names()).toEqual(["start", "end", ...SETTLED, "start", "end", ...SETTLED]);
+    expect(trace.ended(1)).not.toHaveProperty("error.type");
+    // Read after its chunk was read ahead.
+    const later = await client.chat.completions.create(STREAM);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await later.text()).toBe("Whole.");
+    expect(trace.ended(2)).not.toHaveProperty("error.type");
+    expect(trace.ended(2)!["modelgate.time_to_first_chunk_ms"]).toBeTypeOf("number");
+  });
+
   it("settles a stream read by text()", async () => {
     const { client } = mock();
     const stream = await client.chat.completions.create(STREAM);

@@ -213,13 +213,13 @@ function codeOf(value: unknown): string | number | null {
  * gateway, JSON where text was asked for) by what it is, with an excerpt.
  *
  * @param expected what the request reads, for the message: "JSON", "an event stream", "text"
+ * @param received what came, for the message; by default the content type
  */
-export function unexpectedBodyError(response: Response, text: string, expected: string, redact: Redact): APIError {
+export function unexpectedBodyError(response: Response, text: string, expected: string, redact: Redact, received = response.headers.get("content-type") ?? "no content type"): APIError {
   const context = { headers: response.headers, redact };
   const body = parseBody(text);
   if (isErrorDocument(body)) return errorFromBody(undefined, body, context);
-  const received = response.headers.get("content-type") ?? "no content type";
   // A page is mostly markup: its words are shown, and it is probably not the gateway's.
-  const shown = received.includes("html") ? `${describeBody(redact(text))} (an HTML page: is baseURL the gateway's address?)` : excerpt(redact(text), EXCERPT_LENGTH);
+  const shown = /html/i.test(received) ? `${describeBody(redact(text))} (an HTML page: is baseURL the gateway's address?)` : excerpt(redact(text), EXCERPT_LENGTH);
   return errorFromBody(response.status, { message: `Expected ${expected} but got ${received}: ${shown}` }, context);
 }

@@ -36,6 +36,11 @@ export interface Outcome<T> {
   response(): Response;
   /** The response for `asResponse()`, its body readable (loaded on first use for a stream). */
   asResponse(): Response | Promise<Response>;
+  /**
+   * For a whole answer sent in place of a stream: the events the `Stream` was made from, as a
+   * body (the trace reads a stream's chunks from its body; `asResponse()` keeps the body as it came).
+   */
+  events?: () => Response;
 }
 
 /** Wraps the pipeline's outcome in the promise every method returns. */

@@ -1,6 +1,7 @@
 import { abortError, APIConnectionError, APIConnectionTimeoutError, type Redact } from "../errors/index.ts";
 import { connectionError, redactedBrokenBodyError } from "../errors/fetch-failure.ts";
 import { BodyReader } from "../streaming/body-reader.ts";
+import { readStreamStart } from "../streaming/stream-start.ts";
 import { limits } from "./limits.ts";
 import { unlessAborted } from "./unless-aborted.ts";
 import type { Fetch } from "./options.ts";
@@ -9,7 +10,9 @@ import type { Fetch } from "./options.ts";
  * How a successful response body is read (`RequestSpec.response`):
  * - `"json"`: read whole within `timeout`, parsed;
  * - `"text"`: read whole within `timeout`, kept as text (a transcription in `srt`, say);
- * - `"sse"`: Server-Sent Events, read as they come by a `Stream`; `timeout` ends at the first body byte;
+ * - `"sse"`: Server-Sent Events, read as they come by a `Stream`; `timeout` ends once the first body
+ *   bytes show an event stream (any other body, a whole answer or an error document, is read
+ *   whole within it, see `readStreamStart`);
  * - `"raw"`: the `Response` itself, its body read by the caller (speech); `timeout` ends at the first body byte.
  */
 export type ResponseKind = "json" | "text" | "sse" | "raw";
@@ -52,16 +55,15 @@ export interface AttemptInit {
  * Makes one attempt, under its `timeout` and the caller's signal (see `limits`).
  *
  * The attempt lasts until the answer is the caller's: the whole body, or for a body read as it
- * comes (`"sse"`, `"raw"`), its first bytes. A body that stays silent past `timeout`, breaks
+ * comes (`"sse"`, `"raw"`), its first bytes (for `"sse"`, those that show an event stream). A body that stays silent past `timeout`, breaks
  * before its first byte, or comes shorter than its `Content-Length`, fails the attempt, so it
  * is retried like any other; once the first bytes are handed on, nothing is retried.
  * Throws `APIUserAbortError`, `APIConnectionTimeoutError` or `APIConnectionError`; through
  * middleware (`fetch` is then the middleware runner), also the `ModelGateError` it gave.
  */
 export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleTimeoutMs, redact }: AttemptInit): Promise<Exchange> {
-  const asItComes = kind === "sse" || kind === "raw";
   const { controller, stopTimeout, release } = limits(signal, timeoutMs, () => {
-    const waitingFor = asItComes ? "the first byte of the body" : "the whole response";
+    const waitingFor = kind === "raw" ? "the first byte of the body" : kind === "sse" ? "the first bytes of the stream (or the whole answer sent in its place)" : "the whole response";
     return new APIConnectionTimeoutError(`Request timed out after ${timeoutMs} ms waiting for ${waitingFor} (timeout).`);
   });
 
@@ -80,10 +82,11 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
   };
 
   /** The response, and its whole body unless it is read as it comes (`bytes` then absent). */
-  const exchange = async (): Promise<[response: Response, bytes?: ArrayBuffer]> => {
+  const exchange = async (): Promise<[response: Response, bytes?: ArrayBuffer | Uint8Array]> => {
     // A custom fetch may answer with a plain Response rather than a promise of one.
     const response = await fetch(url, { ...init, signal: controller.signal });
-    if (asItComes && response.ok && !isDocument(response)) return [response];
+    // An event stream is told by its first bytes, whatever its label (below); raw bytes by their label.
+    if (response.ok && (kind === "sse" || (kind === "raw" && !isDocument(response)))) return [response];
     // A fetch that ignored the abort and answered after it: the wait has ended with the
     // abort, and the body is nobody's to read.
     if (controller.signal.aborted) return [response];
@@ -94,22 +97,31 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
   // rejects as soon as the controller aborts: one wait for both, so one abort listener per
   // attempt rather than one per await.
   let response: Response;
-  let bytes: ArrayBuffer | undefined;
+  let bytes: ArrayBuffer | Uint8Array | undefined;
   try {
     [response, bytes] = await unlessAborted(exchange(), controller.signal);
   } catch (error) {
     throw explain(error);
   }
   if (bytes === undefined) {
-    // One reader for the body, started now: its first read ends the timeout, and an abort
-    // cancels the body whoever reads it later (the Stream, asResponse(), or nobody).
-    const reader = new BodyReader(response.body ?? new Blob().stream(), { controller, idleTimeoutMs, onFirstRead: stopTimeout, onEnd: release, brokenBody: (error) => redactedBrokenBodyError(error, redact) });
-    // Throws what ended the read: the timeout, the caller's abort, a cut (the reader has let go).
-    const first = await reader.first();
-    // Node's fetch ends a body cut before its first byte as if it were whole: an event stream
-    // is never empty.
-    if (first === undefined && kind === "sse") throw new APIConnectionError("Connection error: the stream ended before its first byte.");
-    return { response, reader, controller };
+    // One reader for the body, started now: an abort cancels the body whoever reads it later
+    // (the Stream, asResponse(), or nobody). Raw bytes are the caller's at their first read; an
+    // event stream once its first bytes show it is one (`readStreamStart`).
+    const reader = new BodyReader(response.body ?? new Blob().stream(), { controller, idleTimeoutMs, onFirstRead: kind === "raw" ? stopTimeout : undefined, onEnd: release, brokenBody: (error) => redactedBrokenBodyError(error, redact) });
+    if (kind === "raw") {
+      // Throws what ended the read: the timeout, the caller's abort, a cut (the reader has let go).
+      await reader.first();
+      return { response, reader, controller };
+    }
+    // Throws as the read above does. Anything but an event stream has been read whole.
+    const start = await readStreamStart(reader);
+    if (start === "events") {
+      stopTimeout();
+      return { response, reader, controller };
+    }
+    // Retried as the cut it is (see readStreamStart).
+    if (start === "cut") throw new APIConnectionError("Connection error: the stream ended before its first event (its body was empty, or cut inside its first line).");
+    bytes = start;
   }
   release();
   const expected = response.headers.get("content-length");

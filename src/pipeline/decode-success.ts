@@ -2,10 +2,12 @@
 // (parsed JSON shaped by the resource, text, a Stream, the raw Response).
 import { errorFromBody, isErrorDocument, parseBody, unexpectedBodyError, type ErrorContext } from "../errors/index.ts";
 import { gatewayInfo } from "../gateway/info.ts";
+import { BodyReader } from "../streaming/body-reader.ts";
 import { rawResponse } from "../streaming/raw-response.ts";
 import { sseStream } from "../streaming/sse-chunks.ts";
 import type { Outcome } from "./api-promise.ts";
 import { isDocument, type Exchange, type ResponseKind } from "./attempt.ts";
+import { limits } from "./limits.ts";
 import type { PipelineConfig, RequestSpec } from "./request.ts";
 
 /** What an error built from a response is built with. */
@@ -39,6 +41,18 @@ export function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spe
   let copy: Response | undefined;
   const readable = () => (copy ??= new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers }));
   let data: unknown = text;
+  // A whole answer sent in place of a stream (an error document was an error already, see
+  // `runRequest`): a stream of what it stands for, read by the stream's own decoder so that every
+  // rule of reading chunks applies to it.
+  const events = kind === "sse" ? spec.wholeAnswer?.(parseBody(text)) : undefined;
+  if (events !== undefined) {
+    // The attempt is over (its hold on the caller's signal with it): the stream holds its own,
+    // so that the caller's abort still ends it.
+    const { controller, release } = limits(spec.options?.signal, Infinity, () => undefined);
+    const reader = new BodyReader(new Blob([events]).stream(), { controller, onEnd: release });
+    const options = { ...spec.streamRules, maxLineLength: config.maxSSELineLength, errorContext: { redact: config.redact } };
+    return { data: Stream.fromSSEResponse(response, reader, controller, gateway(), options) as T, response: () => response, asResponse: readable, events: () => new Response(events, { headers: response.headers }) };
+  }
   if (kind === "json") {
     try {
       data = text === "" ? undefined : JSON.parse(text);
@@ -49,9 +63,21 @@ export function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spe
     if (isErrorDocument(data)) throw errorFromBody(undefined, data, errorContext(response, config));
     // A resource's own reading of its answer (chat's keeps what the gateway did beside it).
     if (spec.decode) data = spec.decode(data, gateway());
+  } else if (kind === "sse") {
+    // Named by what its bytes are: its label may say anything (see `readStreamStart`).
+    throw unexpectedBodyError(response, text, "an event stream", config.redact, `${whatTextIs(text)} (${response.headers.get("content-type") ?? "no content type"})`);
   } else if (kind !== "text" || isDocument(response) || isErrorDocument(parseBody(text))) {
-    // A stream, audio or text answered with a whole document (JSON, a page): not what was asked for.
-    throw unexpectedBodyError(response, text, kind === "sse" ? "an event stream" : kind === "raw" ? "binary data" : "text", config.redact);
+    // Audio or text answered with a whole document (JSON, a page): not what was asked for.
+    throw unexpectedBodyError(response, text, kind === "raw" ? "binary data" : "text", config.redact);
   }
   return { data: data as T, response: readable, asResponse: readable };
+}
+
+/** What a body that is no event stream holds, as an error names it. */
+function whatTextIs(text: string): string {
+  const start = text.trimStart();
+  if (/^<(!doctype html|html)\b/i.test(start)) return "HTML";
+  if (start.startsWith("<")) return "markup";
+  if (!start.startsWith("{") && !start.startsWith("[")) return "plain text";
+  return parseBody(text) === text ? "JSON that does not parse (cut short?)" : "JSON that is no answer";
 }

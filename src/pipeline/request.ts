@@ -78,6 +78,12 @@ export interface RequestSpec {
    */
   stream?: ((response: Response, reader: BodyReader, controller: AbortController, gateway: GatewayInfo, options: SSEChunkOptions) => Stream<unknown>) | undefined;
   /**
+   * For `"sse"`: the events a whole answer (parsed JSON) sent in place of a stream stands for,
+   * when the resource knows its kind (chat's: a completion is a stream of one chunk, see
+   * `wholeCompletionEvents`); `undefined` for JSON it does not take for an answer.
+   */
+  wholeAnswer?: ((data: unknown) => string | undefined) | undefined;
+  /**
    * For `"json"`: shapes the parsed answer before the caller gets it, given what the gateway
    * did (a resource's own reading of its answers, e.g. chat's).
    */

@@ -1,7 +1,7 @@
 // Running a call's request: attempt after attempt until `nextStep` says to return or to throw,
 // carrying out each step between them (a retry after its wait, a new key after a 401, a
 // smaller request after a 402). Building the request is build-request.ts.
-import { errorFromBody, parseBody } from "../errors/index.ts";
+import { errorFromBody, isErrorDocument, parseBody } from "../errors/index.ts";
 import { loadBudget } from "./loader.ts";
 import { logDebug, type DebugLine } from "../logging/debug-lines.ts";
 import type { Outcome } from "./api-promise.ts";
@@ -44,7 +44,7 @@ export async function runRequest<T>(config: PipelineConfig, spec: RequestSpec, p
       });
       const { response } = exchange;
       if (config.debug) debugLine(config, ["response", spec.method, url, response]);
-      outcome = response.ok ? OK : { ok: false, error: errorFromBody(response.status, parseBody(exchange.text), errorContext(response, config)) };
+      outcome = !response.ok ? { ok: false, error: errorFromBody(response.status, parseBody(exchange.text), errorContext(response, config)) } : kind === "sse" && exchange.text !== undefined ? documentInPlaceOfStream(exchange.text, response, config) : OK;
     } catch (error) {
       outcome = { ok: false, error };
     }
@@ -75,11 +75,22 @@ export async function runRequest<T>(config: PipelineConfig, spec: RequestSpec, p
       continue;
     }
     // Built again with the note, which goes through the same redaction as the server's words.
-    throw step.do === "throw" && step.note && exchange ? errorFromBody(exchange.response.status, parseBody(exchange.text), { ...errorContext(exchange.response, config), note: step.note }) : error;
+    // (A 200's error document takes its status from its code, as it did the first time.)
+    throw step.do === "throw" && step.note && exchange ? errorFromBody(exchange.response.ok ? undefined : exchange.response.status, parseBody(exchange.text), { ...errorContext(exchange.response, config), note: step.note }) : error;
   }
 }
 
 const OK: AttemptOutcome = { ok: true };
+
+/**
+ * A whole document answered to a stream request with a 2xx: an error document is the error it
+ * describes, retried by its code's class as that status would be (API.md, Stream); anything
+ * else is for `decodeSuccess` to read (a whole completion) or refuse.
+ */
+function documentInPlaceOfStream(text: string, response: Response, config: PipelineConfig): AttemptOutcome {
+  const body = parseBody(text);
+  return isErrorDocument(body) ? { ok: false, error: errorFromBody(undefined, body, errorContext(response, config)) } : OK;
+}
 
 /** Logs a debug line (`logLevel: "debug"`). */
 function debugLine(config: PipelineConfig, line: DebugLine): void {

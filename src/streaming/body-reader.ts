@@ -16,7 +16,7 @@ export interface BodyReaderOptions {
    */
   idleTimeoutMs?: number;
   /** Called once, when the first read returns: the per-attempt `timeout` ends there. */
-  onFirstRead?: () => void;
+  onFirstRead?: (() => void) | undefined;
   /** Called once, when the reader is finished in any way (end, error, cancel, abort). */
   onEnd?: () => void;
   /**
@@ -90,6 +90,14 @@ export class BodyReader {
   abortedError(): ModelGateError | undefined {
     const { signal } = this.#options.controller;
     return signal.aborted ? abortError(signal) : undefined;
+  }
+
+  /**
+   * Hands `bytes` out again as the next `read()`: what was read to see what the body is (see
+   * `readStreamStart`) is still the stream's to decode.
+   */
+  unread(bytes: Uint8Array): void {
+    this.#firstRead = Promise.resolve(bytes);
   }
 
   /** The controller's signal: a consumer asks it before every chunk it hands out (see `abortedError`). */

@@ -181,7 +181,9 @@ interface ChoiceCalls {
  *
  * - a fragment without `index` (or with `null`), as some providers send: one naming a call
  *   `id` already seen continues that call, a new `id` starts the next one, and one with
- *   neither continues the choice's last call;
+ *   neither continues the choice's last call; a call started so is held at the index it was
+ *   given, so later fragments at that `index` continue it (Kimi continues its index-less
+ *   parallel calls by position);
  * - a fragment at an `index` whose call already has an `id`, that carries a function name and
  *   another `id`, starts a new call (LiteLLM's Ollama adapter and some Gemini channels send
  *   parallel calls all at `index: 0`): it is given the next free index, and so are the later
@@ -234,7 +236,12 @@ function withoutIndex(calls: ChoiceCalls, id: string | undefined): HeldCall {
   const known = id === undefined ? undefined : calls.byId.get(id);
   if (known !== undefined) return known;
   if (id === undefined && calls.last !== undefined) return calls.last;
-  return startCall(calls, calls.next, id, undefined);
+  const call = startCall(calls, calls.next, id, undefined);
+  // Held at the index it was given, as if it had come there: Kimi sends parallel calls without
+  // `index` and continues them at their position (`index: 1`, then `0`), with no `id`. Its
+  // `wire` stays unknown, so a later fragment naming its `id` at another index still finds it.
+  if (!calls.held.has(call.index)) calls.held.set(call.index, call);
+  return call;
 }
 
 function startCall(calls: ChoiceCalls, index: number, id: string | undefined, wire: number | undefined): HeldCall {

@@ -1,12 +1,9 @@
-import { APIConnectionError, APIError, ModelGateError, errorFromBody, isErrorDocument, parseBody, type ErrorContext } from "../errors/index.ts";
+import { APIConnectionError, APIError, ModelGateError, type ErrorContext } from "../errors/index.ts";
 import type { GatewayInfo } from "../gateway/info.ts";
 import type { BodyReader } from "./body-reader.ts";
 import { ChunkEvents, type EndRules } from "./chunk-events.ts";
 import { SSEDecoder } from "./sse-decoder.ts";
 import { Stream } from "./stream.ts";
-
-/** The most text kept from before the first event (see `prelude`): the start of a page or error document. */
-const MAX_PRELUDE_LENGTH = 64 * 1024;
 
 /** How a response body of Server-Sent Events is read; see `ClientOptions` for the defaults. */
 export interface SSEChunkOptions extends EndRules {
@@ -29,7 +26,8 @@ export function sseStream<T>(response: Response, reader: BodyReader, controller:
 /**
  * Reads a response body of Server-Sent Events as parsed JSON chunks: bytes (the `BodyReader`,
  * which owns timeouts, abort and cancel) → events (the `SSEDecoder`) → chunks (`ChunkEvents`,
- * which also decides whether a close was an end or a cut).
+ * which also decides whether a close was an end or a cut). The attempt has seen its first bytes
+ * to be an event stream (`readStreamStart`): a page or a whole document never gets here.
  *
  * It is a hand-written iterator rather than an async generator, and decodes a whole network
  * read into a queue before handing chunks out one by one: the per-chunk path is then one
@@ -43,17 +41,8 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gate
   let head = 0;
   let bodyEnded = false;
   let finished = false;
-  /**
-   * The start of the text before the first event (its first MAX_PRELUDE_LENGTH characters), so
-   * that a body that never was an event stream can still be understood at its end: an error
-   * document sent with status 200 under a content type that does not say JSON, or a proxy's
-   * page however long (a captive portal with inline scripts), which its start shows to be one.
-   */
-  let prelude: string | undefined = "";
-  const preludeDecoder = new TextDecoder();
   const decoder = new SSEDecoder(
     (event) => {
-      prelude = undefined;
       // An event without data is a keep-alive (skipped): like a comment, it does not reset the idle clock.
       if (event.data) reader.progress();
       events.add(event, bodyEnded);
@@ -108,14 +97,7 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gate
         if (bytes === undefined) {
           bodyEnded = true;
           decoder.flush();
-          if (prelude !== undefined) {
-            const text = prelude.length < MAX_PRELUDE_LENGTH ? prelude + preludeDecoder.decode() : prelude;
-            events.failure ??= errorDocumentIn(text, { ...options.errorContext, headers: response.headers });
-          }
         } else {
-          if (prelude !== undefined && prelude.length < MAX_PRELUDE_LENGTH) {
-            prelude = (prelude + preludeDecoder.decode(bytes, { stream: true })).slice(0, MAX_PRELUDE_LENGTH);
-          }
           decoder.decode(bytes);
         }
       } catch (error) {
@@ -134,14 +116,4 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gate
       return { value: undefined, done: true };
     },
   };
-}
-
-/**
- * The error a body without any event holds: an error document, or a page (HTML, XML) that a
- * proxy answered with, quoted; `undefined` for anything else, which is read as a cut (a body
- * cut inside its first line is no page).
- */
-function errorDocumentIn(text: string, context: ErrorContext): Error | undefined {
-  const body = parseBody(text);
-  return isErrorDocument(body) || /^\s*</.test(text) ? errorFromBody(undefined, body, context) : undefined;
 }

@@ -102,10 +102,8 @@ describe("Mistral: content as a list of parts, whole", () => {
     expect(completion.usage?.total_tokens).toBe(122);
   });
 
-  // Known failure, pinned: a whole completion answered to `stream: true` is still refused ("Expected
-  // an event stream"); API.md (Stream) and issue 29 item 3 make it a stream of one chunk. `it.fails`
-  // turns red the day it passes, so the pin is removed with the fix.
-  it.fails("create({ stream: true }) answered whole is a stream whose text is 391", async () => {
+  // A whole completion answered to `stream: true` is a stream of one chunk (API.md, Stream).
+  it("create({ stream: true }) answered whole is a stream whose text is 391", async () => {
     replay.serve(thinking.answer);
     expect(await printedText(await streamed())).toBe("391");
   });

@@ -18,9 +18,9 @@ const structured = providerCase("moonshot/structured");
 const streamed = () => replay.client().chat.completions.create({ model: "auto", messages: QUESTION, stream: true });
 
 describe("Kimi: two calls without index, continued out of order", () => {
-  // Known failure, pinned: calls without `index` continued out of order are joined to the last
-  // call instead of by their id (issue 28, lenient reading). `it.fails` turns red once fixed.
-  it.fails("finalChatCompletion() has both calls whole, in the order they started", async () => {
+  // Calls without `index` are held at the index they were given, which Kimi's later fragments
+  // name (API.md, Stream, lenient reading).
+  it("finalChatCompletion() has both calls whole, in the order they started", async () => {
     replay.serve(parallel.answer);
     const completion = await (await streamed()).finalChatCompletion();
     expect(completion.choices[0]!.finish_reason).toBe("tool_calls");
@@ -41,9 +41,9 @@ describe("Kimi: two calls without index, continued out of order", () => {
     stream.controller.abort();
   });
 
-  // Known failure, pinned: calls without `index` continued out of order are joined to the last
-  // call instead of by their id (issue 28, lenient reading). `it.fails` turns red once fixed.
-  it.fails("runTools() runs both calls and answers each under its id, in call order", async () => {
+  // Calls without `index` are held at the index they were given, which Kimi's later fragments
+  // name (API.md, Stream, lenient reading).
+  it("runTools() runs both calls and answers each under its id, in call order", async () => {
     const { result, seen, secondRequest } = await runRecordedTools(replay, parallel);
     expect(seen).toEqual(expect.arrayContaining([{ name: "get_weather", args: { city: "Paris" } }, { name: "get_time", args: { zone: "UTC" } }]));
     expect(seen).toHaveLength(2);

@@ -1,3 +1,4 @@
+import { abortError } from "../../errors/connection-errors.ts";
 import type { EventStream } from "../../resources/chat/event-stream.ts";
 
 /**
@@ -35,6 +36,16 @@ export function listen<T>(events: EventStream, event: string, stop: () => void):
   return {
     [Symbol.asyncIterator]: () => ({
       async next(): Promise<IteratorResult<T>> {
+        // An abort is final: what the helper had emitted before it (the rest of a short reply
+        // often has arrived) is not handed out after it.
+        const { signal } = events.controller;
+        if (!ended && signal.aborted) {
+          ended = true;
+          queue.length = head = 0;
+          unlisten();
+          late = undefined;
+          throw abortError(signal);
+        }
         if (late) {
           failure = await late;
           late = undefined;

@@ -1,3 +1,5 @@
+import { abortError } from "../../errors/connection-errors.ts";
+
 /**
  * The events of a run: a live view for any number of readers, which holds no more than they
  * need. There are two kinds of event:
@@ -52,20 +54,34 @@ export class EventLog<T> {
     return held;
   }
 
-  /** A reader: every lasting event from the first, the live ones from now on, then the end (or the failure). */
-  reader(): AsyncIterator<T> {
+  /**
+   * A reader: every lasting event from the first, the live ones from now on, then the end (or
+   * the failure). Once `signal` (the run's controller) is aborted, the reader hands out nothing
+   * more, whatever it holds, and throws the abort's error: an abort is final, so a "stop"
+   * button stops the text even when the rest of a step's reply had arrived. `onEarlyReturn` is
+   * called when the loop is left before the end (a `break`).
+   */
+  reader(signal?: AbortSignal, onEarlyReturn?: () => void): AsyncIterator<T> {
     const backlog = new Backlog<T>(this.#lasting);
     let stopped = false;
+    // A reader waiting for the next event wakes at the abort (the run's own failure may come later).
+    const onAbort = () => this.#wake();
     const stop = () => {
       stopped = true;
       this.#readers.delete(backlog);
       backlog.clear();
+      signal?.removeEventListener("abort", onAbort);
     };
     if (!this.#ended) this.#readers.add(backlog);
+    signal?.addEventListener("abort", onAbort, { once: true });
     return {
       next: async () => {
         for (;;) {
           if (stopped) return { value: undefined, done: true };
+          if (signal?.aborted) {
+            stop();
+            throw abortError(signal);
+          }
           if (backlog.size > 0) return { value: backlog.take(), done: false };
           if (this.#failure) {
             stop();
@@ -78,10 +94,12 @@ export class EventLog<T> {
           await new Promise<void>((resolve) => this.#waiting.push(resolve));
         }
       },
-      // A reader that stops early stops reading, and holds nothing more; the run itself goes on
-      // (await it, or abort its signal).
+      // A reader that stops early stops reading, and holds nothing more; `onEarlyReturn` says
+      // what that means for the run (the runner's loop stops it, as openai's does).
       return: async () => {
+        const early = !stopped;
         stop();
+        if (early) onEarlyReturn?.();
         return { value: undefined, done: true };
       },
     };

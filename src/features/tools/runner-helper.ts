@@ -58,7 +58,10 @@ export class RunnerHelper extends ChatHelper implements LoadedRun {
 
   /** The run's own events (`step.start`, `tool_call`, …), for `for await`: every one from the first, and the chunks from now on. */
   items(): AsyncIterable<ToolRunEvent> {
-    return { [Symbol.asyncIterator]: () => this.log.reader() };
+    // An abort is final for the loop too; leaving it early (`break`) stops the run, as openai's
+    // runner does, with the reason tracing reads as no failure (see chat-stream's `items()`).
+    const { controller } = this.events;
+    return { [Symbol.asyncIterator]: () => this.log.reader(controller.signal, () => controller.abort(Symbol.for("modelgate.break"))) };
   }
 
   /**

@@ -317,7 +317,12 @@ function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: R
           clearTimeout(readAhead);
           const kept = spare;
           spare = undefined;
-          if (!kept) return traceBody(await result.asResponse(), bodyDone, data.gateway);
+          // A whole answer's chunks were read ahead from the events it stands for, not from its body.
+          if (kept && result.events) {
+            kept.stopChunks();
+            kept.raw.cancel().catch(() => {});
+          }
+          if (!kept || result.events) return traceBody(await result.asResponse(), bodyDone, data.gateway);
           // The first chunk was read ahead from one branch of the body: the other is whole.
           kept.stopChunks();
           const { response } = data;
@@ -330,7 +335,7 @@ function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: R
           const options = { ...spec.streamRules, maxLineLength: config.maxSSELineLength, errorContext: { redact } };
           return { chunks: (spec.stream ?? sseStream)(data.response, reader, data.controller, data.gateway as GatewayInfo, options), stop: () => reader.cancel() };
         };
-        return { ...result, data: traceStream(data, () => result.asResponse(), chunksOf) as T, asResponse };
+        return { ...result, data: traceStream(data, () => result.events?.() ?? result.asResponse(), chunksOf) as T, asResponse };
       }
       // `data` may still be worked out (parse() validating, see `finalData`): the call settles with it.
       Promise.resolve((promise && finalData.get(promise)) ?? result.data).then((data) => {

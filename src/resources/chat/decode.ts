@@ -28,6 +28,25 @@ export function decodeChatAnswer(data: unknown, gateway: GatewayInfo): unknown {
 }
 
 /**
+ * The events a whole chat completion answered to `stream: true` stands for (a proxy's cache, a
+ * provider that does not stream; API.md, Stream): one `chat.completion.chunk` whose choices carry
+ * the message as `delta` (tool calls given their position as `index` where they have none),
+ * `finish_reason` and `logprobs`, with the completion's `usage` and other fields, then `[DONE]`.
+ * `undefined` for JSON that is no completion (no `choices` list).
+ */
+export function wholeCompletionEvents(data: unknown): string | undefined {
+  if (!isRecord(data) || !Array.isArray(data.choices)) return undefined;
+  const choices = data.choices.map((choice: unknown) => {
+    if (!isRecord(choice)) return choice;
+    const { message, ...rest } = choice;
+    const delta: Record<string, unknown> = isRecord(message) ? { ...message } : {};
+    if (Array.isArray(delta.tool_calls)) delta.tool_calls = delta.tool_calls.map((call: unknown, index) => (isRecord(call) ? { index, ...call } : call));
+    return { ...rest, delta };
+  });
+  return `data: ${JSON.stringify({ ...data, object: "chat.completion.chunk", choices })}\n\ndata: [DONE]\n\n`;
+}
+
+/**
  * What a streamed chat answer must have shown before a close without `[DONE]` counts as its
  * end, read from the request (an object whose `stream` is `true`): the usage chunk when
  * `stream_options.include_usage` asked for it; and the `audio.format` given to each choice's
