@@ -51,7 +51,7 @@ export function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spe
     const { controller, release } = limits(spec.options?.signal, Infinity, () => undefined);
     const reader = new BodyReader(new Blob([events]).stream(), { controller, onEnd: release });
     const options = { ...spec.streamRules, maxLineLength: config.maxSSELineLength, errorContext: { redact: config.redact } };
-    return { data: Stream.fromSSEResponse(response, reader, controller, gateway(), options) as T, response: () => response, asResponse: readable, events: () => new Response(events, { headers: response.headers }) };
+    return { data: sseStream(response, reader, controller, gateway(), options) as T, response: readable, asResponse: readable, events: () => new Response(events, { headers: response.headers }) };
   }
   if (kind === "json") {
     try {
