@@ -51,6 +51,12 @@ export type ToolRunTool = RunnableTool | RunnableToolFunction | OpenAIParseableT
 /** Params of `runTools()`: those of `create()`, with tools the runner can call. */
 export interface ToolRunParams extends Omit<ChatCompletionCreateParamsBase, "tools"> {
   tools: readonly ToolRunTool[];
+  /**
+   * openai's `toolContext`: given to every function in openai's runnable shape as its third
+   * argument (`function(args, runner, toolContext)`), never sent to the gateway: a database
+   * handle, the user the run acts for, what the model must not see.
+   */
+  toolContext?: unknown;
 }
 
 /** Options of `runTools()`: those of every call (`signal` reaches the running tools too), and the stop conditions. */
@@ -68,6 +74,13 @@ export interface ToolRunOptions extends RequestOptions {
    * the gateway's 400 saying no model fits ends the run with `"max_cost"` too.
    */
   maxCost?: number | undefined;
+  /**
+   * openai's option: awaited after each step, once that step's tool messages are in
+   * `runner.messages` (and after the final reply), with the step's completion and the object
+   * `runTools()` returned. Messages it pushes onto `runner.messages` go out with the next
+   * request. A throw or a rejection ends the run with that error.
+   */
+  afterCompletion?: ((completion: ChatCompletion, runner: ToolRun) => void | Promise<void>) | undefined;
 }
 
 /** One call a step made, and what came of it. */
