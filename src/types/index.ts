@@ -83,7 +83,12 @@ export type {
 export type {
   OpenAIParseableTool,
   RunnableFunction,
+  RunnableFunctionWithParse,
+  RunnableFunctionWithoutParse,
   RunnableToolFunction,
+  RunnableToolFunctionWithContext,
+  RunnableToolFunctionWithParse,
+  RunnableToolFunctionWithoutParse,
   ToolRun,
   ToolRunCall,
   ToolRunEvent,

@@ -155,7 +155,7 @@ class ToolRun {
       this.#count(completion, cost, gateway?.model ?? completion.model, budgeted, gateway?.attempts);
       // Whatever the reply holds, the turn that goes back is a valid request's; a call that cannot be run says why in its tool message.
       const { turn, calls } = assistantTurn(message, step, this.#callIDs);
-      this.#withParsedFields(turn, body.stream === true);
+      this.#withParsedFields(turn, message as unknown as Record<string, unknown>, body.stream === true);
       const record: ToolRunStep = { completion, model: completion.model, cost, gateway, toolCalls: [] };
       this.#steps.push(record);
       this.#helper.conversation.addCompletion(completion, turn);
@@ -280,29 +280,40 @@ class ToolRun {
   }
 
   /**
-   * The fields openai's runner gives every assistant turn, so `message` events and `messages`
-   * hold what they hold under openai: `refusal` and `parsed` (`null` unless the reply is a
-   * `json_schema` answer: then the answer read as openai reads it), and each call's
-   * `parsed_arguments`, by its tool (see `argumentParsers`; `null` for a tool that parses
-   * nothing). A streamed step's calls get `parsed_arguments` only when some tool parses its
-   * arguments, as openai's streaming runner gives them.
+   * The fields openai's runner gives every assistant turn, so `message` events, `messages` and
+   * `allChatCompletions()` hold what they hold under openai: `parsed` (`null` unless the reply
+   * is a `json_schema` answer: then the answer read as openai reads it), `refusal: null` on a
+   * streamed turn without one (as openai's stream helper finishes a message), and each call's
+   * `parsed_arguments` by its tool (see `argumentParsers`; `null` for a tool that parses
+   * nothing). A streamed step's calls get `parsed_arguments` only when the request has
+   * something openai parses (a `strict` or helper-made tool, a helper-made `response_format`),
+   * as openai's streaming runner gives them. The completion's own message gets the same fields,
+   * and the call ids the run answered by where the provider sent none, as openai's runner
+   * writes them into the completion it keeps.
    */
-  #withParsedFields(turn: ChatCompletionAssistantMessageParam, streamed: boolean): void {
-    const fields = turn as unknown as Record<string, unknown>;
-    fields.refusal ??= null;
-    if (!("parsed" in fields)) fields.parsed = typeof turn.content === "string" && turn.content && !turn.refusal ? parsedAnswer(this.#params.response_format, turn.content) : null;
-    if (streamed && this.#argumentParsers.size === 0) return;
-    for (const call of turn.tool_calls ?? []) {
-      const fn = call.function as typeof call.function & { parsed_arguments?: unknown };
-      if (fn.parsed_arguments !== undefined) continue;
-      const parse = this.#argumentParsers.get(fn.name);
-      try {
-        fn.parsed_arguments = parse ? parse(fn.arguments) : null;
-      } catch {
-        // Arguments the tool's parser rejects: the call's tool message says why (see callTool).
-        fn.parsed_arguments = null;
-      }
+  #withParsedFields(turn: ChatCompletionAssistantMessageParam, replied: Record<string, unknown>, streamed: boolean): void {
+    const parsesCalls = !streamed || this.#argumentParsers.size > 0 || openAIParser(this.#params.response_format, "auto-parseable-response-format") !== undefined;
+    const sentCalls = Array.isArray(replied.tool_calls) ? replied.tool_calls : [];
+    for (const message of [turn as unknown as Record<string, unknown>, replied]) {
+      if (streamed) message.refusal ??= null;
+      if (!("parsed" in message)) message.parsed = typeof turn.content === "string" && turn.content && !turn.refusal ? parsedAnswer(this.#params.response_format, turn.content) : null;
     }
+    (turn.tool_calls ?? []).forEach((call, index) => {
+      const fn = call.function as typeof call.function & { parsed_arguments?: unknown };
+      const sent = isRecord(sentCalls[index]) ? sentCalls[index] : undefined;
+      if (sent && !sent.id) sent.id = call.id;
+      if (!parsesCalls) return;
+      if (fn.parsed_arguments === undefined) {
+        const parse = this.#argumentParsers.get(fn.name);
+        try {
+          fn.parsed_arguments = parse ? parse(fn.arguments) : null;
+        } catch {
+          // Arguments the tool's parser rejects: the call's tool message says why (see callTool).
+          fn.parsed_arguments = null;
+        }
+      }
+      if (sent && isRecord(sent.function) && sent.function.parsed_arguments === undefined) sent.function.parsed_arguments = fn.parsed_arguments;
+    });
   }
 
   /**
