@@ -125,7 +125,7 @@ describe("runTools(): parallel_tool_calls: false", () => {
 });
 
 describe("runTools(): openai's null fields in message events and messages", () => {
-  it("gives every assistant turn refusal: null and parsed: null, and each call parsed_arguments (null for a tool that parses nothing)", async () => {
+  it("gives every assistant turn parsed: null, each call parsed_arguments (null for a tool that parses nothing), and the completion the same fields", async () => {
     const { client: mg } = client(callTurn);
     const events: ChatCompletionMessageParam[] = [];
     const runner = mg.chat.completions.runTools({ model: "m", messages: [user], tools: [weather()] }).on("message", (message) => events.push(message));
@@ -139,6 +139,15 @@ describe("runTools(): openai's null fields in message events and messages", () =
     });
     expect(events[2]).toEqual({ role: "assistant", content: "Sunny.", refusal: null, parsed: null });
     expect(runner.messages.slice(1)).toEqual(events);
+    expect(runner.allChatCompletions().map((done) => done.choices[0]!.message)).toEqual([events[0], events[2]]);
+  });
+
+  it("gives a streamed turn refusal: null, as openai's stream helper finishes a message", async () => {
+    const { client: mg } = client(streamedTurns);
+    const runner = mg.chat.completions.runTools({ model: "m", stream: true, messages: [user], tools: [weather()] });
+    await runner.done();
+    expect(runner.messages[1]).toMatchObject({ role: "assistant", content: null, refusal: null, parsed: null });
+    expect(runner.messages[4]).toEqual({ role: "assistant", content: "Sunny in both.", refusal: null, parsed: null });
   });
 
   it("gives a strict function tool's calls their arguments parsed by JSON.parse", async () => {
@@ -176,6 +185,16 @@ describe("runTools(): openai's tool messages for calls it cannot run", () => {
       parseError = (error as Error).message;
     }
     expect(tools[1]).toBe(parseError);
+  });
+
+  it("answers a call of another tool than the one tool_choice forces with openai's sentence, without running it", async () => {
+    const { client: mg } = client([completion("1", { calls: [["a", "other", "{}"]] }), completion("2", { calls: [["b", "getWeather", "{}"]] })]);
+    let ran = false;
+    const other = { type: "function" as const, function: { name: "other", parameters: {}, function: () => ((ran = true), "x") } };
+    const result = await mg.chat.completions.runTools({ model: "m", messages: [user], tools: [weather(), other], tool_choice: { type: "function", function: { name: "getWeather" } } });
+    expect(ran).toBe(false);
+    expect(result.messages[2]).toEqual({ role: "tool", tool_call_id: "a", content: 'Invalid tool_call: "other". "getWeather" requested. Please try again' });
+    expect(result.messages[4]).toEqual({ role: "tool", tool_call_id: "b", content: "sunny" });
   });
 });
 

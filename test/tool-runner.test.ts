@@ -55,7 +55,7 @@ describe("runTools(): steps", () => {
     expect(result.usage).toEqual({ prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 });
     expect(result.cost).toBeCloseTo(0.003);
     // `messages` holds openai's parsed fields; the request carries only what a request may.
-    expect(result.messages[1]).toMatchObject({ refusal: null, parsed: null, tool_calls: [{ function: { parsed_arguments: { city: "Paris" } } }, { function: { parsed_arguments: { city: "Rome" } } }] });
+    expect(result.messages[1]).toMatchObject({ parsed: null, tool_calls: [{ function: { parsed_arguments: { city: "Paris" } } }, { function: { parsed_arguments: { city: "Rome" } } }] });
     const replayedCall = (id: string, city: string) => ({ id, type: "function", function: { name: "get_weather", arguments: JSON.stringify({ city }) } });
     expect(bodies[1]!.messages).toEqual([messages[0], { role: "assistant", content: null, tool_calls: [replayedCall("call_0", "Paris"), replayedCall("call_1", "Rome")] }, result.messages[2], result.messages[3]]);
     // The tool's wire definition, its schema closed and strict (see structured-outputs.test.ts).

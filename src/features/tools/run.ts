@@ -249,7 +249,7 @@ class ToolRun {
    * call's message added before the next call starts (as openai's runner does).
    */
   async #runCalls(calls: PreparedCall[], step: number): Promise<ToolRunCall[]> {
-    const context = { signal: this.#signal, step, redact: this.#client.redact, runner: this.#runner, toolContext: this.#toolContext };
+    const context = { signal: this.#signal, step, redact: this.#client.redact, runner: this.#runner, toolContext: this.#toolContext, forced: this.#forced };
     const runOne = async (prepared: PreparedCall) => {
       this.#helper.log.push({ type: "tool_call", step, call: prepared.call });
       const done = await callTool(prepared, this.#tools, context);
