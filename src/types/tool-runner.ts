@@ -7,9 +7,6 @@ import type { HelperEventEmitter, HelperFinalValues, ToolRunnerEvents } from "./
 /** Why a tool run ended: `"done"` when the model answered without calling a tool. */
 export type ToolRunStopReason = "done" | "max_steps" | "max_cost" | "repeated_call";
 
-/** A value, or a promise of it: what a tool's function and `parse` may return. */
-type PromiseOrValue<T> = T | Promise<T>;
-
 /**
  * A function in openai's runnable shape with a `parse`, as openai's `runTools()` takes it
  * (openai's type of the same name and type parameters): the runner calls
@@ -19,9 +16,9 @@ type PromiseOrValue<T> = T | Promise<T>;
  */
 export interface RunnableFunctionWithParse<Args extends object, ToolContext = unknown> {
   /** Runs the call: its return value (a string as it is, anything else as JSON) becomes the tool message. */
-  function: (args: Args, runner: ToolRun, toolContext: ToolContext) => PromiseOrValue<unknown>;
+  function: (args: Args, runner: ToolRun, toolContext: ToolContext) => unknown;
   /** Turns the arguments' JSON text into `function`'s `args` (`JSON.parse`, a schema's parse); what it throws is told to the model as the call's result. */
-  parse: (input: string) => PromiseOrValue<Args>;
+  parse: (input: string) => Args | Promise<Args>;
   /** The arguments, as a JSON Schema object. */
   parameters: Record<string, unknown>;
   /** What the function does; the model reads it. */
@@ -34,7 +31,7 @@ export interface RunnableFunctionWithParse<Args extends object, ToolContext = un
 /** A function in openai's runnable shape without `parse`: `function` gets the arguments' JSON text as it came (openai's type of the same name). */
 export interface RunnableFunctionWithoutParse<ToolContext = unknown> {
   /** Runs the call with the arguments' JSON text: its return value (a string as it is, anything else as JSON) becomes the tool message. */
-  function: (args: string, runner: ToolRun, toolContext: ToolContext) => PromiseOrValue<unknown>;
+  function: (args: string, runner: ToolRun, toolContext: ToolContext) => unknown;
   /** The arguments, as a JSON Schema object. */
   parameters: Record<string, unknown>;
   /** What the function does; the model reads it. */
