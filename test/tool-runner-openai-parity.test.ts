@@ -202,10 +202,37 @@ describe("runTools(): openai's runner methods", () => {
   it("has every helper method openai's runner has", () => {
     const { client: mg } = client(callTurn);
     const runner = mg.chat.completions.runTools({ model: "m", messages: [user], tools: [weather()] });
-    for (const name of ["finalChatCompletion", "finalContent", "finalMessage", "finalFunctionToolCall", "finalFunctionToolCallResult", "totalUsage", "allChatCompletions", "done", "abort", "on", "off", "once", "emitted", "toReadableStream"] as const) {
+    for (const name of ["finalChatCompletion", "finalContent", "finalMessage", "finalFunctionToolCall", "finalFunctionToolCallResult", "totalUsage", "allChatCompletions", "done", "abort", "on", "off", "once", "emitted", "events", "toReadableStream"] as const) {
       expect(typeof runner[name], name).toBe("function");
     }
+    expect("currentChatCompletionSnapshot" in runner).toBe(true);
     runner.abort();
     return runner.done().catch(() => {});
+  });
+
+  it("events(name) yields each event's arguments in a loop, ends at the end, and rejects with the run's failure", async () => {
+    const { client: mg } = client(callTurn);
+    const runner = mg.chat.completions.runTools({ model: "m", messages: [user], tools: [weather()] });
+    const roles: string[] = [];
+    for await (const [message] of runner.events("message")) roles.push(message.role);
+    expect(roles).toEqual(["assistant", "tool", "assistant"]);
+    const failing = client([]).client.chat.completions.runTools({ model: "m", messages: [user], tools: [weather()] });
+    const seen: unknown[] = [];
+    await expect(
+      (async () => {
+        for await (const args of failing.events("message")) seen.push(args);
+      })(),
+    ).rejects.toThrow(/no reply scripted/);
+    expect(seen).toEqual([]);
+  });
+
+  it("currentChatCompletionSnapshot holds a streamed step as its chunks build it, and is gone once the step's completion is finished", async () => {
+    const { client: mg } = client(streamedTurns);
+    const runner = mg.chat.completions.runTools({ model: "m", stream: true, messages: [user], tools: [weather()] });
+    const seen: unknown[] = [];
+    runner.on("content", () => seen.push(runner.currentChatCompletionSnapshot?.choices[0]?.message.content));
+    runner.on("chatCompletion", () => seen.push(runner.currentChatCompletionSnapshot));
+    await runner.done();
+    expect(seen).toEqual([undefined, "Sunny ", "Sunny in ", "Sunny in both.", undefined]);
   });
 });

@@ -299,6 +299,9 @@ void client.chat.completions.runTools({
   tools: [{ type: "function", function: { parameters: {}, function: (_args: string, _run, context) => expectTypeOf(context).toEqualTypeOf<{ tenantID: string }>() } }],
 });
 expectTypeOf<RunnableToolFunctionWithContext<Tenant>["function"]["parameters"]>().toEqualTypeOf<Record<string, unknown>>();
+// openai's events() iterator and currentChatCompletionSnapshot on the runner.
+for await (const [message] of runner.events("message")) expectTypeOf(message).toEqualTypeOf<ChatCompletionMessageParam>();
+expectTypeOf(runner.currentChatCompletionSnapshot?.choices[0]?.message.content).toEqualTypeOf<string | null | undefined>();
 // afterCompletion(completion, runner), as openai's option.
 void client.chat.completions.runTools(
   { model: "auto", messages: userMessage, tools: [getWeather] },

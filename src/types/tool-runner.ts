@@ -2,7 +2,7 @@ import type { RequestOptions } from "../pipeline/options.ts";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageToolCall, CompletionUsage, GatewayInfo } from "./chat-completion.ts";
 import type { RunnableTool } from "../schemas/tool.ts";
 import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam, ChatCompletionTool } from "./chat-params.ts";
-import type { HelperEventEmitter, HelperFinalValues, ToolRunnerEvents } from "./helper-events.ts";
+import type { ChatCompletionSnapshot, HelperEventEmitter, HelperFinalValues, ToolRunnerEvents } from "./helper-events.ts";
 
 /** Why a tool run ended: `"done"` when the model answered without calling a tool. */
 export type ToolRunStopReason = "done" | "max_steps" | "max_cost" | "repeated_call";
@@ -216,6 +216,11 @@ export interface ToolRun extends Promise<ToolRunResult>, AsyncIterable<ToolRunEv
   readonly messages: ChatCompletionMessageParam[];
   /** Every completion of the run so far. */
   allChatCompletions(): ChatCompletion[];
+  /**
+   * With `stream: true`, the step's completion as its chunks have built it so far (openai's
+   * getter of the same name); `undefined` between steps and without streaming.
+   */
+  readonly currentChatCompletionSnapshot: ChatCompletionSnapshot | undefined;
   /**
    * With `stream: true`, the chunks of every step as the bridge's body (as openai's streaming
    * runner writes them), for `ChatCompletionStream.fromReadableStream()` on the far side. Call

@@ -29,6 +29,8 @@ type AnyRunner = {
   finalFunctionToolCallResult(): Promise<string | undefined>;
   totalUsage(): Promise<unknown>;
   toReadableStream(): ReadableStream<Uint8Array>;
+  events(event: string): AsyncIterableIterator<unknown[]>;
+  readonly currentChatCompletionSnapshot: { choices: { message: { content?: string | null } }[] } | undefined;
   readonly errored: boolean;
   readonly aborted: boolean;
 };
@@ -226,6 +228,17 @@ for (const sdk of SDKS) {
       ]);
       expect(listener.results).toEqual(["it's raining"]);
       expect(await runner.finalContent()).toBe("it's raining today");
+    });
+
+    it("events() and currentChatCompletionSnapshot: a loop over the messages, and the step's text so far while it streams", async () => {
+      const { runner } = run([chunks("1", { calls: [["123", "getWeather", "{}"]] }), chunks("2", { content: "it's raining today" })], { stream: true, tools: [getWeather] });
+      const sofar: unknown[] = [];
+      runner.on("content", () => sofar.push(runner.currentChatCompletionSnapshot?.choices[0]?.message.content));
+      const roles: unknown[] = [];
+      for await (const [message] of runner.events("message")) roles.push((message as { role: string }).role);
+      expect(roles).toEqual(["assistant", "tool", "assistant"]);
+      expect(sofar).toEqual(["it's ", "it's raining ", "it's raining today"]);
+      expect(runner.currentChatCompletionSnapshot).toBeUndefined();
     });
 
     it("toReadableStream(): the far side's reader rebuilds the whole conversation", async () => {

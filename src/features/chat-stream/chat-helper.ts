@@ -1,7 +1,9 @@
 import { ModelGateError } from "../../errors/index.ts";
 import type { EventStream } from "../../resources/chat/event-stream.ts";
+import type { ChatCompletionSnapshot } from "../../types/helper-events.ts";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage } from "../../types/index.ts";
 import { Conversation } from "./conversation.ts";
+import type { DeltaEvents } from "./delta-events.ts";
 import { listen, type Taps } from "./listen.ts";
 
 /**
@@ -13,6 +15,8 @@ import { listen, type Taps } from "./listen.ts";
 export abstract class ChatHelper {
   readonly events: EventStream;
   readonly conversation: Conversation;
+  /** The events of the completion being streamed (its snapshot so far); `undefined` between streamed completions. */
+  streaming: DeltaEvents | undefined;
 
   /** `messages`: the object's own list, which the conversation fills (see `Conversation`). */
   constructor(events: EventStream, messages: ChatCompletionMessageParam[]) {
@@ -22,6 +26,10 @@ export abstract class ChatHelper {
 
   /** Begins the work (a promise job later, see `EventStream.run`); its events follow, then `end`. */
   abstract start(): void;
+
+  get currentChatCompletionSnapshot(): ChatCompletionSnapshot | undefined {
+    return this.streaming?.snapshot;
+  }
 
   allChatCompletions(): ChatCompletion[] {
     return [...this.conversation.completions];

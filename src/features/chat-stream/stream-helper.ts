@@ -55,9 +55,12 @@ export class StreamHelper extends ChatHelper implements LoadedStream {
       if (connection) ({ response: this.response, requestID: this.requestID, gateway: this.gateway } = connection);
       events.emit("connect");
       if (!final) return this.#readBody(stream);
-      const deltas = new DeltaEvents(events, parsing);
+      const deltas = (this.streaming = new DeltaEvents(events, parsing));
       for await (const chunk of stream) await deltas.add(chunk);
-      conversation.addCompletion(await final());
+      const completion = await final();
+      // As openai's helper: the snapshot is gone once the completion is finished.
+      this.streaming = undefined;
+      conversation.addCompletion(completion);
     }, () => conversation.emitFinal());
   }
 
@@ -69,7 +72,7 @@ export class StreamHelper extends ChatHelper implements LoadedStream {
    */
   async #readBody(stream: AsyncIterable<ChatCompletionChunk>): Promise<void> {
     const { conversation, events } = this;
-    let deltas = new DeltaEvents(events);
+    let deltas = (this.streaming = new DeltaEvents(events));
     let accumulator: ChatCompletionAccumulator | undefined;
     let id: string | undefined;
     const finish = (toolCallIDs?: unknown[]) => {
@@ -79,10 +82,11 @@ export class StreamHelper extends ChatHelper implements LoadedStream {
       toolCallIDs?.forEach((callID, index) => {
         if (typeof callID === "string" && callID !== "" && calls[index]) calls[index].id = callID;
       });
+      this.streaming = undefined;
       conversation.addCompletion(completion);
       accumulator = undefined;
       id = undefined;
-      deltas = new DeltaEvents(events);
+      deltas = this.streaming = new DeltaEvents(events);
     };
     for await (const chunk of stream) {
       const frame = readMessageFrame(chunk);
@@ -102,6 +106,7 @@ export class StreamHelper extends ChatHelper implements LoadedStream {
       accumulator ??= new ChatCompletionAccumulator();
       finish();
     }
+    this.streaming = undefined;
   }
 
   /** The chunks from now on. A `break` ends the request with a reason tracing knows (no failure, unlike `abort()`). */

@@ -233,13 +233,15 @@ class ToolRun {
     this.#helper.events.emit("connect");
     const accumulator = new ChatCompletionAccumulator();
     // openai's chunk events (`chunk`, `content`, `content.delta`, …) for this step's reply.
-    const deltas = new DeltaEvents(this.#helper.events);
+    const deltas = (this.#helper.streaming = new DeltaEvents(this.#helper.events));
     for await (const chunk of stream) {
       accumulator.add(chunk);
       // Kept only for iterators reading now: a long answer must not be held twice (see EventLog).
       this.#helper.log.pushLive({ type: "chunk", step, chunk });
       await deltas.add(chunk);
     }
+    // As openai's runner: the snapshot is gone once the step's completion is finished.
+    this.#helper.streaming = undefined;
     return { completion: accumulator.result(stream.gateway), gateway: stream.gateway };
   }
 
