@@ -11,7 +11,7 @@ import { chatStreamRules } from "../../resources/chat/decode.ts";
 import { assertChatParams } from "../../resources/chat/validate.ts";
 import type { Requester } from "../../resources/requester.ts";
 import type { SendBudget } from "../../pipeline/request.ts";
-import { openAIParser } from "../structured/openai-helpers.ts";
+import { openAIParser, toolParsers } from "../structured/openai-helpers.ts";
 import { sendableTools } from "../structured/strict-mode.ts";
 import { ChatCompletionAccumulator } from "../../streaming/accumulate.ts";
 import type { Stream } from "../../streaming/stream.ts";
@@ -109,7 +109,7 @@ class ToolRun {
     this.#params = { ...sent, tools: sendableTools(wire) };
     this.#toolContext = toolContext;
     this.#afterCompletion = afterCompletion as ((completion: ChatCompletion, runner: unknown) => unknown) | undefined;
-    this.#argumentParsers = argumentParsers(given.tools, byName);
+    this.#argumentParsers = argumentParsers(given.tools);
     // Every request and every tool gets the runner's signal: `abort()` and the caller's signal (which aborts it) both reach them.
     this.#signal = helper.events.controller.signal;
     this.#requestOptions = { ...requestOptions, signal: this.#signal };
@@ -351,21 +351,14 @@ class ToolRun {
 }
 
 /**
- * How each tool's calls get `parsed_arguments`, as openai's runner gives them: a tool made by
- * openai's `zodFunction()` by its own `$parseRaw`; a `tool()` tool (sent strict) and a function
- * tool with `strict: true` by `JSON.parse`. A tool absent here gets `null`.
+ * How each tool's calls get `parsed_arguments`, by the rule `parse()` keeps (`toolParsers()`):
+ * a tool made by openai's helpers by its own `$parseRaw`; a `tool()` tool (sent strict) and a
+ * function tool with `strict: true` by `JSON.parse` (the run checks a `tool()` tool's arguments
+ * when it runs the call). A tool absent here gets `null`, as under openai.
  */
-function argumentParsers(tools: unknown[], byName: Map<string, RunnerTool>): Map<string, (text: string) => unknown> {
+function argumentParsers(tools: unknown[]): Map<string, (text: string) => unknown> {
   const parsers = new Map<string, (text: string) => unknown>();
-  for (const offer of tools) {
-    const fn = isRecord(offer) && isRecord(offer.function) ? offer.function : undefined;
-    const name = fn && (typeof fn.name === "string" && fn.name !== "" ? fn.name : typeof fn.function === "function" ? fn.function.name : undefined);
-    if (typeof name !== "string" || !byName.has(name)) continue;
-    const parseRaw = openAIParser(offer, "auto-parseable-tool");
-    const tool = byName.get(name)!;
-    if (parseRaw) parsers.set(name, parseRaw);
-    else if (!("openai" in tool) || fn?.strict === true) parsers.set(name, JSON.parse);
-  }
+  for (const [name, schema] of toolParsers(tools)) parsers.set(name, schema.parseRaw ?? JSON.parse);
   return parsers;
 }
 
