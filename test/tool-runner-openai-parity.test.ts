@@ -67,6 +67,26 @@ describe("runTools(): afterCompletion(completion, runner)", () => {
     expect((bodies[1]!.messages as { content: unknown }[]).at(-1)).toEqual({ role: "user", content: "In Celsius, please." });
   });
 
+  it("is awaited the same way in a streamed run", async () => {
+    const { client: mg, bodies } = client(streamedTurns);
+    const seen: string[][] = [];
+    const runner = mg.chat.completions.runTools(
+      { model: "m", stream: true, messages: [user], tools: [weather()] },
+      {
+        afterCompletion: (_done, run) => {
+          seen.push(run.messages.map((message) => message.role));
+          if (seen.length === 1) run.messages.push({ role: "user", content: "Briefly." });
+        },
+      },
+    );
+    await runner.done();
+    expect(seen).toEqual([
+      ["user", "assistant", "tool", "tool"],
+      ["user", "assistant", "tool", "tool", "user", "assistant"],
+    ]);
+    expect((bodies[1]!.messages as unknown[]).at(-1)).toEqual({ role: "user", content: "Briefly." });
+  });
+
   it("ends the run with what it throws, and rejects an afterCompletion that is not a function before sending", async () => {
     const { client: mg, bodies } = client(callTurn);
     const failing = mg.chat.completions.runTools({ model: "m", messages: [user], tools: [weather()] }, { afterCompletion: () => Promise.reject(new Error("audit log down")) });
