@@ -273,6 +273,34 @@ describe("openai migration: the modelgate programs run against the mock gateway"
     expect(await runOpenAIOriginal("run-tools-stream")).toEqual(lines);
   });
 
+  it("run-tools-context: toolContext reaches the function, afterCompletion follows each step, and the turns carry openai's parsed fields, as under openai", async () => {
+    const lines = await runProgram("run-tools-context");
+    expect(lines).toEqual([
+      "turn: parsed=null parsed_arguments=null",
+      "tool: string for acme",
+      "after tool_calls: user assistant tool",
+      "turn: parsed=null parsed_arguments=\"none\"",
+      "after stop: user assistant tool assistant",
+      "answer: true",
+    ]);
+    for (const request of gateway.requests) expect(request.body).not.toHaveProperty("toolContext");
+    expect(await runOpenAIOriginal("run-tools-context")).toEqual(lines);
+  });
+
+  it("run-tools-sequential: parallel_tool_calls: false runs each call to its end and answers it before the next, as under openai", async () => {
+    const lines = await runProgram("run-tools-sequential");
+    expect(lines.at(-1)).toBe("sent parallel_tool_calls: false, messages: user assistant tool assistant");
+    expect(lines.slice(0, 3)).toEqual(["start getWeather object", "end getWeather", "tool message"]);
+    expect((gateway.requests[0]!.body as { parallel_tool_calls: boolean }).parallel_tool_calls).toBe(false);
+    expect(await runOpenAIOriginal("run-tools-sequential")).toEqual(lines);
+  });
+
+  it("run-tools-bridge: openai's ChatCompletionStreamingRunner.fromReadableStream() rebuilds a streamed run's conversation, tool messages included", async () => {
+    const lines = await runProgram("run-tools-bridge");
+    expect(lines).toEqual(["messages: assistant tool assistant", 'tool result: {"celsius":21}', "call answered: true", "completions: 2, answer quotes it: true"]);
+    expect(await runOpenAIOriginal("run-tools-bridge")).toEqual(lines);
+  });
+
   it("errors: instanceof on the statics and on named imports picks the right class, as under openai", async () => {
     script = [undefined, { type: "status", status: 429 }];
     const lines = await runProgram("errors");

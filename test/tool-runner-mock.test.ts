@@ -151,7 +151,7 @@ describe("runTools() against the mock gateway: what no model should send", () =>
       gateway.inject({ type: "structured", as: "refusal" }, 1);
       const result = await client.chat.completions.runTools({ model: "auto", messages, tools: [getWeather], tool_choice: { type: "function", function: { name: "get_weather" } }, stream });
       expect(result.stopReason).toBe("done");
-      expect(result.messages.at(-1)).toEqual({ role: "assistant", content: null, refusal: expect.stringMatching(/can't help/) });
+      expect(result.messages.at(-1)).toEqual({ role: "assistant", content: null, refusal: expect.stringMatching(/can't help/), parsed: null });
     }
   });
 

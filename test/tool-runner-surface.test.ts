@@ -81,7 +81,7 @@ describe("runTools(): openai's runner surface", () => {
     expect(run.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
     expect(run.allChatCompletions()).toEqual(result.steps.map((step) => step.completion));
     expect(await run.finalContent()).toBe(result.message?.content);
-    expect(await run.finalMessage()).toEqual({ ...result.message, refusal: null });
+    expect(await run.finalMessage()).toEqual({ ...result.message, refusal: null, parsed: null });
     expect(await run.finalChatCompletion()).toBe(result.steps.at(-1)?.completion);
     expect(await run.finalFunctionToolCall()).toEqual(result.steps[0]?.toolCalls[0]?.call.function);
     expect(await run.finalFunctionToolCallResult()).toBe('{"city":"Paris","celsius":21}');
@@ -235,7 +235,7 @@ describe("runTools(): tools in openai's runnable shape", () => {
       { model, messages, tools: [{ type: "function", function: { name: "get_weather", function: () => "never", parse: () => { throw new Error("city must be in France"); }, parameters } }] },
       { maxSteps: 1 },
     );
-    expect(result.messages[2]).toMatchObject({ role: "tool", content: "Error: The arguments were rejected: city must be in France" });
+    expect(result.messages[2]).toMatchObject({ role: "tool", content: "city must be in France" });
   });
 
   it("runs a zodFunction() tool with its parsed arguments, and refuses one without a function", async () => {

@@ -54,7 +54,10 @@ describe("runTools(): steps", () => {
     expect(result.steps[0]!.toolCalls.map((outcome) => outcome.result)).toEqual([{ city: "Paris", celsius: 5 }, { city: "Rome", celsius: 4 }]);
     expect(result.usage).toEqual({ prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 });
     expect(result.cost).toBeCloseTo(0.003);
-    expect(bodies[1]!.messages).toEqual(result.messages.slice(0, 4));
+    // `messages` holds openai's parsed fields; the request carries only what a request may.
+    expect(result.messages[1]).toMatchObject({ parsed: null, tool_calls: [{ function: { parsed_arguments: { city: "Paris" } } }, { function: { parsed_arguments: { city: "Rome" } } }] });
+    const replayedCall = (id: string, city: string) => ({ id, type: "function", function: { name: "get_weather", arguments: JSON.stringify({ city }) } });
+    expect(bodies[1]!.messages).toEqual([messages[0], { role: "assistant", content: null, tool_calls: [replayedCall("call_0", "Paris"), replayedCall("call_1", "Rome")] }, result.messages[2], result.messages[3]]);
     // The tool's wire definition, its schema closed and strict (see structured-outputs.test.ts).
     const { function: definition } = getWeather;
     expect(bodies[0]!.tools).toEqual([{ type: "function", function: { ...definition, parameters: { ...definition.parameters, additionalProperties: false }, strict: true } }]);
@@ -98,7 +101,8 @@ describe("runTools(): steps", () => {
     const errors = result.messages.filter((message) => message.role === "tool").map((message) => String(message.content));
     expect(errors[0]).toMatch(/^Error: The arguments are not valid JSON \(/);
     expect(errors[1]).toMatch(/^Error: The arguments do not match the tool's schema: city: /);
-    expect(errors[2]).toBe('Error: There is no tool named "teleport". The tools are: get_weather, failing.');
+    // openai's runner's sentence, word for word.
+    expect(errors[2]).toBe('Invalid tool_call: "teleport". Available options are: "get_weather", "failing". Please try again');
     expect(errors[3]).toBe("Error: The tool failed: the database is down");
     expect(result.steps[0]!.toolCalls.map((outcome) => outcome.error !== undefined)).toEqual([true, true, true, true]);
   });

@@ -267,6 +267,52 @@ void client.chat.completions.runTools({
 // @ts-expect-error openai's runnable shape needs its parameters
 void client.chat.completions.runTools({ model: "auto", messages: userMessage, tools: [{ type: "function", function: { function: () => 1 } }] });
 
+// openai's runnable types take openai's type parameters, `<Args, ToolContext>`, and `toolContext` types the functions' third argument.
+import type {
+  RunnableFunction,
+  RunnableFunctionWithParse,
+  RunnableFunctionWithoutParse,
+  RunnableToolFunction,
+  RunnableToolFunctionWithContext,
+  RunnableToolFunctionWithParse,
+  RunnableToolFunctionWithoutParse,
+} from "../src/index.ts";
+type Tenant = { tenantID: string };
+const withContext: RunnableToolFunction<{ city: string }, Tenant> = {
+  type: "function",
+  function: { name: "get_weather", description: "d", parameters: {}, parse: JSON.parse, function: (args, _run, context) => `${args.city} for ${context.tenantID}` },
+};
+expectTypeOf(withContext).toEqualTypeOf<RunnableToolFunctionWithParse<{ city: string }, Tenant>>();
+expectTypeOf<RunnableToolFunction<string>>().toEqualTypeOf<RunnableToolFunctionWithoutParse<unknown>>();
+expectTypeOf<RunnableFunction<{ a: number }, Tenant>>().toEqualTypeOf<RunnableFunctionWithParse<{ a: number }, Tenant>>();
+expectTypeOf<RunnableFunction<string, Tenant>>().toEqualTypeOf<RunnableFunctionWithoutParse<Tenant>>();
+expectTypeOf<Parameters<RunnableFunctionWithParse<{ a: number }, Tenant>["function"]>>().toEqualTypeOf<[args: { a: number }, runner: ToolRun, toolContext: Tenant]>();
+expectTypeOf<Parameters<RunnableFunctionWithoutParse<Tenant>["function"]>[0]>().toEqualTypeOf<string>();
+// openai's example habit: a list of RunnableToolFunction<any>, each cast to its own arguments.
+const listed: RunnableToolFunction<any>[] = [withContext as RunnableToolFunction<{ city: string }>];
+void client.chat.completions.runTools({ model: "auto", messages: userMessage, tools: listed });
+void client.chat.completions.runTools({ model: "auto", messages: userMessage, tools: [withContext], toolContext: { tenantID: "t1" } });
+void client.chat.completions.runTools({
+  model: "auto",
+  messages: userMessage,
+  toolContext: { tenantID: "t1" },
+  tools: [{ type: "function", function: { parameters: {}, function: (_args: string, _run, context) => expectTypeOf(context).toEqualTypeOf<{ tenantID: string }>() } }],
+});
+expectTypeOf<RunnableToolFunctionWithContext<Tenant>["function"]["parameters"]>().toEqualTypeOf<Record<string, unknown>>();
+// openai's events() iterator and currentChatCompletionSnapshot on the runner.
+for await (const [message] of runner.events("message")) expectTypeOf(message).toEqualTypeOf<ChatCompletionMessageParam>();
+expectTypeOf(runner.currentChatCompletionSnapshot?.choices[0]?.message.content).toEqualTypeOf<string | null | undefined>();
+// afterCompletion(completion, runner), as openai's option.
+void client.chat.completions.runTools(
+  { model: "auto", messages: userMessage, tools: [getWeather] },
+  {
+    afterCompletion: async (completion, run) => {
+      expectTypeOf(completion).toEqualTypeOf<ChatCompletion>();
+      expectTypeOf(run).toEqualTypeOf<ToolRun>();
+    },
+  },
+);
+
 // Middleware: `(request, next, context) => Promise<Response>`, as a client option and a call option.
 import type { Middleware, MiddlewareContext, MiddlewareNext, RequestOptions } from "../src/index.ts";
 expectTypeOf<Middleware>().toEqualTypeOf<(request: Request, next: MiddlewareNext, context: MiddlewareContext) => Promise<Response>>();

@@ -475,10 +475,14 @@ import type {
 } from "../types/structured.ts";
 import type {
   OpenAIParseableTool as _OpenAIParseableTool, RunnableFunction as _RunnableFunction,
-  RunnableToolFunction as _RunnableToolFunction, ToolRun as _ToolRun, ToolRunCall as _ToolRunCall,
-  ToolRunEvent as _ToolRunEvent, ToolRunOptions as _ToolRunOptions, ToolRunParams as _ToolRunParams,
-  ToolRunResult as _ToolRunResult, ToolRunStep as _ToolRunStep, ToolRunStopReason as _ToolRunStopReason,
-  ToolRunTool as _ToolRunTool,
+  RunnableFunctionWithParse as _RunnableFunctionWithParse,
+  RunnableFunctionWithoutParse as _RunnableFunctionWithoutParse, RunnableToolFunction as _RunnableToolFunction,
+  RunnableToolFunctionWithContext as _RunnableToolFunctionWithContext,
+  RunnableToolFunctionWithParse as _RunnableToolFunctionWithParse,
+  RunnableToolFunctionWithoutParse as _RunnableToolFunctionWithoutParse, ToolRun as _ToolRun,
+  ToolRunCall as _ToolRunCall, ToolRunEvent as _ToolRunEvent, ToolRunOptions as _ToolRunOptions,
+  ToolRunParams as _ToolRunParams, ToolRunResult as _ToolRunResult, ToolRunStep as _ToolRunStep,
+  ToolRunStopReason as _ToolRunStopReason, ToolRunTool as _ToolRunTool,
 } from "../types/tool-runner.ts";
 import type { ClientOptions as _ClientOptions } from "./options.ts";
 
@@ -732,8 +736,12 @@ export declare namespace ModelGate {
     type _ReasoningConfig as ReasoningConfig, type _RefusalDeltaEvent as RefusalDeltaEvent,
     type _RefusalDoneEvent as RefusalDoneEvent, type _RequestOptions as RequestOptions,
     type _ResponseFormat as ResponseFormat, type _ResponseLike as ResponseLike, type _RouteFilters as RouteFilters,
-    type _RunnableFunction as RunnableFunction, type _RunnableTool as RunnableTool,
-    type _RunnableToolFunction as RunnableToolFunction, type _SchemaIssue as SchemaIssue,
+    type _RunnableFunction as RunnableFunction, type _RunnableFunctionWithParse as RunnableFunctionWithParse,
+    type _RunnableFunctionWithoutParse as RunnableFunctionWithoutParse, type _RunnableTool as RunnableTool,
+    type _RunnableToolFunction as RunnableToolFunction,
+    type _RunnableToolFunctionWithContext as RunnableToolFunctionWithContext,
+    type _RunnableToolFunctionWithParse as RunnableToolFunctionWithParse,
+    type _RunnableToolFunctionWithoutParse as RunnableToolFunctionWithoutParse, type _SchemaIssue as SchemaIssue,
     type _SchemaOutput as SchemaOutput, type _SpeechCreateParams as SpeechCreateParams,
     type _StandardJSONSchemaConverter as StandardJSONSchemaConverter, type _StandardSchemaIssue as StandardSchemaIssue,
     type _StandardSchemaResult as StandardSchemaResult, type _StandardSchemaV1 as StandardSchemaV1,

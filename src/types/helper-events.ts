@@ -229,6 +229,14 @@ export interface HelperEventEmitter<Events> {
    * first (`emitted("error")` resolves with the error instead).
    */
   emitted<Event extends keyof Events>(event: Event): Promise<EmittedValue<Events, Event>>;
+  /**
+   * Every `event` from now on, as an async iterator of its arguments (openai's `events()`:
+   * `for await (const [message] of runner.events("message"))`). Values wait in a queue until
+   * read; it ends at `end` and, after the values it holds, rejects with the helper's error or
+   * abort (asking for `"error"` or `"abort"` yields them instead). Made after the end, it ends at
+   * once; leaving the loop early stops listening.
+   */
+  events<Event extends keyof Events>(event: Event): AsyncIterableIterator<EventParameters<Events, Event>>;
   /** Resolves when the helper has ended; rejects with its error (or abort). */
   done(): Promise<void>;
   /** Stops the helper: cancels the request in flight (`abort` then `end` follow). */

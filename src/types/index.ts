@@ -91,7 +91,12 @@ export type {
 export type {
   OpenAIParseableTool,
   RunnableFunction,
+  RunnableFunctionWithParse,
+  RunnableFunctionWithoutParse,
   RunnableToolFunction,
+  RunnableToolFunctionWithContext,
+  RunnableToolFunctionWithParse,
+  RunnableToolFunctionWithoutParse,
   ToolRun,
   ToolRunCall,
   ToolRunEvent,

@@ -2,35 +2,94 @@ import type { RequestOptions } from "../pipeline/options.ts";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageToolCall, CompletionUsage, GatewayInfo } from "./chat-completion.ts";
 import type { RunnableTool } from "../schemas/tool.ts";
 import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam, ChatCompletionTool } from "./chat-params.ts";
-import type { HelperEventEmitter, HelperFinalValues, ToolRunnerEvents } from "./helper-events.ts";
+import type { ChatCompletionSnapshot, HelperEventEmitter, HelperFinalValues, ToolRunnerEvents } from "./helper-events.ts";
 
 /** Why a tool run ended: `"done"` when the model answered without calling a tool. */
 export type ToolRunStopReason = "done" | "max_steps" | "max_cost" | "repeated_call";
 
 /**
- * A function in openai's runnable shape, as openai's `runTools()` takes it: the runner calls
- * `function(args, runner)`, where `args` is what `parse` returned for the call's arguments
- * (JSON text), else that text itself, and `runner` is the object `runTools()` returned.
+ * A function in openai's runnable shape with a `parse`, as openai's `runTools()` takes it
+ * (openai's type of the same name and type parameters): the runner calls
+ * `function(args, runner, toolContext)`, where `args` is what `parse` returned for the call's
+ * arguments (JSON text), `runner` is the object `runTools()` returned, and `toolContext` the
+ * `runTools()` param of that name.
  */
-export interface RunnableFunction {
-  // Methods, so that a function of any arguments fits (methods are compared bivariantly).
+export interface RunnableFunctionWithParse<Args extends object, ToolContext = unknown> {
   /** Runs the call: its return value (a string as it is, anything else as JSON) becomes the tool message. */
-  function(args: never, runner: ToolRun): unknown;
-  /** Turns the arguments' JSON text into `function`'s `args` (`JSON.parse`, a schema's parse); a throw is told to the model. */
-  parse?(input: string): unknown;
+  function: (args: Args, runner: ToolRun, toolContext: ToolContext) => unknown;
+  /** Turns the arguments' JSON text into `function`'s `args` (`JSON.parse`, a schema's parse); what it throws is told to the model as the call's result. */
+  parse: (input: string) => Args | Promise<Args>;
   /** The arguments, as a JSON Schema object. */
   parameters: Record<string, unknown>;
   /** What the function does; the model reads it. */
   description?: string | undefined;
   /** The name the model calls it by. @default `function.name` */
   name?: string | undefined;
-  strict?: boolean | null | undefined;
+  strict?: boolean | undefined;
 }
 
-/** A tool in openai's runnable shape: `{ type: "function", function: { function, parse?, parameters, … } }`. */
-export interface RunnableToolFunction {
+/** A function in openai's runnable shape without `parse`: `function` gets the arguments' JSON text as it came (openai's type of the same name). */
+export interface RunnableFunctionWithoutParse<ToolContext = unknown> {
+  /** Runs the call with the arguments' JSON text: its return value (a string as it is, anything else as JSON) becomes the tool message. */
+  function: (args: string, runner: ToolRun, toolContext: ToolContext) => unknown;
+  /** The arguments, as a JSON Schema object. */
+  parameters: Record<string, unknown>;
+  /** What the function does; the model reads it. */
+  description?: string | undefined;
+  /** The name the model calls it by. @default `function.name` */
+  name?: string | undefined;
+  strict?: boolean | undefined;
+}
+
+/**
+ * openai's `RunnableFunction<Args, ToolContext>`: with `parse` when `Args` is an object type,
+ * without it when `Args` is `string`.
+ */
+export type RunnableFunction<Args extends object | string, ToolContext = unknown> = Args extends string
+  ? RunnableFunctionWithoutParse<ToolContext>
+  : Args extends object
+    ? RunnableFunctionWithParse<Args, ToolContext>
+    : never;
+
+/** A tool in openai's runnable shape with `parse`: `{ type: "function", function: { function, parse, parameters, … } }`. */
+export interface RunnableToolFunctionWithParse<Args extends object, ToolContext = unknown> {
   type: "function";
-  function: RunnableFunction;
+  function: RunnableFunctionWithParse<Args, ToolContext>;
+}
+
+/** A tool in openai's runnable shape without `parse`. */
+export interface RunnableToolFunctionWithoutParse<ToolContext = unknown> {
+  type: "function";
+  function: RunnableFunctionWithoutParse<ToolContext>;
+}
+
+/** openai's `RunnableToolFunction<Args, ToolContext>`: with `parse` when `Args` is an object type, without it when `Args` is `string`. */
+export type RunnableToolFunction<Args extends object | string, ToolContext = unknown> = Args extends string
+  ? RunnableToolFunctionWithoutParse<ToolContext>
+  : Args extends object
+    ? RunnableToolFunctionWithParse<Args, ToolContext>
+    : never;
+
+/**
+ * Any tool in openai's runnable shape whose function takes `ToolContext` (openai's type of the
+ * same name): what `runTools()` accepts, whatever each function's arguments are.
+ */
+export interface RunnableToolFunctionWithContext<ToolContext = unknown> {
+  type: "function";
+  function: {
+    // A method, so that a function of any arguments fits (methods are compared bivariantly).
+    /** Runs the call: `args` is what `parse` returned, else the arguments' JSON text. */
+    function(args: never, runner: ToolRun, toolContext: ToolContext): unknown;
+    /** Turns the arguments' JSON text into `function`'s `args`; what it throws is told to the model. */
+    parse?(input: string): unknown;
+    /** The arguments, as a JSON Schema object. */
+    parameters: Record<string, unknown>;
+    /** What the function does; the model reads it. */
+    description?: string | undefined;
+    /** The name the model calls it by. @default `function.name` */
+    name?: string | undefined;
+    strict?: boolean | null | undefined;
+  };
 }
 
 /**
@@ -45,12 +104,18 @@ export interface OpenAIParseableTool extends ChatCompletionTool {
   $parseRaw(args: string): unknown;
 }
 
-/** A tool `runTools()` can run: a `tool()` tool with `run`, or one in openai's runnable shapes. */
-export type ToolRunTool = RunnableTool | RunnableToolFunction | OpenAIParseableTool;
+/** A tool `runTools()` can run: a `tool()` tool with `run`, or one in openai's runnable shapes (whose functions take `ToolContext` as their third argument). */
+export type ToolRunTool<ToolContext = unknown> = RunnableTool | RunnableToolFunctionWithContext<ToolContext> | OpenAIParseableTool;
 
-/** Params of `runTools()`: those of `create()`, with tools the runner can call. */
-export interface ToolRunParams extends Omit<ChatCompletionCreateParamsBase, "tools"> {
-  tools: readonly ToolRunTool[];
+/** Params of `runTools()`: those of `create()`, with tools the runner can call, and `toolContext` for them. */
+export interface ToolRunParams<ToolContext = unknown> extends Omit<ChatCompletionCreateParamsBase, "tools"> {
+  tools: readonly ToolRunTool<ToolContext>[];
+  /**
+   * openai's `toolContext`: given to every function in openai's runnable shape as its third
+   * argument (`function(args, runner, toolContext)`), never sent to the gateway: a database
+   * handle, the user the run acts for, what the model must not see.
+   */
+  toolContext?: ToolContext | undefined;
 }
 
 /** Options of `runTools()`: those of every call (`signal` reaches the running tools too), and the stop conditions. */
@@ -68,6 +133,13 @@ export interface ToolRunOptions extends RequestOptions {
    * the gateway's 400 saying no model fits ends the run with `"max_cost"` too.
    */
   maxCost?: number | undefined;
+  /**
+   * openai's option: awaited after each step, once that step's tool messages are in
+   * `runner.messages` (and after the final reply), with the step's completion and the object
+   * `runTools()` returned. Messages it pushes onto `runner.messages` go out with the next
+   * request. A throw or a rejection ends the run with that error.
+   */
+  afterCompletion?: ((completion: ChatCompletion, runner: ToolRun) => void | Promise<void>) | undefined;
 }
 
 /** One call a step made, and what came of it. */
@@ -144,6 +216,11 @@ export interface ToolRun extends Promise<ToolRunResult>, AsyncIterable<ToolRunEv
   readonly messages: ChatCompletionMessageParam[];
   /** Every completion of the run so far. */
   allChatCompletions(): ChatCompletion[];
+  /**
+   * With `stream: true`, the step's completion as its chunks have built it so far (openai's
+   * getter of the same name); `undefined` between steps and without streaming.
+   */
+  readonly currentChatCompletionSnapshot: ChatCompletionSnapshot | undefined;
   /**
    * With `stream: true`, the chunks of every step as the bridge's body (as openai's streaming
    * runner writes them), for `ChatCompletionStream.fromReadableStream()` on the far side. Call

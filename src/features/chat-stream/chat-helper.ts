@@ -1,8 +1,10 @@
 import { ModelGateError } from "../../errors/index.ts";
 import type { EventStream } from "../../resources/chat/event-stream.ts";
+import type { ChatCompletionSnapshot } from "../../types/helper-events.ts";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage } from "../../types/index.ts";
 import { Conversation } from "./conversation.ts";
-import { listen } from "./listen.ts";
+import type { DeltaEvents } from "./delta-events.ts";
+import { listen, type Taps } from "./listen.ts";
 
 /**
  * The part openai's stream helper and its runners share (its `AbstractChatCompletionRunner`),
@@ -13,6 +15,8 @@ import { listen } from "./listen.ts";
 export abstract class ChatHelper {
   readonly events: EventStream;
   readonly conversation: Conversation;
+  /** The events of the completion being streamed (its snapshot so far); `undefined` between streamed completions. */
+  streaming: DeltaEvents | undefined;
 
   /** `messages`: the object's own list, which the conversation fills (see `Conversation`). */
   constructor(events: EventStream, messages: ChatCompletionMessageParam[]) {
@@ -23,6 +27,10 @@ export abstract class ChatHelper {
   /** Begins the work (a promise job later, see `EventStream.run`); its events follow, then `end`. */
   abstract start(): void;
 
+  get currentChatCompletionSnapshot(): ChatCompletionSnapshot | undefined {
+    return this.streaming?.snapshot;
+  }
+
   allChatCompletions(): ChatCompletion[] {
     return [...this.conversation.completions];
   }
@@ -31,13 +39,14 @@ export abstract class ChatHelper {
    * The chunks for `toReadableStream()`: every one from the first, or, when chunks have gone by
    * already (the body was made after an `await`, or after the end), a failure the bridge writes
    * as its error frame, so the far side throws instead of taking the rest for the whole answer.
-   * `refusal`: a reason there are no chunks to write at all. Nothing is kept for a bridge that might come later (openai's helper keeps nothing either; it
+   * `refusal`: a reason there are no chunks to write at all; `taps`: what the body carries (a
+   * tool run's adds its tool messages). Nothing is kept for a bridge that might come later (openai's helper keeps nothing either; it
    * writes the rest as if it were all).
    */
-  bridged(refusal?: string): AsyncIterable<ChatCompletionChunk> {
+  bridged(refusal?: string, taps: Taps<ChatCompletionChunk> = { chunk: (chunk: ChatCompletionChunk) => chunk }): AsyncIterable<ChatCompletionChunk> {
     const { chunksTold } = this.events;
     refusal ??= chunksTold ? `toReadableStream() was called after ${chunksTold} chunk(s) had gone by, so its body would lack the start of the answer: call it before awaiting anything else.` : undefined;
-    if (!refusal) return listen(this.events, "chunk", () => this.events.controller.abort());
+    if (!refusal) return listen(this.events, taps, () => this.events.controller.abort());
     const error = new ModelGateError(refusal);
     return { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(error) }) };
   }

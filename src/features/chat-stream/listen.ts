@@ -2,12 +2,19 @@ import { abortError } from "../../errors/connection-errors.ts";
 import type { EventStream } from "../../resources/chat/event-stream.ts";
 
 /**
- * The values of `event` from now on, as an async iterable (a stream's chunks): it ends at
- * `end`, throws the helper's error or abort, and, when the loop is left early, calls `stop`
- * (a `ChatCompletionStream` aborts then, as openai's does). Values the loop has not read yet
- * wait in a queue. Made after the helper ended, it ends at once, or throws the helper's error.
+ * What to take from each event listened to: the value to queue for the loop, or `undefined` to
+ * take nothing (a tool run's bridge takes its chunks, and a frame for each tool message).
  */
-export function listen<T>(events: EventStream, event: string, stop: () => void): AsyncIterable<T> {
+export type Taps<T> = Record<string, (value: never) => T | undefined>;
+
+/**
+ * The values of `event` (or of several events, each read by its tap) from now on, as an async
+ * iterable (a stream's chunks): it ends at `end`, throws the helper's error or abort, and, when
+ * the loop is left early, calls `stop` (a `ChatCompletionStream` aborts then, as openai's does).
+ * Values the loop has not read yet wait in a queue, in the order they were emitted. Made after
+ * the helper ended, it ends at once, or throws the helper's error.
+ */
+export function listen<T>(events: EventStream, event: string | Taps<T>, stop: () => void): AsyncIterable<T> {
   const queue: T[] = [];
   let head = 0;
   let ended = false;
@@ -29,10 +36,23 @@ export function listen<T>(events: EventStream, event: string, stop: () => void):
     ended = true;
     wakeUp();
   };
-  const unlisten = () => void events.off(event, take).off("end", end).off("error", fail).off("abort", fail);
+  const taps = Object.entries(typeof event === "string" ? { [event]: (value: T) => value } : event).map(([name, tap]) => {
+    const listener = (value: never) => {
+      const taken = tap(value);
+      if (taken !== undefined) take(taken);
+    };
+    return [name, listener] as const;
+  });
+  const unlisten = () => {
+    for (const [name, listener] of taps) events.off(name, listener);
+    events.off("end", end).off("error", fail).off("abort", fail);
+  };
   // A helper already over tells its outcome through done().
   let late = events.ended ? events.done().then(() => undefined, (error: unknown) => ({ error })) : undefined;
-  if (!late) events.on(event, take).on("end", end).on("error", fail).on("abort", fail);
+  if (!late) {
+    for (const [name, listener] of taps) events.on(name, listener);
+    events.on("end", end).on("error", fail).on("abort", fail);
+  }
   return {
     [Symbol.asyncIterator]: () => ({
       async next(): Promise<IteratorResult<T>> {

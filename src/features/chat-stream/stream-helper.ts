@@ -15,6 +15,7 @@ import type { RequestPlan } from "../structured/plan.ts";
 import { ChatHelper } from "./chat-helper.ts";
 import { DeltaEvents, type DeltaParsing } from "./delta-events.ts";
 import { listen } from "./listen.ts";
+import { readMessageFrame } from "./message-frame.ts";
 
 /**
  * parse()'s code, loaded beside this one by `stream()` (see resources/chat/completions.ts):
@@ -53,14 +54,59 @@ export class StreamHelper extends ChatHelper implements LoadedStream {
       const { stream, parsing, final, connection } = await this.#open();
       if (connection) ({ response: this.response, requestID: this.requestID, gateway: this.gateway } = connection);
       events.emit("connect");
-      const deltas = new DeltaEvents(events, parsing);
-      const accumulator = final ? undefined : new ChatCompletionAccumulator();
-      for await (const chunk of stream) {
-        accumulator?.add(chunk);
-        await deltas.add(chunk);
-      }
-      conversation.addCompletion(final ? await final() : withParsedNull(accumulator!.result(this.gateway)));
+      if (!final) return this.#readBody(stream);
+      const deltas = (this.streaming = new DeltaEvents(events, parsing));
+      for await (const chunk of stream) await deltas.add(chunk);
+      const completion = await final();
+      // As openai's helper: the snapshot is gone once the completion is finished.
+      this.streaming = undefined;
+      conversation.addCompletion(completion);
     }, () => conversation.emitFinal());
+  }
+
+  /**
+   * A bridge body read back, as openai's reader reads it: the chunks of one completion after
+   * another (a new chunk id starts the next, as a tool run's next step does), and openai's
+   * message frames (see message-frame.ts), each of which ends the completion before it and
+   * joins `messages` as it is, so a tool run's body rebuilds its whole conversation.
+   */
+  async #readBody(stream: AsyncIterable<ChatCompletionChunk>): Promise<void> {
+    const { conversation, events } = this;
+    let deltas = (this.streaming = new DeltaEvents(events));
+    let accumulator: ChatCompletionAccumulator | undefined;
+    let id: string | undefined;
+    const finish = (toolCallIDs?: unknown[]) => {
+      const completion = withParsedNull(accumulator!.result(this.gateway));
+      // The ids the run answered its calls by (it made some up for a provider that sent none).
+      const calls = completion.choices[0]?.message.tool_calls ?? [];
+      toolCallIDs?.forEach((callID, index) => {
+        if (typeof callID === "string" && callID !== "" && calls[index]) calls[index].id = callID;
+      });
+      this.streaming = undefined;
+      conversation.addCompletion(completion);
+      accumulator = undefined;
+      id = undefined;
+      deltas = this.streaming = new DeltaEvents(events);
+    };
+    for await (const chunk of stream) {
+      const frame = readMessageFrame(chunk);
+      if (frame) {
+        if (accumulator) finish(frame.toolCallIDs);
+        conversation.addMessage(frame.message);
+        continue;
+      }
+      if (accumulator && id && chunk.id && chunk.id !== id) finish();
+      accumulator ??= new ChatCompletionAccumulator();
+      accumulator.add(chunk);
+      await deltas.add(chunk);
+      if (chunk.id) id = chunk.id;
+    }
+    // A body of no chunks at all ends as it always did: with the accumulator's empty completion.
+    if (accumulator || conversation.completions.length === 0) {
+      accumulator ??= new ChatCompletionAccumulator();
+      finish();
+    }
+    this.streaming = undefined;
   }
 
   /** The chunks from now on. A `break` ends the request with a reason tracing knows (no failure, unlike `abort()`). */
@@ -139,8 +185,11 @@ function partOf(snapshot: ChatCompletionSnapshot, choice: ChatCompletionSnapshot
   return part as ChatCompletion;
 }
 
-/** As openai's helper finishes a completion it has no params for: every message gets `parsed: null`. */
+/** As openai's helper finishes a completion it has no params for: every message gets `parsed: null`, and `refusal: null` when it has none. */
 function withParsedNull(completion: ChatCompletion): ChatCompletion {
-  for (const choice of completion.choices) (choice.message as { parsed?: unknown }).parsed = null;
+  for (const { message } of completion.choices) {
+    (message as { parsed?: unknown }).parsed = null;
+    message.refusal ??= null;
+  }
   return completion;
 }

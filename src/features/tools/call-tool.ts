@@ -19,10 +19,18 @@ export interface CallContext {
   redact: Redact;
   /** What an openai-shaped function gets as its second argument: the object `runTools()` returned. */
   runner: unknown;
+  /** openai's `toolContext` param: what an openai-shaped function gets as its third argument. */
+  toolContext: unknown;
+  /** The function `tool_choice` forces, if any: a call of another tool is not run. */
+  forced: string | undefined;
 }
 
-/** What came of a call before it is written down: a result, or an error text and (when something was thrown) the thrown value. */
-type Outcome = { result: unknown } | { error: string; thrown?: { value: unknown } };
+/**
+ * What came of a call before it is written down: a result, or an error text and (when something
+ * was thrown) the thrown value. `verbatim`: the tool message is the error text as it is, without
+ * our "Error: " in front (openai's own sentences, which a model tuned on openai's runner knows).
+ */
+type Outcome = { result: unknown } | { error: string; thrown?: { value: unknown }; verbatim?: true };
 
 /**
  * Runs one call the model made and says what came of it: the record for `steps`, and the
@@ -58,14 +66,18 @@ export async function callTool({ call, problem }: PreparedCall, tools: Map<strin
   const error = context.redact(outcome.error);
   // The thrown value as it is (not redacted): it is the tool's own, kept so its bug can be found.
   const record: ToolRunCall = outcome.thrown ? { call, error, cause: outcome.thrown.value, ms } : { call, error, ms };
-  return { outcome: record, content: `Error: ${error}` };
+  return { outcome: record, content: "verbatim" in outcome ? error : `Error: ${error}` };
 }
 
 async function runOneCall(call: PreparedCall["call"], tools: Map<string, RunnerTool>, context: CallContext): Promise<Outcome> {
   const { name, arguments: text } = call.function;
   const tool = tools.get(name);
-  if (tool && "openai" in tool) return runOpenAIFunction(tool.openai, text, context);
-  if (!tool?.run) return { error: `There is no tool named ${JSON.stringify(name)}. The tools are: ${[...tools.keys()].join(", ")}.` };
+  if (tool === undefined) return unknownTool(name, tools);
+  // The request forced another function: openai's runner's sentence, and the call is not run.
+  if (context.forced !== undefined && context.forced !== name) return { error: `Invalid tool_call: ${JSON.stringify(name)}. ${JSON.stringify(context.forced)} requested. Please try again`, verbatim: true };
+  if ("openai" in tool) return runOpenAIFunction(tool.openai, text, context);
+  const { run } = tool;
+  if (!run) return unknownTool(name, tools);
   let args: unknown;
   try {
     args = argumentsValue(text, JSON.parse);
@@ -93,17 +105,23 @@ async function runOneCall(call: PreparedCall["call"], tools: Map<string, RunnerT
   // Checking the arguments may have taken a while (an async refinement): the caller may have left.
   if (context.signal.aborted) throw abortError(context.signal);
   try {
-    return { result: await tool.run(args, { signal: context.signal, step: context.step, call }) };
+    return { result: await run(args, { signal: context.signal, step: context.step, call }) };
   } catch (error) {
     if (context.signal.aborted) throw error;
     return { error: `The tool failed: ${describe(error)}`, thrown: { value: error } };
   }
 }
 
+/** A call of a name no tool has: openai's runner's sentence, word for word (a model may have been tuned on it). */
+function unknownTool(name: string, tools: Map<string, RunnerTool>): Outcome {
+  const options = [...tools.keys()].map((known) => JSON.stringify(known)).join(", ");
+  return { error: `Invalid tool_call: ${JSON.stringify(name)}. Available options are: ${options}. Please try again`, verbatim: true };
+}
+
 /**
  * A function in openai's runnable shape, called as openai's runner calls it: `function(args,
- * runner)`, `args` being what `parse` made of the arguments' text, else that text. A `parse`
- * that throws is told to the model, as a tool that throws is.
+ * runner, toolContext)`, `args` being what `parse` made of the arguments' text, else that text.
+ * What a `parse` throws is told to the model as its own message, as openai's runner tells it.
  */
 async function runOpenAIFunction(fn: OpenAIFunction, text: string, context: CallContext): Promise<Outcome> {
   let args: unknown = text;
@@ -111,12 +129,13 @@ async function runOpenAIFunction(fn: OpenAIFunction, text: string, context: Call
     try {
       args = await fn.parse(text);
     } catch (error) {
-      return { error: `The arguments were rejected: ${describe(error)}`, thrown: { value: error } };
+      // As openai's runner tells it: the parser's own message (a zod error lists the issues).
+      return { error: describe(error), thrown: { value: error }, verbatim: true };
     }
   }
   if (context.signal.aborted) throw abortError(context.signal);
   try {
-    return { result: await fn.function(args, context.runner) };
+    return { result: await fn.function(args, context.runner, context.toolContext) };
   } catch (error) {
     if (context.signal.aborted) throw error;
     return { error: `The tool failed: ${describe(error)}`, thrown: { value: error } };

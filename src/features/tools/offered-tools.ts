@@ -5,9 +5,9 @@ import type { ToolInternals } from "../../schemas/tool.ts";
 import type { ChatCompletionTool } from "../../types/index.ts";
 import { openAIParser } from "../structured/openai-helpers.ts";
 
-/** A function in openai's runnable shape, as the runner calls it: `function(args, runner)`. */
+/** A function in openai's runnable shape, as the runner calls it: `function(args, runner, toolContext)`. */
 export interface OpenAIFunction {
-  readonly function: (args: unknown, runner: unknown) => unknown;
+  readonly function: (args: unknown, runner: unknown, toolContext: unknown) => unknown;
   /** Makes `args` from the arguments' JSON text; without it, `args` is that text. */
   readonly parse: ((input: string) => unknown) | undefined;
 }

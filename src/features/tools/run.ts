@@ -11,10 +11,11 @@ import { chatStreamRules } from "../../resources/chat/decode.ts";
 import { assertChatParams } from "../../resources/chat/validate.ts";
 import type { Requester } from "../../resources/requester.ts";
 import type { SendBudget } from "../../pipeline/request.ts";
+import { openAIParser, toolParsers } from "../structured/openai-helpers.ts";
 import { sendableTools } from "../structured/strict-mode.ts";
 import { ChatCompletionAccumulator } from "../../streaming/accumulate.ts";
 import type { Stream } from "../../streaming/stream.ts";
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage } from "../../types/index.ts";
+import type { ChatCompletion, ChatCompletionAssistantMessageParam, ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionMessageToolCall, CompletionUsage } from "../../types/index.ts";
 import type { ToolRunCall, ToolRunResult, ToolRunStep, ToolRunStopReason } from "../../types/tool-runner.ts";
 import { assistantTurn, callIDsIn, replayedTurn, type PreparedCall } from "./assistant-turn.ts";
 import { callTool } from "./call-tool.ts";
@@ -62,6 +63,14 @@ class ToolRun {
   readonly #runner: unknown;
   /** A function `tool_choice` forces: when openai-shaped, the run ends once it has run, as openai's does. */
   readonly #forced: string | undefined;
+  /** A step's calls run one after another, in call order: the request set `parallel_tool_calls: false`, or `tool_choice` forces a function. */
+  readonly #oneAtATime: boolean;
+  /** openai's `toolContext` param: the third argument of every openai-shaped function; never sent. */
+  readonly #toolContext: unknown;
+  /** openai's `afterCompletion(completion, runner)` option: awaited once a step's messages are all in `messages`. */
+  readonly #afterCompletion: ((completion: ChatCompletion, runner: unknown) => unknown) | undefined;
+  /** How each tool's calls get `parsed_arguments`, as openai's runner gives them (see `argumentParsers`). */
+  readonly #argumentParsers: Map<string, (text: string) => unknown>;
   readonly #messages: ChatCompletionMessageParam[];
   /** Every tool call id in the conversation: a new call's id must not repeat one (some providers reject it). */
   readonly #callIDs: Set<string>;
@@ -85,15 +94,22 @@ class ToolRun {
       throw new ModelGateError('runTools() sends `response_format` as given: use OpenAI\'s { type: "json_schema", json_schema } form here (a schema object is for parse()).');
     }
     // Read, not taken apart with a spread (which keeps own fields only: see callOptionsWith).
-    const { maxChatCompletions, maxCost, maxSteps: givenSteps } = options ?? {};
+    const { maxChatCompletions, maxCost, maxSteps: givenSteps, afterCompletion } = options ?? {};
+    if (afterCompletion !== undefined && typeof afterCompletion !== "function") throw invalidArgument("afterCompletion", "a function (completion, runner) => void", afterCompletion);
     const maxSteps = givenSteps ?? maxChatCompletions ?? DEFAULT_MAX_STEPS;
     if (!(Number.isInteger(maxSteps) && (maxSteps as number) >= 1)) throw invalidArgument(givenSteps === undefined && maxChatCompletions !== undefined ? "maxChatCompletions" : "maxSteps", "a whole number from 1", maxSteps);
     // Each step's own options: the run's budget is counted here, step by step, not by create().
     const requestOptions = callOptionsWith(options, { maxCost: undefined });
     this.#client = client;
     this.#completions = completions;
-    // Sent closed, with `strict` set, once for the whole run: what the budget estimates is what goes out.
-    this.#params = { ...given, tools: sendableTools(wire) };
+    // Sent closed, with `strict` set, once for the whole run: what the budget estimates is what goes
+    // out. `toolContext` is for the tools, as under openai: a gateway would reject it, and it may
+    // hold what the model must not see.
+    const { toolContext, ...sent } = given;
+    this.#params = { ...sent, tools: sendableTools(wire) };
+    this.#toolContext = toolContext;
+    this.#afterCompletion = afterCompletion as ((completion: ChatCompletion, runner: unknown) => unknown) | undefined;
+    this.#argumentParsers = argumentParsers(given.tools);
     // Every request and every tool gets the runner's signal: `abort()` and the caller's signal (which aborts it) both reach them.
     this.#signal = helper.events.controller.signal;
     this.#requestOptions = { ...requestOptions, signal: this.#signal };
@@ -103,6 +119,7 @@ class ToolRun {
     this.#runner = helper.runner;
     const choice = given.tool_choice;
     this.#forced = isRecord(choice) && isRecord(choice.function) && typeof choice.function.name === "string" ? choice.function.name : undefined;
+    this.#oneAtATime = this.#forced !== undefined || given.parallel_tool_calls === false;
     // The runner's own list, so `runner.messages` is the conversation as it grows.
     this.#messages = helper.conversation.messages;
     this.#messages.push(...(given.messages as ChatCompletionMessageParam[]));
@@ -138,6 +155,7 @@ class ToolRun {
       this.#count(completion, cost, gateway?.model ?? completion.model, budgeted, gateway?.attempts);
       // Whatever the reply holds, the turn that goes back is a valid request's; a call that cannot be run says why in its tool message.
       const { turn, calls } = assistantTurn(message, step, this.#callIDs);
+      this.#withParsedFields(turn, message as unknown as Record<string, unknown>, body.stream === true);
       const record: ToolRunStep = { completion, model: completion.model, cost, gateway, toolCalls: [] };
       this.#steps.push(record);
       this.#helper.conversation.addCompletion(completion, turn);
@@ -145,6 +163,7 @@ class ToolRun {
       if (body.stream !== true && typeof turn.content === "string" && turn.content) this.#helper.events.emit("content", turn.content, turn.content);
       if (calls.length === 0) {
         this.#helper.log.push({ type: "step.end", step, completion, cost });
+        await this.#afterCompletion?.(completion, this.#runner);
         stopReason = "done";
         break;
       }
@@ -159,11 +178,15 @@ class ToolRun {
           return { call, error, ms: 0 };
         });
         this.#helper.log.push({ type: "step.end", step, completion, cost });
+        await this.#afterCompletion?.(completion, this.#runner);
         stopReason = "repeated_call";
         break;
       }
       record.toolCalls = await this.#runCalls(calls, step);
       this.#helper.log.push({ type: "step.end", step, completion, cost });
+      // As openai's runner: once the step's tool messages are in `messages`; what it pushes there goes out with the next request.
+      await this.#afterCompletion?.(completion, this.#runner);
+      if (this.#signal.aborted) throw abortError(this.#signal);
       if (this.#ranForcedFunction(record.toolCalls)) {
         stopReason = "done";
         break;
@@ -210,32 +233,89 @@ class ToolRun {
     this.#helper.events.emit("connect");
     const accumulator = new ChatCompletionAccumulator();
     // openai's chunk events (`chunk`, `content`, `content.delta`, …) for this step's reply.
-    const deltas = new DeltaEvents(this.#helper.events);
+    const deltas = (this.#helper.streaming = new DeltaEvents(this.#helper.events));
     for await (const chunk of stream) {
       accumulator.add(chunk);
       // Kept only for iterators reading now: a long answer must not be held twice (see EventLog).
       this.#helper.log.pushLive({ type: "chunk", step, chunk });
       await deltas.add(chunk);
     }
+    // As openai's runner: the snapshot is gone once the step's completion is finished.
+    this.#helper.streaming = undefined;
     return { completion: accumulator.result(stream.gateway), gateway: stream.gateway };
   }
 
-  /** Runs every call of a step at once; their messages follow in call order. */
+  /**
+   * Runs the calls of a step: all at once, their messages following in call order; or, with
+   * `parallel_tool_calls: false` or a forced function, one after another in call order, each
+   * call's message added before the next call starts (as openai's runner does).
+   */
   async #runCalls(calls: PreparedCall[], step: number): Promise<ToolRunCall[]> {
-    const work = Promise.all(
-      calls.map(async (prepared) => {
-        this.#helper.log.push({ type: "tool_call", step, call: prepared.call });
-        const done = await callTool(prepared, this.#tools, { signal: this.#signal, step, redact: this.#client.redact, runner: this.#runner });
-        if (!this.#signal.aborted) this.#helper.log.push({ type: "tool_result", step, ...done.outcome });
-        return done;
-      }),
-    );
+    const context = { signal: this.#signal, step, redact: this.#client.redact, runner: this.#runner, toolContext: this.#toolContext, forced: this.#forced };
+    const runOne = async (prepared: PreparedCall) => {
+      this.#helper.log.push({ type: "tool_call", step, call: prepared.call });
+      const done = await callTool(prepared, this.#tools, context);
+      if (!this.#signal.aborted) this.#helper.log.push({ type: "tool_result", step, ...done.outcome });
+      return done;
+    };
+    const answer = ({ outcome, content }: Awaited<ReturnType<typeof runOne>>) => this.#helper.conversation.addMessage({ role: "tool", tool_call_id: outcome.call.id, content });
+    if (this.#oneAtATime) {
+      const outcomes: ToolRunCall[] = [];
+      for (const prepared of calls) {
+        if (this.#signal.aborted) throw abortError(this.#signal);
+        // As below: an abort stops the wait for a tool that ignores `signal`.
+        const work = runOne(prepared);
+        work.catch(() => {});
+        const done = await unlessAborted(work, this.#signal);
+        answer(done);
+        outcomes.push(done.outcome);
+      }
+      return outcomes;
+    }
+    const work = Promise.all(calls.map(runOne));
     // After an abort the run stops waiting for the tools (even one that ignores `signal`);
     // what they end with later is nobody's concern.
     work.catch(() => {});
     const outcomes = await unlessAborted(work, this.#signal);
-    for (const { outcome, content } of outcomes) this.#helper.conversation.addMessage({ role: "tool", tool_call_id: outcome.call.id, content });
+    for (const done of outcomes) answer(done);
     return outcomes.map(({ outcome }) => outcome);
+  }
+
+  /**
+   * The fields openai's runner gives every assistant turn, so `message` events, `messages` and
+   * `allChatCompletions()` hold what they hold under openai: `parsed` (`null` unless the reply
+   * is a `json_schema` answer: then the answer read as openai reads it), `refusal: null` on a
+   * streamed turn without one (as openai's stream helper finishes a message), and each call's
+   * `parsed_arguments` by its tool (see `argumentParsers`; `null` for a tool that parses
+   * nothing). A streamed step's calls get `parsed_arguments` only when the request has
+   * something openai parses (a `strict` or helper-made tool, a helper-made `response_format`),
+   * as openai's streaming runner gives them. The completion's own message gets the same fields,
+   * and the call ids the run answered by where the provider sent none, as openai's runner
+   * writes them into the completion it keeps.
+   */
+  #withParsedFields(turn: ChatCompletionAssistantMessageParam, replied: Record<string, unknown>, streamed: boolean): void {
+    const parsesCalls = !streamed || this.#argumentParsers.size > 0 || openAIParser(this.#params.response_format, "auto-parseable-response-format") !== undefined;
+    const sentCalls = Array.isArray(replied.tool_calls) ? replied.tool_calls : [];
+    for (const message of [turn as unknown as Record<string, unknown>, replied]) {
+      if (streamed) message.refusal ??= null;
+      if (!("parsed" in message)) message.parsed = typeof turn.content === "string" && turn.content && !turn.refusal ? parsedAnswer(this.#params.response_format, turn.content) : null;
+    }
+    (turn.tool_calls ?? []).forEach((call, index) => {
+      const fn = call.function as typeof call.function & { parsed_arguments?: unknown };
+      const sent = isRecord(sentCalls[index]) ? sentCalls[index] : undefined;
+      if (sent && !sent.id) sent.id = call.id;
+      if (!parsesCalls) return;
+      if (fn.parsed_arguments === undefined) {
+        const parse = this.#argumentParsers.get(fn.name);
+        try {
+          fn.parsed_arguments = parse ? parse(fn.arguments) : null;
+        } catch {
+          // Arguments the tool's parser rejects: the call's tool message says why (see callTool).
+          fn.parsed_arguments = null;
+        }
+      }
+      if (sent && isRecord(sent.function) && sent.function.parsed_arguments === undefined) sent.function.parsed_arguments = fn.parsed_arguments;
+    });
   }
 
   /**
@@ -267,6 +347,29 @@ class ToolRun {
     this.#recentCalls.push(new Set(signatures));
     if (earlier.length < REPEATS_TO_STOP - 1) return new Set();
     return new Set(calls.filter((_, index) => earlier.every((step) => step.has(signatures[index] as string))).map(({ call }) => call));
+  }
+}
+
+/**
+ * How each tool's calls get `parsed_arguments`, by the rule `parse()` keeps (`toolParsers()`):
+ * a tool made by openai's helpers by its own `$parseRaw`; a `tool()` tool (sent strict) and a
+ * function tool with `strict: true` by `JSON.parse` (the run checks a `tool()` tool's arguments
+ * when it runs the call). A tool absent here gets `null`, as under openai.
+ */
+function argumentParsers(tools: unknown[]): Map<string, (text: string) => unknown> {
+  const parsers = new Map<string, (text: string) => unknown>();
+  for (const [name, schema] of toolParsers(tools)) parsers.set(name, schema.parseRaw ?? JSON.parse);
+  return parsers;
+}
+
+/** A reply's `parsed` under openai's runner: a `json_schema` answer read by the format's `$parseRaw`, else `JSON.parse`; `null` otherwise. */
+function parsedAnswer(format: unknown, content: string): unknown {
+  if (!isRecord(format) || format.type !== "json_schema") return null;
+  try {
+    return (openAIParser(format, "auto-parseable-response-format") ?? JSON.parse)(content);
+  } catch {
+    // An answer that is not the schema's JSON: openai's runner would end the run; ours keeps it as text.
+    return null;
   }
 }
 

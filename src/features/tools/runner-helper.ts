@@ -1,8 +1,9 @@
 import type { ChatCompletionRunner, LoadedRun } from "../../resources/chat/chat-completion-runner.ts";
 import type { EventStream } from "../../resources/chat/event-stream.ts";
-import type { ChatCompletionChunk } from "../../types/index.ts";
+import type { ChatCompletionChunk, ChatCompletionMessageParam } from "../../types/index.ts";
 import type { ToolRunEvent, ToolRunResult } from "../../types/tool-runner.ts";
 import { ChatHelper } from "../chat-stream/chat-helper.ts";
+import { messageFrame } from "../chat-stream/message-frame.ts";
 import { EventLog } from "./event-log.ts";
 
 /**
@@ -69,6 +70,19 @@ export class RunnerHelper extends ChatHelper implements LoadedRun {
    * failure for a run without `stream: true` (it has no chunks: its body would be an empty answer).
    */
   override bridged(): AsyncIterable<ChatCompletionChunk> {
-    return super.bridged(this.streamed ? undefined : "toReadableStream() on runTools() needs stream: true in its params: without it the run has no chunks to write.");
+    // What openai's streaming runner writes: the chunks, and after a step's chunks a frame for
+    // each of its tool messages (see message-frame.ts), so the far side rebuilds `messages`.
+    let last: ChatCompletionChunk | undefined;
+    let callIDs: string[] | undefined;
+    const taps = {
+      chunk: (chunk: ChatCompletionChunk) => (last = chunk),
+      message: (message: ChatCompletionMessageParam) => {
+        if (message.role === "assistant") callIDs = message.tool_calls?.map((call) => call.id);
+        // A tool message always follows its step's chunks in a streamed run.
+        else if (message.role === "tool" && last) return messageFrame(last, message, callIDs);
+        return undefined;
+      },
+    };
+    return super.bridged(this.streamed ? undefined : "toReadableStream() on runTools() needs stream: true in its params: without it the run has no chunks to write.", taps);
   }
 }

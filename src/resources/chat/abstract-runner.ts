@@ -1,7 +1,7 @@
 import { bridgeSource } from "../../streaming/bridge.ts";
 import type { ChatCompletion, ChatCompletionChunk, CompletionUsage } from "../../types/chat-completion.ts";
 import type { ChatCompletionMessageParam } from "../../types/chat-params.ts";
-import type { EmittedValue, FunctionToolCall, HelperEventEmitter, HelperFinalValues } from "../../types/helper-events.ts";
+import type { ChatCompletionSnapshot, EmittedValue, EventParameters, FunctionToolCall, HelperEventEmitter, HelperFinalValues } from "../../types/helper-events.ts";
 import type { Requester } from "../requester.ts";
 import { EventStream } from "./event-stream.ts";
 
@@ -18,6 +18,8 @@ export interface LoadedHelper<Item> extends HelperFinalValues {
   items(): AsyncIterable<Item>;
   /** The chunks for `toReadableStream()`: every one from the first, or a failure the bridge writes as its error frame. */
   bridged(): AsyncIterable<ChatCompletionChunk>;
+  /** The completion being streamed, as its chunks have built it so far; `undefined` between streamed completions. */
+  readonly currentChatCompletionSnapshot: ChatCompletionSnapshot | undefined;
 }
 
 /**
@@ -120,12 +122,25 @@ export abstract class AbstractChatCompletionRunner<Events extends EventMap<Event
     return this.#events.emitted(event as string) as Promise<EmittedValue<Events, Event>>;
   }
 
+  events<Event extends keyof Events>(event: Event): AsyncIterableIterator<EventParameters<Events, Event>> {
+    return this.#events.events(event as string) as AsyncIterableIterator<EventParameters<Events, Event>>;
+  }
+
   done(): Promise<void> {
     return this.#events.done();
   }
 
   abort(): void {
     this.controller.abort();
+  }
+
+  /**
+   * The completion being streamed, as its chunks have built it so far (openai's getter of the
+   * same name): `undefined` before the first chunk, once a completion is finished (already in
+   * the `chatCompletion` listeners) and when nothing is streamed.
+   */
+  get currentChatCompletionSnapshot(): ChatCompletionSnapshot | undefined {
+    return this.#helper?.currentChatCompletionSnapshot;
   }
 
   /** Every completion so far (empty before the code has loaded). */

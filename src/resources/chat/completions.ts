@@ -210,14 +210,17 @@ export class Completions {
    *
    * Tools: `tool()` tools with `run`, or openai's runnable shape (`{ type: "function", function:
    * { function, parse?, parameters } }`, `zodFunction({ ..., function })`), called as openai
-   * calls them: `function(args, runner)`, `args` being what `parse` returned, else the raw JSON
-   * text; a `tool_choice` that forces such a function ends the run once it has run.
-   * `maxChatCompletions` is openai's name for `maxSteps`.
+   * calls them: `function(args, runner, toolContext)`, `args` being what `parse` returned, else
+   * the raw JSON text, `toolContext` the param of that name (never sent); a `tool_choice` that
+   * forces such a function ends the run once it has run. `maxChatCompletions` is openai's name
+   * for `maxSteps`; `afterCompletion(completion, runner)` is awaited after each step's tool
+   * messages (and after the final reply), and what it pushes onto `runner.messages` is sent next.
+   * With `parallel_tool_calls: false` a step's calls run one after another, in call order.
    *
    * @throws APIUserAbortError when `signal` aborts (it also reaches every running tool);
    *   an `APIError` of a step, its message naming the step; ModelGateError for bad params.
    */
-  runTools(params: ToolRunParams, options?: ToolRunOptions): ToolRun {
+  runTools<ToolContext = unknown>(params: ToolRunParams<ToolContext>, options?: ToolRunOptions): ToolRun {
     // Delegates to code loaded on first use: an app that never runs tools never downloads it.
     return new ChatCompletionRunner(this.#client, (events, runner) =>
       loadToolRunner(this.#bounds(options)).then(({ runnerHelper }) => runnerHelper(events, runner, this.#client, this, params, options)),

@@ -97,6 +97,63 @@ export class EventStream {
     });
   }
 
+  /**
+   * Every `event` from now on, as an async iterator of its arguments, as openai's `events()`
+   * (see `HelperEventEmitter.events`): queued until read, ending at `end`, rejecting once with
+   * the helper's failure after what it holds.
+   */
+  events(event: string): AsyncIterableIterator<unknown[]> {
+    const queue: unknown[][] = [];
+    const readers: { resolve: (result: IteratorResult<unknown[]>) => void; reject: (error: unknown) => void }[] = [];
+    let over = this.#ended;
+    let failure: { error: unknown } | undefined;
+    // Hands out what is there: the values first, then the failure (once), then the end.
+    const settle = () => {
+      while (readers.length > 0 && queue.length > 0) readers.shift()!.resolve({ value: queue.shift()!, done: false });
+      if (queue.length > 0) return;
+      if (failure && readers.length > 0) {
+        const { error } = failure;
+        failure = undefined;
+        readers.shift()!.reject(error);
+      }
+      if (over && !failure) while (readers.length > 0) readers.shift()!.resolve({ value: undefined, done: true });
+    };
+    const take = (...args: unknown[]) => {
+      queue.push(args);
+      settle();
+    };
+    // `end` follows a failure at once: the failure is handed out then.
+    const fail = (error: unknown) => void (failure = { error });
+    const stop = () => void this.off(event, take).off("end", end).off("error", fail).off("abort", fail);
+    const end = () => {
+      over = true;
+      stop();
+      settle();
+    };
+    if (!over) {
+      this.on(event, take).on("end", end);
+      if (event !== "error") this.on("error", fail);
+      if (event !== "abort") this.on("abort", fail);
+    }
+    return {
+      next: () => new Promise<IteratorResult<unknown[]>>((resolve, reject) => {
+        readers.push({ resolve, reject });
+        settle();
+      }),
+      return: () => {
+        over = true;
+        queue.length = 0;
+        failure = undefined;
+        stop();
+        settle();
+        return Promise.resolve({ value: undefined, done: true });
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+  }
+
   /** Resolves at the end; rejects with the helper's error or abort. */
   done(): Promise<void> {
     return this.#end;
