@@ -482,6 +482,13 @@ describe("parse(): the answer", () => {
     await expect(call).rejects.toBeInstanceOf(StructuredOutputError);
     await expect(call.withResponse()).rejects.toBeInstanceOf(StructuredOutputError);
   });
+
+  it("gives one Response to withResponse() and asResponse(), as openai does", async () => {
+    const { client } = recordingClient(() => Response.json(assistantReply({ content: '{"a":42}' })));
+    const call = client.chat.completions.parse({ model: "m", messages, response_format: Answer });
+    const { response } = await call.withResponse();
+    expect(await call.asResponse()).toBe(response);
+  });
 });
 
 describe("strict by default", () => {

@@ -51,8 +51,11 @@ export function createAPIPromise<T>(outcome: Promise<Outcome<T>>): APIPromise<T>
   promise.catch(() => {});
   promise.withResponse = () =>
     outcome.then(async (result) => {
+      // The data first: a call whose answer failed (one that does not validate) rejects with
+      // that failure, whatever became of the response's body.
+      const data = await result.data;
       const response = result.response();
-      return { data: await result.data, response, requestID: response.headers.get("x-request-id") };
+      return { data, response, requestID: response.headers.get("x-request-id") };
     });
   promise.asResponse = () => outcome.then((result) => result.asResponse());
   return promise;

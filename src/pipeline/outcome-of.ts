@@ -10,11 +10,11 @@ import type { APIPromise, Outcome } from "./api-promise.ts";
 export const finalData = new WeakMap<object, Promise<unknown>>();
 
 /**
- * The outcome of an inner call, its `data` passed through `transform`. For a plain call the
- * response is cloned per use, so that each `withResponse()` can read the body; a stream's is
- * the live one its `Stream` reads.
+ * The outcome of an inner call, its `data` passed through `transform`. Its response is the
+ * inner call's, the one object both `withResponse().response` and `asResponse()` give, as
+ * openai gives one.
  */
-export async function outcomeOf<T>(call: APIPromise<T>, streamed: boolean, transform?: (data: T) => unknown): Promise<Outcome<unknown>> {
+export async function outcomeOf<T>(call: APIPromise<T>, transform?: (data: T) => unknown): Promise<Outcome<unknown>> {
   // What the caller finally gets, for the call's trace (see `finalData`); nobody may ask for it.
   let final: ((data: Promise<unknown>) => void) | undefined;
   if (transform) {
@@ -32,7 +32,7 @@ export async function outcomeOf<T>(call: APIPromise<T>, streamed: boolean, trans
   final?.(transformed);
   return {
     data: transformed,
-    response: () => (streamed ? response : response.clone()),
+    response: () => response,
     asResponse: () => call.asResponse(),
   };
 }

@@ -38,14 +38,14 @@ export async function withinBudget(
     const refuse = () => {
       throw error;
     };
-    return outcomeOf(client.request({ method: "POST", path: "/v1/chat/completions", body: params, validate: refuse }), false);
+    return outcomeOf(client.request({ method: "POST", path: "/v1/chat/completions", body: params, validate: refuse }));
   }
   // fitToBudget checked it: a positive number of USD.
   const budget = maxCost as number;
   const sendBudget = budgetedSends(client, fitted, budget, signal, timeoutMs);
   // The caller's options as a plain copy, every option read as their object answers it.
   const call = send(fitted, callOptionsWith(options, {}), sendBudget);
-  const outcome = outcomeOf(call, isRecord(params) && params.stream === true);
+  const outcome = outcomeOf(call);
   const routed = isRecord(fitted) && fitted.model === "auto" ? routeMaxCost(fitted) : undefined;
   if (routed === undefined) return outcome;
   const converted = outcome.catch((error: unknown) => {

@@ -23,7 +23,7 @@ export function createEmbeddings(client: Requester, params: unknown, options: Ca
   const asked = params.encoding_format ?? "float";
   if (asked !== "float" && asked !== "base64") throw invalidArgument("encoding_format", '"float" or "base64"', asked);
   const call = client.request<CreateEmbeddingResponse<unknown>>({ method: "POST", path: "/v1/embeddings", body: { ...params, encoding_format: asked }, options: readOptions(options) });
-  return outcomeOf(call, false, (answer) => {
+  return outcomeOf(call, (answer) => {
     const count = typeof input === "string" ? 1 : input.length;
     const data = isRecord(answer) && Array.isArray(answer.data) ? answer.data : undefined;
     if (!data || data.length !== count) throw new ModelGateError(`The embeddings answer has ${data ? data.length : "no"} vectors for ${count} input(s).`);

@@ -52,6 +52,6 @@ function imageOptions(params: Record<string, unknown>): ImageOptions {
 
 /** Sends an image request: the parsed JSON, or a `Stream` of its events (OpenAI sends no [DONE] after the last image). */
 function send(client: Requester, path: string, asked: ImageOptions, body: unknown, options: CallOptions): Promise<Outcome<unknown>> {
-  if (!asked.stream) return outcomeOf(client.request({ method: "POST", path, body, options }), false);
-  return outcomeOf(client.request({ method: "POST", path, body, response: "sse", stream: imageEventStream(asked.count), options }), true);
+  if (!asked.stream) return outcomeOf(client.request({ method: "POST", path, body, options }));
+  return outcomeOf(client.request({ method: "POST", path, body, response: "sse", stream: imageEventStream(asked.count), options }));
 }

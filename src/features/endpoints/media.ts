@@ -12,7 +12,7 @@ import { multipartForm } from "./form.ts";
  */
 export function createSpeech(client: Requester, params: unknown, options: CallOptions): Promise<Outcome<unknown>> {
   assertParams(params, "{ model, input, voice }", { model: "a model id with the audio_generation capability", input: "the text to speak", voice: "a voice name" });
-  return outcomeOf(client.request({ method: "POST", path: "/v1/audio/speech", body: params, response: "raw", options: accepting("audio/*", readOptions(options)) }), true);
+  return outcomeOf(client.request({ method: "POST", path: "/v1/audio/speech", body: params, response: "raw", options: accepting("audio/*", readOptions(options)) }));
 }
 
 /** The `response_format`s a transcription answers in plain text rather than JSON. */
@@ -44,7 +44,7 @@ async function heard(client: Requester, path: string, params: unknown, given: Ca
   const body = await multipartForm(client, params, { file: { kind: "audio", required: true, most: 1 } }, options);
   // A text answer is a whole body like JSON: read within `timeout`, and retried when cut.
   const spec = TEXT_FORMATS.includes(params.response_format) ? ({ response: "text", options: accepting("text/plain", options) } as const) : { options };
-  return outcomeOf(client.request({ method: "POST", path, body, ...spec }), false);
+  return outcomeOf(client.request({ method: "POST", path, body, ...spec }));
 }
 
 /**

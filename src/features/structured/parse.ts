@@ -31,7 +31,7 @@ export async function parseOutcome(client: Requester, completions: Completions, 
   // Checked by create() before any reply is read: a signal the pipeline takes.
   plan.signals.push(callOptions.signal as AbortSignal | null | undefined);
   const call: APIPromise<ChatCompletion | Stream<ChatCompletionChunk>> = completions.create(plan.body as ChatCompletionCreateParamsBase, options as RequestOptions);
-  return outcomeOf(call, plan.stream, (data) =>
+  return outcomeOf(call, (data) =>
     plan.stream ? structuredStream(data as Stream<ChatCompletionChunk>, plan) : parseCompletion(data as ChatCompletion, plan),
   );
 }
@@ -42,5 +42,5 @@ export async function parseOutcome(client: Requester, completions: Completions, 
  */
 export function createWithTools(completions: Completions, params: ChatCompletionCreateParamsBase, options: unknown): Promise<Outcome<unknown>> {
   const body = { ...params, tools: sendableTools(params.tools) } as ChatCompletionCreateParamsBase;
-  return outcomeOf(completions.create(body, options as RequestOptions), params.stream === true);
+  return outcomeOf(completions.create(body, options as RequestOptions));
 }
