@@ -33,7 +33,7 @@ Options:
 `;
 
 /** What the command line asks for, or the reason it cannot be run. */
-type Parsed = { command: "help" | "version" } | { command: "mock"; port: number; gateway: MockGatewayOptions } | { command: "error"; message: string };
+type Parsed = { command: "help" } | { command: "version" } | { command: "mock"; port: number; gateway: MockGatewayOptions } | { command: "error"; message: string };
 
 /** Reads `argv` (without node and the script): `mock` and its options, `--help` or `--version`. */
 function parseArguments(argv: readonly string[]): Parsed {
