@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { installRuntimes, suiteBin } from "./install.mjs";
 import { readmeBlocks } from "./readme-blocks.mjs";
+import { jsrPublishCheck } from "./jsr-publish.mjs";
 import { sourceInstallCheck } from "./source-install.mjs";
 
 const run = promisify(execFile);
@@ -437,6 +438,7 @@ for (let i = 0; i < RESOLUTIONS.length; i += 2) {
 }
 await check("deno (source by URL, built ESM by path, npm package, the README program, examples/deno.ts; embeddings and a transcription in the first three)", denoCheck);
 await check("mock gateway served by Bun and Deno", serveChecks);
+await check("JSR (deno publish --dry-run of jsr.json, offline)", () => jsrPublishCheck({ root, work, deno: suiteBin("deno") }));
 await check("tracing channel and modelgate/otel (one span per call)", otelCheck);
 await check("browser (chromium, bundled by esbuild: the example, the README pages and the endpoints page)", browserCheck);
 await check("cloudflare workerd (the README worker and the endpoints worker)", workerdCheck);
