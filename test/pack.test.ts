@@ -26,7 +26,8 @@ function namedFiles(): string[] {
       if (value.startsWith("./")) found.add(value.slice(2));
     } else if (value && typeof value === "object") for (const inner of Object.values(value)) walk(inner);
   };
-  walk([pkg.main, pkg.module, pkg.types, pkg.exports, pkg.typesVersions, pkg.bin]);
+  walk([pkg.main, pkg.module, pkg.types, pkg.exports, pkg.typesVersions]);
+  for (const file of Object.values(pkg.bin ?? {}) as string[]) found.add(file.replace(/^\.\//, ""));
   return [...found].filter((file) => !file.endsWith("*"));
 }
 
