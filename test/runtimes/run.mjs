@@ -15,6 +15,7 @@ import { promisify } from "node:util";
 import { installRuntimes, suiteBin } from "./install.mjs";
 import { readmeBlocks } from "./readme-blocks.mjs";
 import { jsrPublishCheck } from "./jsr-publish.mjs";
+import { mockCommandCheck } from "./mock-command.mjs";
 import { sourceInstallCheck } from "./source-install.mjs";
 
 const run = promisify(execFile);
@@ -433,6 +434,7 @@ await Promise.all([
   check("bun ESM", () => bunCheck("esm.mjs", esmDir)),
   check("bun CJS", () => bunCheck("cjs.cjs", cjsDir)),
 ]);
+await check("npx modelgate mock, then the README's quick-start app.mjs against it (from the tarball)", () => mockCommandCheck({ root, app: esmDir }));
 for (let i = 0; i < RESOLUTIONS.length; i += 2) {
   await Promise.all(RESOLUTIONS.slice(i, i + 2).map((resolution) => check(`typescript ${resolution.name}`, () => typescriptCheck(resolution))));
 }
