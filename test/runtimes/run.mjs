@@ -34,8 +34,11 @@ const started = performance.now();
 // --- setup: runtimes, build, pack, install, gateway ---------------------------------------
 console.log(`runtimes install (test/runtimes/node_modules): ${await installRuntimes()}`);
 await run("npm", ["run", "build", "--silent"], { cwd: root });
-// Just built: packing skips `prepare`, which would build again.
-const { stdout: packed } = await run("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", work], { cwd: root });
+// Just built: packing skips `prepack` (which would build again) and so runs its other half by
+// hand, so that the tarball is the one npm publish uploads (package.json without `prepare`).
+const packManifest = (mode) => run(process.execPath, [join(root, "scripts/pack-manifest.mjs"), mode], { cwd: root });
+await packManifest("strip");
+const { stdout: packed } = await run("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", work], { cwd: root }).finally(() => packManifest("restore"));
 const tarball = join(work, packed.trim().split("\n").at(-1));
 
 const { createMockGateway, MOCK_API_KEY } = await import(join(root, "dist/testing/index.js"));
