@@ -66,7 +66,7 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
    * throws a `ModelGateError`. Aborting `controller` ends a pending read at once with
    * `APIUserAbortError` and cancels the body.
    */
-  static fromReadableStream<T>(readable: ReadableStream<Uint8Array>, controller = new AbortController()): Stream<T, undefined> {
+  static fromReadableStream<T>(readable: ReadableStream<Uint8Array>, controller: AbortController = new AbortController()): Stream<T, undefined> {
     // Plain JavaScript may pass a `Response`, a string or a signal: said here, not by a TypeError from a read.
     if (typeof readable?.getReader !== "function") throw invalidArgument("readable", "a ReadableStream (a Response's body)", readable);
     if (typeof controller?.signal?.addEventListener !== "function") throw invalidArgument("controller", "an AbortController", controller);

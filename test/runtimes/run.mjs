@@ -14,6 +14,8 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { installRuntimes, suiteBin } from "./install.mjs";
 import { readmeBlocks } from "./readme-blocks.mjs";
+import { jsrPublishCheck } from "./jsr-publish.mjs";
+import { mockCommandCheck } from "./mock-command.mjs";
 import { sourceInstallCheck } from "./source-install.mjs";
 
 const run = promisify(execFile);
@@ -32,8 +34,11 @@ const started = performance.now();
 // --- setup: runtimes, build, pack, install, gateway ---------------------------------------
 console.log(`runtimes install (test/runtimes/node_modules): ${await installRuntimes()}`);
 await run("npm", ["run", "build", "--silent"], { cwd: root });
-// Just built: packing skips `prepare`, which would build again.
-const { stdout: packed } = await run("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", work], { cwd: root });
+// Just built: packing skips `prepack` (which would build again) and so runs its other half by
+// hand, so that the tarball is the one npm publish uploads (package.json without `prepare`).
+const packManifest = (mode) => run(process.execPath, [join(root, "scripts/pack-manifest.mjs"), mode], { cwd: root });
+await packManifest("strip");
+const { stdout: packed } = await run("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", work], { cwd: root }).finally(() => packManifest("restore"));
 const tarball = join(work, packed.trim().split("\n").at(-1));
 
 const { createMockGateway, MOCK_API_KEY } = await import(join(root, "dist/testing/index.js"));
@@ -432,11 +437,13 @@ await Promise.all([
   check("bun ESM", () => bunCheck("esm.mjs", esmDir)),
   check("bun CJS", () => bunCheck("cjs.cjs", cjsDir)),
 ]);
+await check("npx modelgate mock, then the README's quick-start app.mjs against it (from the tarball)", () => mockCommandCheck({ root, app: esmDir }));
 for (let i = 0; i < RESOLUTIONS.length; i += 2) {
   await Promise.all(RESOLUTIONS.slice(i, i + 2).map((resolution) => check(`typescript ${resolution.name}`, () => typescriptCheck(resolution))));
 }
 await check("deno (source by URL, built ESM by path, npm package, the README program, examples/deno.ts; embeddings and a transcription in the first three)", denoCheck);
 await check("mock gateway served by Bun and Deno", serveChecks);
+await check("JSR (deno publish --dry-run of jsr.json, offline)", () => jsrPublishCheck({ root, work, deno: suiteBin("deno") }));
 await check("tracing channel and modelgate/otel (one span per call)", otelCheck);
 await check("browser (chromium, bundled by esbuild: the example, the README pages and the endpoints page)", browserCheck);
 await check("cloudflare workerd (the README worker and the endpoints worker)", workerdCheck);

@@ -1,12 +1,12 @@
 // Installing the package from source, as `npm install github:owner/modelgate` and
 // `npm install ../modelgate` do: npm runs the `prepare` script (scripts/prepare.mjs), which
-// must leave a working package with dist/. Each form starts from an unbuilt copy of this
+// must leave a working package with dist/, and must not build it again on a later install. Each form starts from an unbuilt copy of this
 // checkout (no dist/, no node_modules), is installed into a scratch app, and the app imports
 // the package in ESM and CommonJS and makes one call with the mock gateway as its `fetch`.
 // Nothing here needs the network beyond npm's cache: every install is --prefer-offline, the
 // build tools come from the lockfile, and the git form clones a local repository.
 import { execFile } from "node:child_process";
-import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 
@@ -77,7 +77,14 @@ export async function sourceInstallCheck({ root, work, reply }) {
   await run("git", [...GIT, "commit", "-q", "-m", "an unbuilt checkout"], { cwd: repo });
   // One at a time: each runs an install and a build, which share the machine's cores.
   await installAndCall(join(base, "app-dir"), checkout, [], reply);
+  // npm runs a linked directory's `prepare` on every later install of the app: with dist/ built
+  // and its sources unchanged it must not build again (scripts/prepare.mjs compares times).
+  const builtAt = statSync(join(checkout, "dist/index.js")).mtimeMs;
+  const started = Date.now();
+  await run("npm", ["install", ...NPM_FLAGS], { cwd: join(base, "app-dir") });
+  const again = Date.now() - started;
+  if (statSync(join(checkout, "dist/index.js")).mtimeMs !== builtAt) throw new Error("a second npm install of the app rebuilt the linked directory's dist/");
   await installAndCall(join(base, "app-git"), `git+file://${repo}`, [], reply);
   const { stdout } = await run("npm", ["--version"]);
-  return `npm ${stdout.trim()}: npm install <unbuilt dir>, npm install git+file://<unbuilt repo>; ESM and CJS each made a call`;
+  return `npm ${stdout.trim()}: npm install <unbuilt dir> (a later install did not rebuild: ${(again / 1000).toFixed(1)} s), npm install git+file://<unbuilt repo>; ESM and CJS each made a call`;
 }

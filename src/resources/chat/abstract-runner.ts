@@ -49,7 +49,7 @@ export abstract class AbstractChatCompletionRunner<Events extends EventMap<Event
   implements AsyncIterable<Item>, HelperEventEmitter<Events>, HelperFinalValues<Completion, Message>
 {
   /** Aborting it stops the helper, as `abort()` does. */
-  readonly controller = new AbortController();
+  readonly controller: AbortController = new AbortController();
   /**
    * The conversation so far, as openai's runners keep it: the request's messages once the
    * helper has started, then each reply (and each tool result of a run). The helper's own
