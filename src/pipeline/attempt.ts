@@ -2,6 +2,7 @@ import { abortError, APIConnectionError, APIConnectionTimeoutError, type Redact 
 import { connectionError, redactedBrokenBodyError } from "../errors/fetch-failure.ts";
 import { BodyReader } from "../streaming/body-reader.ts";
 import { limits } from "./limits.ts";
+import { fetchFollowingRedirects } from "./redirects.ts";
 import { unlessAborted } from "./unless-aborted.ts";
 import type { Fetch } from "./options.ts";
 
@@ -81,8 +82,8 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
 
   /** The response, and its whole body unless it is read as it comes (`bytes` then absent). */
   const exchange = async (): Promise<[response: Response, bytes?: ArrayBuffer]> => {
-    // A custom fetch may answer with a plain Response rather than a promise of one.
-    const response = await fetch(url, { ...init, signal: controller.signal });
+    // Redirects are followed there, where a credential header cannot follow one to another origin.
+    const response = await fetchFollowingRedirects(fetch, url, { ...init, signal: controller.signal });
     if (asItComes && response.ok && !isDocument(response)) return [response];
     // A fetch that ignored the abort and answered after it: the wait has ended with the
     // abort, and the body is nobody's to read.
