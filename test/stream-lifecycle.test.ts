@@ -167,6 +167,21 @@ describe("streamIdleTimeout counts only time spent waiting on the network", () =
     expect(elapsedMs, "fake milliseconds until the idle timeout").toBe(100);
     expect(seen.cancelled).toBe(true);
   });
+
+  it.each([
+    ["a named ping with JSON data (Anthropic's)", 'event: ping\ndata: {"type":"ping"}\n\n'],
+    ["a named ping with text data", "event: ping\ndata: keep-alive\n\n"],
+    ["data: null", "data: null\n\n"],
+    ["data that is a number", "data: 42\n\n"],
+  ])("still fires when the server sends only %s, skipped like a comment and never refilling the budget", async (_, keepAlive) => {
+    const keepAlives = Array.from({ length: 20 }, () => [keepAlive, 15]).flat();
+    const { client, seen } = clientFor({ reads: [data(chunk({ content: "a" })), ...keepAlives], then: "hang" }, { streamIdleTimeout: 100 });
+    const { value, elapsedMs } = await inFakeTime(streamOf(client).then(collect));
+    expect(value!.text).toBe("a");
+    expect(value!.error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(elapsedMs, "fake milliseconds until the idle timeout").toBe(100);
+    expect(seen.cancelled).toBe(true);
+  });
 });
 
 describe("timeout runs until the first byte of a stream's body", () => {

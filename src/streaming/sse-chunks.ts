@@ -43,9 +43,14 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gate
   const decoder = new SSEDecoder(
     (event) => {
       prelude = undefined;
-      // An event without data is a keep-alive (skipped): like a comment, it does not reset the idle clock.
-      if (event.data) reader.progress();
+      // Only what the caller is given resets the idle clock: a chunk, an error, the end. Any
+      // event skipped is a keep-alive, like a comment, however much data it carries (a named
+      // `ping` with `{"type":"ping"}`, `data: null`): else a gateway that sent only those would
+      // keep a stream open for ever.
+      const { length } = queue;
+      const failure = events.failure;
       events.add(event, bodyEnded);
+      if (queue.length > length || events.failure !== failure || events.sawDone) reader.progress();
     },
     { maxLineLength: options.maxLineLength },
   );
