@@ -406,6 +406,25 @@ describe("abort and cleanup", () => {
     expect(counting.listeners).toBe(0);
   });
 
+  it("refuses the stream's chunks once asResponse() reads the body, and the raw body stays whole", async () => {
+    const { client } = clientFor({ reads: [data(chunk({ content: "a" })), data(chunk({ content: "b" }, { finish: "stop" })), DONE] });
+    const call = client.chat.completions.create({ model: "auto", messages: USER, stream: true });
+    const stream = await call;
+    const response = await call.asResponse();
+    const { error } = await collect(stream);
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(error?.message).toMatch(/^The response body is already being read by asResponse\(\), so the stream \(its chunks\) cannot read it too/);
+    expect(await response.text()).toContain("[DONE]");
+  });
+
+  it("rejects asResponse() once the stream's chunks are being read, which stay whole", async () => {
+    const { client } = clientFor({ reads: [data(chunk({ content: "a" })), data(chunk({ content: "b" }, { finish: "stop" })), DONE] });
+    const call = client.chat.completions.create({ model: "auto", messages: USER, stream: true });
+    const read = collect(await call);
+    await expect(call.asResponse()).rejects.toThrow(/^The response body is already being read by the stream \(its chunks\), so asResponse\(\) cannot read it too/);
+    expect(await read).toEqual({ text: "ab", error: undefined });
+  });
+
   it("asResponse() on a stream still times out a body that never starts", async () => {
     const { client } = clientFor({ reads: [], then: "hang" }, { timeout: 50 });
     await expect(streamOf(client).asResponse()).rejects.toBeInstanceOf(APIConnectionTimeoutError);

@@ -60,6 +60,8 @@ export class BodyReader {
   #waitingSince = 0;
   #sawFirstRead = false;
   #ended = false;
+  /** Who reads the bytes (see `claim`). */
+  #consumer: string | undefined;
 
   constructor(body: ReadableStream<Uint8Array>, options: BodyReaderOptions) {
     this.#body = body;
@@ -95,6 +97,21 @@ export class BodyReader {
   /** The controller's signal: a consumer asks it before every chunk it hands out (see `abortedError`). */
   get signal(): AbortSignal {
     return this.#options.controller.signal;
+  }
+
+  /**
+   * Takes the body for `consumer` (a stream's chunks, `asResponse()`): both read through this
+   * one reader, so two of them would each get part of the bytes, one failing as if the body
+   * were cut and the other ending with what was left (an empty body). The second is refused.
+   * @throws ModelGateError when another consumer has taken it
+   */
+  claim(consumer: string): void {
+    if (this.#consumer !== undefined) {
+      throw new ModelGateError(
+        `The response body is already being read by ${this.#consumer}, so ${consumer} cannot read it too: a streamed response is read once. Read either the stream or asResponse(), not both (stream.tee() gives two readers of the chunks).`,
+      );
+    }
+    this.#consumer = consumer;
   }
 
   /** The next bytes of the body, or `undefined` once it has ended. */

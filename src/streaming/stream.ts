@@ -59,7 +59,11 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
 
   /** A stream of the JSON chunks carried by a Server-Sent Events response. */
   static fromSSEResponse<T>(response: Response, reader: BodyReader, controller: AbortController, gateway: GatewayInfo, options: SSEChunkOptions): Stream<T, Response> {
-    return new Stream(() => iterateSSEChunks<T>(response, reader, gateway, options), controller, response, gateway);
+    const chunks = () => {
+      reader.claim("the stream (its chunks)");
+      return iterateSSEChunks<T>(response, reader, gateway, options);
+    };
+    return new Stream(chunks, controller, response, gateway);
   }
 
   /**
