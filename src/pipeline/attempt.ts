@@ -83,7 +83,7 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
   /** The response, and its whole body unless it is read as it comes (`bytes` then absent). */
   const exchange = async (): Promise<[response: Response, bytes?: ArrayBuffer]> => {
     // Redirects are followed there, where a credential header cannot follow one to another origin.
-    const response = await fetchFollowingRedirects(fetch, url, { ...init, signal: controller.signal });
+    const response = await fetchFollowingRedirects(fetch, url, { ...init, signal: controller.signal }, redact);
     if (asItComes && response.ok && !isDocument(response)) return [response];
     // A fetch that ignored the abort and answered after it: the wait has ended with the
     // abort, and the body is nobody's to read.

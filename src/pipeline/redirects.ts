@@ -1,5 +1,6 @@
 import { ModelGateError } from "../errors/index.ts";
-import { CREDENTIAL_HEADERS } from "../internal/redact.ts";
+import { CREDENTIAL_HEADERS, type Redact } from "../internal/redact.ts";
+import { fetchedResponse } from "./fetched-response.ts";
 import type { Fetch } from "./options.ts";
 
 /** As many as fetch follows (WHATWG Fetch, "HTTP-redirect fetch"): beyond that a loop is assumed. */
@@ -21,16 +22,18 @@ const MAX_REDIRECTS = 20;
  *   it leads cannot be checked, so it is refused rather than followed blind.
  *
  * Each fetch is made with the attempt's signal, so the whole chain stays within its timeout.
- * @throws ModelGateError for a redirect it refuses (not retried: the same answer would come)
+ * @throws ModelGateError for a redirect it refuses (not retried: the same answer would come),
+ *   or for an answer that is no Response (`fetchedResponse`)
  */
-export async function fetchFollowingRedirects(fetch: Fetch, url: string, init: RequestInit): Promise<Response> {
+export async function fetchFollowingRedirects(fetch: Fetch, url: string, init: RequestInit, redact: Redact): Promise<Response> {
   const origin = new URL(url).origin;
   let current = url;
   let request: RequestInit = { ...init, redirect: "manual" };
   for (let redirects = 0; ; redirects++) {
-    // A custom fetch may answer with a plain Response rather than a promise of one.
-    const response = await fetch(current, request);
-    if ((response as Partial<Response> | undefined)?.type === "opaqueredirect") {
+    // A custom fetch may answer with a plain Response rather than a promise of one. Through
+    // middleware, the chain has checked its answer as the middleware's.
+    const response = fetchedResponse(await fetch(current, request), "The `fetch` option", redact);
+    if (response.type === "opaqueredirect") {
       throw new ModelGateError(
         `The gateway answered ${current} with a redirect, whose target a browser hides from the page, so it was not followed: the API key and the request are sent only to the \`baseURL\`. Set \`baseURL\` to the URL the gateway redirects to.`,
       );
