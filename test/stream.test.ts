@@ -95,6 +95,13 @@ describe("how a stream ends", () => {
     expect(error?.message).toBe('The stream ended in the middle of an event (its data is incomplete: "{\\"id\\":\\"x\\",\\"choices\\":[{\\"index\\":0,\\"delta\\":{\\"content\\":\\"tr").');
   });
 
+  it("throws APIConnectionError for a choice at index -1 cut mid-answer, though another finished", async () => {
+    serve([sseData(chunk({ content: "cut mid-sen" }, { index: -1 })), sseData(chunk({ content: "b" }, { finish: "stop" }))]);
+    const { error } = await drain(await openStream());
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error?.message).toMatch(/choice -1 had no finish_reason/);
+  });
+
   it("dispatches a complete final event that lacks the trailing blank line", async () => {
     serve([contentEvent("a"), contentEvent("b", "stop").trimEnd()]);
     const { contents, error } = await drain(await openStream());

@@ -37,8 +37,12 @@ export class ChunkEvents<T> {
   readonly #gateway: GatewayInfo;
   readonly #unfinished = new Set<number>();
   readonly #finished = new Set<number>();
-  /** The index of the last choice seen without a finish_reason: skips the set work for the run of chunks that follows. */
-  #lastOpenIndex = -1;
+  /**
+   * The index of the last choice seen without a finish_reason: skips the set work for the run
+   * of chunks that follows. `undefined` for none, not a number: any number may be an index a
+   * provider sends (a -1 cut mid-answer would pass for finished).
+   */
+  #lastOpenIndex: number | undefined;
   #sawUsage = false;
   #toolCalls: ToolCallIndexes | undefined;
   /** Choices whose spoken reply has begun. */
@@ -138,7 +142,7 @@ export class ChunkEvents<T> {
     if (typeof finishReason === "string" && finishReason !== "") {
       this.#finished.add(index);
       this.#unfinished.delete(index);
-      if (this.#lastOpenIndex === index) this.#lastOpenIndex = -1;
+      if (this.#lastOpenIndex === index) this.#lastOpenIndex = undefined;
     } else if (index !== this.#lastOpenIndex && !this.#finished.has(index)) {
       this.#unfinished.add(index);
       this.#lastOpenIndex = index;
