@@ -33,6 +33,8 @@ export interface Outcome<T> {
   data: T | Promise<T>;
   /** The response for `withResponse()`. */
   response(): Response;
+  /** Its `x-request-id` header, the key cut out (`requestIDOf`), for `withResponse()`. */
+  requestID: string | null;
   /** The response for `asResponse()`, its body readable (loaded on first use for a stream). */
   asResponse(): Response | Promise<Response>;
 }
@@ -46,7 +48,7 @@ export function createAPIPromise<T>(outcome: Promise<Outcome<T>>): APIPromise<T>
   promise.withResponse = () =>
     outcome.then(async (result) => {
       const response = result.response();
-      return { data: await result.data, response, requestID: response.headers.get("x-request-id") };
+      return { data: await result.data, response, requestID: result.requestID };
     });
   promise.asResponse = () => outcome.then((result) => result.asResponse());
   return promise;

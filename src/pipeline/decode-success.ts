@@ -1,7 +1,7 @@
 // The last step of a call that succeeded: its answer read as the request's response kind says
 // (parsed JSON shaped by the resource, text, a Stream, the raw Response).
 import { errorFromBody, isErrorDocument, parseBody, unexpectedBodyError, type ErrorContext } from "../errors/index.ts";
-import { gatewayInfo } from "../gateway/info.ts";
+import { gatewayInfo, requestIDOf } from "../gateway/info.ts";
 import { rawResponse } from "../streaming/raw-response.ts";
 import { Stream } from "../streaming/stream.ts";
 import type { Outcome } from "./api-promise.ts";
@@ -17,15 +17,17 @@ export function errorContext(response: Response, config: PipelineConfig): ErrorC
 export function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spec: RequestSpec, attempts: number, kind: ResponseKind): Outcome<T> {
   const { response, text = "", reader } = exchange;
   const gateway = () => gatewayInfo(spec.body, response.headers, attempts, config.redact);
+  const requestID = requestIDOf(response.headers, config.redact);
   if (reader) {
     if (kind === "raw") {
       const raw = rawResponse(response, reader);
-      return { data: raw as T, response: () => raw, asResponse: () => raw };
+      return { data: raw as T, response: () => raw, requestID, asResponse: () => raw };
     }
     const options = { ...spec.streamRules, maxLineLength: config.maxSSELineLength, errorContext: { redact: config.redact } };
     return {
       data: (spec.stream ?? Stream.fromSSEResponse)(response, reader, exchange.controller, gateway(), options) as T,
       response: () => response,
+      requestID,
       asResponse: () => rawResponse(response, reader),
     };
   }
@@ -45,5 +47,5 @@ export function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spe
     // A stream, audio or text answered with a whole document (JSON, a page): not what was asked for.
     throw unexpectedBodyError(response, text, kind === "sse" ? "an event stream" : kind === "raw" ? "binary data" : "text", config.redact);
   }
-  return { data: data as T, response: readable, asResponse: readable };
+  return { data: data as T, response: readable, requestID, asResponse: readable };
 }
