@@ -109,6 +109,18 @@ describe("reading a stream", () => {
     await expect(stream.finalChatCompletion()).rejects.toThrow(new ModelGateError("The stream ended without any chunk, so there is no completion to assemble."));
   });
 
+  it("from a body of strings, says it must yield bytes, for the bridge reader and for a response", async () => {
+    const strings = () => new ReadableStream<string>({ start: (controller) => (controller.enqueue(`${JSON.stringify(chunk({ content: "a" }))}\n`), controller.close()) });
+    const expected = "The response body yielded a string where it must yield bytes (Uint8Array), as a Response's body does. For a stream of text, encode it first: `readable.pipeThrough(new TextEncoderStream())`.";
+    const bridged = await failureOf(() => Stream.fromReadableStream<ChatCompletionChunk>(strings() as unknown as ReadableStream<Uint8Array>).text());
+    expect(bridged).toBeInstanceOf(ModelGateError);
+    expect((bridged as Error).message).toBe(expected);
+    const client = new ModelGate({ apiKey: "k-12345678", baseURL: "https://gateway.test", maxRetries: 0, fetch: async () => new Response(strings() as unknown as ReadableStream<Uint8Array>, { headers: { "content-type": "text/event-stream" } }) });
+    const fetched = await failureOf(async () => (await client.chat.completions.create({ model: "m", messages: USER_HELLO, stream: true })).text());
+    expect(fetched).toBeInstanceOf(ModelGateError);
+    expect((fetched as Error).message).toBe(expected);
+  });
+
   it("from a body something else is already reading, names asResponse() as the likely reader", async () => {
     const { body } = streamedBody([sseData(chunk({ content: "a" }))]);
     body.getReader();

@@ -1,5 +1,6 @@
 import { abortError, APIConnectionTimeoutError, brokenBodyError, type APIConnectionError } from "../errors/connection-errors.ts";
 import { describeCause } from "../errors/describe-cause.ts";
+import { describeValue } from "../errors/invalid-argument.ts";
 import { ModelGateError } from "../errors/modelgate-error.ts";
 import { MAX_TIMER_MS } from "../internal/values.ts";
 
@@ -151,6 +152,14 @@ export class BodyReader {
     if (result.done) {
       this.#finish(false);
       return undefined;
+    }
+    // Decoding needs bytes: a body of strings (a ReadableStream built by hand, or a custom
+    // fetch's Response around one) is named here, not met as a TypeError of the decoder. The
+    // tag, not `instanceof` alone: bytes made in another realm (an iframe, a VM context) are bytes.
+    // A string is not quoted: a custom fetch's body is what a server sent, which may echo the key.
+    const bytes: unknown = result.value;
+    if (!(bytes instanceof Uint8Array) && Object.prototype.toString.call(bytes) !== "[object Uint8Array]") {
+      throw this.#stop(new ModelGateError(`The response body yielded ${typeof bytes === "string" ? "a string" : describeValue(bytes)} where it must yield bytes (Uint8Array), as a Response's body does. For a stream of text, encode it first: \`readable.pipeThrough(new TextEncoderStream())\`.`));
     }
     return result.value;
   }
