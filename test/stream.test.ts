@@ -229,6 +229,30 @@ describe("lenient decoding", () => {
     expect(Object.keys(chunks[1]!.choices[0]!)).toContain("delta");
   });
 
+  it("reads a choice index sent as a numeric string as that number, keeping two choices apart", async () => {
+    const at = (index: unknown, delta: object, finish: string | null = null) => ({ id: "c1", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index, delta, finish_reason: finish }] });
+    serve([sseData(at("0", { content: "A" })), sseData(at("1", { content: "B" })), sseData(at("0", {}, "stop")), sseData(at("1", {}, "stop")), DONE]);
+    const completion = await (await openStream()).finalChatCompletion();
+    expect(completion.choices.map((choice) => [choice.index, choice.message.content])).toEqual([
+      [0, "A"],
+      [1, "B"],
+    ]);
+  });
+
+  it("reads a lone choice object instead of a list as a list of one", async () => {
+    serve([sseData({ id: "c1", object: "chat.completion.chunk", created: 1, model: "m", choices: { index: 0, delta: { content: "x" }, finish_reason: "stop" } }), DONE]);
+    const completion = await (await openStream()).finalChatCompletion();
+    expect(completion.choices[0]?.message.content).toBe("x");
+  });
+
+  it.each([0.5, "first", { n: 1 }])("throws a ModelGateError for a choice index it cannot place (%j), never merging it into choice 0", async (index) => {
+    serve([contentEvent("a"), sseData({ id: "c1", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index, delta: { content: "b" }, finish_reason: null }] }), contentEvent(null, "stop"), DONE]);
+    const { contents, error } = await drain(await openStream());
+    expect(contents).toEqual(["a"]);
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(error?.message).toMatch(/^The stream sent a choice whose index is .+, not a whole number, so it cannot be told which choice it continues\.$/);
+  });
+
   it("decodes CRLF framing split at odd places", async () => {
     const text = (contentEvent("x") + contentEvent("y", "stop") + DONE).replaceAll("\n", "\r\n");
     serve([text.slice(0, 7), text.slice(7, 50), text.slice(50)]);

@@ -104,8 +104,23 @@ export class ChunkEvents<T> {
     if (gateway.model === null || gateway.generationID === null || usage != null) {
       learnFrom(gateway, usage === chunk.usage ? chunk : { ...chunk, usage }, this.#context.redact);
     }
+    // A lone choice object instead of a list is read as a list of one, as a lone tool call is:
+    // skipping it would lose the answer without a word.
+    if (isRecord(chunk.choices)) chunk.choices = [chunk.choices];
     const { choices } = chunk;
-    if (Array.isArray(choices)) for (const choice of choices) if (isRecord(choice)) this.#see(choice);
+    if (Array.isArray(choices)) {
+      for (const choice of choices) {
+        if (!isRecord(choice)) continue;
+        this.#see(choice);
+        // Any index but a number (a numeric string was read as one) or none (choice 0) cannot be
+        // placed: taken for choice 0 it would merge two answers into one without a word.
+        if (choice.index != null && !Number.isInteger(choice.index)) {
+          const shown = JSON.stringify(excerpt((this.#context.redact ?? String)(JSON.stringify(choice.index) ?? String(choice.index)), EXCERPT_LENGTH));
+          this.failure = new ModelGateError(`The stream sent a choice whose index is ${shown}, not a whole number, so it cannot be told which choice it continues.`);
+          return;
+        }
+      }
+    }
     this.queue.push(chunk as T);
   }
 
