@@ -46,6 +46,9 @@ export class Models {
       options,
       validate: () => {
         if (typeof id !== "string" || id === "") throw invalidArgument("id", 'a model id such as "openai/gpt-4.1-mini"', id);
+        // Path-encoding leaves these as they are, and a URL resolves them: "." would ask for
+        // GET /v1/models/ (the list) and ".." for GET /v1/, another endpoint than the one called.
+        if (id === "." || id === "..") throw invalidArgument("id", 'a model id such as "openai/gpt-4.1-mini", not a dot segment ("." or ".."), which would change the request\'s path', id);
       },
     });
   }
