@@ -30,6 +30,7 @@ import type { SendBudget } from "../../pipeline/request.ts";
 import { chatStreamRules, decodeChatAnswer } from "./decode.ts";
 import { assertChatParams } from "./validate.ts";
 import { toolInternals } from "../../schemas/tool-internals.ts";
+import { unboundMethodError } from "../../errors/invalid-argument.ts";
 
 /** `client.chat.completions`: `POST /v1/chat/completions`. */
 export class Completions {
@@ -65,6 +66,7 @@ export class Completions {
     params: ChatCompletionCreateParamsBase,
     options?: ChatRequestOptions,
   ): APIPromise<Stream<ChatCompletionChunk> | ChatCompletion> {
+    if (!(this instanceof Completions)) return createAPIPromise(Promise.reject(unboundMethodError("client.chat.completions.create")));
     // `sendBudget`: under `maxCost`, the budget code's check of every send (see `withinBudget`).
     const send = (body: unknown, callOptions: unknown, sendBudget?: SendBudget) =>
       this.#client.request<Stream<ChatCompletionChunk> | ChatCompletion>({
@@ -123,6 +125,7 @@ export class Completions {
     | StructuredStreamFor<Format, Tools>
   >;
   parse(params: ChatCompletionParseParams, options?: ParseOptions): APIPromise<unknown> {
+    if (!(this instanceof Completions)) return createAPIPromise(Promise.reject(unboundMethodError("client.chat.completions.parse")));
     // Delegates to code loaded on first use: an app that never parses never downloads it.
     return createAPIPromise(loadStructured(this.#bounds(options)).then(({ parseOutcome }) => parseOutcome(this.#client, this, params, options)));
   }
@@ -141,6 +144,8 @@ export class Completions {
     params: ChatCompletionParseParams<Format, Tools> & { stream?: true | null | undefined },
     options?: ParseOptions,
   ): ChatCompletionStream<ParsedOutput<Format>, ParsedToolCallOf<Tools>, DeepPartial<ParsedInput<Format>>> {
+    // Called without its object: the stream fails as for any mistake in the arguments.
+    if (!(this instanceof Completions)) return new ChatCompletionStream(undefined, () => Promise.reject(unboundMethodError("client.chat.completions.stream")));
     return new ChatCompletionStream(this.#client, (events, stream) => {
       const bounds = this.#bounds(options);
       // The helper builds on parse()'s code: both are requested at once, not one after the other.
@@ -177,6 +182,9 @@ export class Completions {
    *   an `APIError` of a step, its message naming the step; ModelGateError for bad params.
    */
   runTools(params: ToolRunParams, options?: ToolRunOptions): ToolRun {
+    // Called without its object: the run fails as for any mistake in the arguments (with no
+    // client, its events log to the console, as a stream read back from a body does).
+    if (!(this instanceof Completions)) return new ChatCompletionRunner(undefined as never, () => Promise.reject(unboundMethodError("client.chat.completions.runTools")));
     // Delegates to code loaded on first use: an app that never runs tools never downloads it.
     return new ChatCompletionRunner(this.#client, (events, runner) =>
       loadToolRunner(this.#bounds(options)).then(({ runnerHelper }) => runnerHelper(events, runner, this.#client, this, params, options)),
