@@ -479,14 +479,11 @@ describe("a stream's edges: iteration after the first byte, aborts before any re
     expect((await (await streamOf(client)).finalChatCompletion()).choices[0]?.message.content).toBe("ok");
   });
 
-  it("does not invent a finish_reason for a choice whose index is not a number", async () => {
+  it("does not invent a finish_reason for a choice whose index is a numeric string", async () => {
     const { client } = clientFor({ reads: [data(chunk({ content: "a" }, { index: 0, finish: "stop" })), data({ ...chunk({}), choices: [{ index: "1", delta: { content: "b" }, finish_reason: null }] })] });
-    const completion = await (await streamOf(client)).finalChatCompletion().catch((caught: unknown) => caught);
-    // "1" is read as choice 0 by both the end check and the accumulator: one choice, finished.
-    expect(completion).not.toBeInstanceOf(Error);
-    expect((completion as { choices: unknown[] }).choices).toHaveLength(1);
-    // With n: 2, choice 1 never came, so the close without [DONE] was a cut.
-    await expect((await streamOf(client, { n: 2 })).finalChatCompletion()).rejects.toBeInstanceOf(APIConnectionError);
+    // "1" is read as choice 1 by both the end check and the accumulator: it never finished, so
+    // the close without [DONE] was a cut.
+    await expect((await streamOf(client)).finalChatCompletion()).rejects.toBeInstanceOf(APIConnectionError);
   });
 
   it("rejects a signal that is not an AbortSignal, and a string as headers or query", async () => {

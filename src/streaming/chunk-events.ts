@@ -140,8 +140,9 @@ export class ChunkEvents<T> {
   }
 
   #see(choice: Record<string, unknown>): void {
-    const index = typeof choice.index === "number" ? choice.index : 0;
+    // Read first: it reads an index sent as a numeric string as that number.
     const delta = readChunkChoice(choice);
+    const index = typeof choice.index === "number" ? choice.index : 0;
     if (delta) {
       // A lone call object instead of a list is read as a list of one.
       if (isRecord(delta.tool_calls)) delta.tool_calls = [delta.tool_calls];
