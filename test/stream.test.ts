@@ -253,6 +253,33 @@ describe("lenient decoding", () => {
     expect(error?.message).toMatch(/^The stream sent a choice whose index is .+, not a whole number, so it cannot be told which choice it continues\.$/);
   });
 
+  it.each([42, { text: "x" }, true])("throws a ModelGateError for a delta content it cannot read (%j), instead of dropping it", async (content) => {
+    serve([contentEvent("a"), sseData({ id: "c1", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { content }, finish_reason: null }] }), contentEvent(null, "stop"), DONE]);
+    const { contents, error } = await drain(await openStream());
+    expect(contents).toEqual(["a"]);
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(error?.message).toMatch(/^The stream sent a delta whose content is .+, neither text nor a list of parts, so the answer cannot be read\.$/);
+  });
+
+  it.each([0, "lots", true])("takes a usage that is no object (%j) for no usage: not the completion's, and not the usage chunk include_usage waits for", async (usage) => {
+    const body = [contentEvent("a", "stop"), sseData({ id: "c1", object: "chat.completion.chunk", created: 1, model: "m", choices: [], usage })];
+    serve([...body, DONE]);
+    const whole = await openStream();
+    expect((await whole.finalChatCompletion()).usage).toBeUndefined();
+    expect(whole.gateway.usage).toBeNull();
+    serve(body);
+    const { error } = await drain(await testClient().chat.completions.create({ model: "auto", messages: USER_HELLO, stream: true, stream_options: { include_usage: true } }));
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error?.message).toMatch(/no usage chunk/);
+  });
+
+  it("reads a numeric tool call id as its text, as a tool result must quote it back", async () => {
+    const call = { index: 0, id: 5, type: "function", function: { name: "f", arguments: "{}" } };
+    serve([sseData({ id: "c1", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { tool_calls: [call] }, finish_reason: "tool_calls" }] }), DONE]);
+    const completion = await (await openStream()).finalChatCompletion();
+    expect(completion.choices[0]?.message.tool_calls?.[0]?.id).toBe("5");
+  });
+
   it("decodes CRLF framing split at odd places", async () => {
     const text = (contentEvent("x") + contentEvent("y", "stop") + DONE).replaceAll("\n", "\r\n");
     serve([text.slice(0, 7), text.slice(7, 50), text.slice(50)]);

@@ -99,9 +99,12 @@ export class ChunkEvents<T> {
     // The stream's GatewayInfo: the served model from the first chunks, usage and cost from the
     // usage chunk; nothing to do for the chunks in between.
     const gateway = this.#gateway;
-    const usage = chunk.usage ?? groqUsage(chunk);
-    if (usage != null) this.#sawUsage = true;
-    if (gateway.model === null || gateway.generationID === null || usage != null) {
+    // Only an object is a usage (`usageOf`): `usage: 0` or `"lots"` says nothing the SDK can
+    // read, so it is not the usage chunk `include_usage` waits for, and a stream cut after it
+    // is still told as cut.
+    const usage = usageOf(chunk);
+    if (usage !== undefined) this.#sawUsage = true;
+    if (gateway.model === null || gateway.generationID === null || usage !== undefined) {
       learnFrom(gateway, usage === chunk.usage ? chunk : { ...chunk, usage }, this.#context.redact);
     }
     // A lone choice object instead of a list is read as a list of one, as a lone tool call is:
@@ -112,6 +115,15 @@ export class ChunkEvents<T> {
       for (const choice of choices) {
         if (!isRecord(choice)) continue;
         this.#see(choice);
+        // A delta's content is text, a list of parts (read as its text), or nothing: a number
+        // or an object cannot be told apart from a provider's mistake, and dropping it would
+        // shorten the answer without a word.
+        const content = isRecord(choice.delta) ? choice.delta.content : undefined;
+        if (content != null && typeof content !== "string") {
+          const shown = JSON.stringify(excerpt((this.#context.redact ?? String)(JSON.stringify(content) ?? String(content)), EXCERPT_LENGTH));
+          this.failure = new ModelGateError(`The stream sent a delta whose content is ${shown}, neither text nor a list of parts, so the answer cannot be read.`);
+          return;
+        }
         // Any index but a number (a numeric string was read as one) or none (choice 0) cannot be
         // placed: taken for choice 0 it would merge two answers into one without a word.
         if (choice.index != null && !Number.isInteger(choice.index)) {
@@ -167,6 +179,15 @@ export class ChunkEvents<T> {
 }
 
 /**
+ * A chunk's usage: its `usage` when that is an object, else Groq's `x_groq.usage`. Anything
+ * else (`0`, `"lots"`) is no usage, for the end rule (`include_usage`), `gateway` and the
+ * assembled completion alike.
+ */
+export function usageOf(chunk: Record<string, unknown>): Record<string, unknown> | undefined {
+  return isRecord(chunk.usage) ? chunk.usage : groqUsage(chunk);
+}
+
+/**
  * Groq's legacy place for a stream's usage, `x_groq.usage` (on the last chunk): it is the
  * chunk's usage when the chunk has no `usage` of its own.
  */
@@ -218,6 +239,9 @@ class ToolCallIndexes {
     if (!calls) this.#byChoice.set(choiceIndex, (calls = { held: new Map(), byId: new Map(), taken: new Set(), last: undefined, next: 0 }));
     for (const fragment of fragments) {
       if (!isRecord(fragment)) continue;
+      // An id is a label the tool result must quote back: a number is read as its text, as
+      // `tool_call_id` must be sent (a number kept would be echoed as one, which APIs refuse).
+      if (typeof fragment.id === "number") fragment.id = String(fragment.id);
       const id = typeof fragment.id === "string" && fragment.id !== "" ? fragment.id : undefined;
       const call = typeof fragment.index === "number" ? atWireIndex(calls, fragment.index, id, fragment.function) : withoutIndex(calls, id);
       if (id !== undefined && !calls.byId.has(id)) calls.byId.set(id, call);
