@@ -87,6 +87,15 @@ describe("how a stream ends", () => {
     expect(error).toBeInstanceOf(APIConnectionError);
   });
 
+  it("throws APIConnectionError when the connection breaks off after every choice finished, without [DONE]", async () => {
+    // Only a clean close is read by the finish_reason rule: a cut the transport reveals is a cut.
+    serve([contentEvent("a"), contentEvent(null, "stop")], { breakOff: true });
+    const { contents, error } = await drain(await openStream());
+    expect(contents).toEqual(["a", ""]);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error?.message).toMatch(/broke off/);
+  });
+
   it("treats a final event cut off mid-way as truncation, not a JSON error", async () => {
     serve([contentEvent("a"), 'data: {"id":"x","choices":[{"index":0,"delta":{"content":"tr']);
     const { contents, error } = await drain(await openStream());
