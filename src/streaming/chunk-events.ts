@@ -120,14 +120,14 @@ export class ChunkEvents<T> {
         // shorten the answer without a word.
         const content = isRecord(choice.delta) ? choice.delta.content : undefined;
         if (content != null && typeof content !== "string") {
-          const shown = JSON.stringify(excerpt((this.#context.redact ?? String)(JSON.stringify(content) ?? String(content)), EXCERPT_LENGTH));
+          const shown = excerpt((this.#context.redact ?? String)(JSON.stringify(content) ?? String(content)), EXCERPT_LENGTH);
           this.failure = new ModelGateError(`The stream sent a delta whose content is ${shown}, neither text nor a list of parts, so the answer cannot be read.`);
           return;
         }
         // Any index but a number (a numeric string was read as one) or none (choice 0) cannot be
         // placed: taken for choice 0 it would merge two answers into one without a word.
         if (choice.index != null && !Number.isInteger(choice.index)) {
-          const shown = JSON.stringify(excerpt((this.#context.redact ?? String)(JSON.stringify(choice.index) ?? String(choice.index)), EXCERPT_LENGTH));
+          const shown = excerpt((this.#context.redact ?? String)(JSON.stringify(choice.index) ?? String(choice.index)), EXCERPT_LENGTH);
           this.failure = new ModelGateError(`The stream sent a choice whose index is ${shown}, not a whole number, so it cannot be told which choice it continues.`);
           return;
         }
