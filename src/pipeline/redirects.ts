@@ -65,7 +65,7 @@ export async function fetchFollowingRedirects(fetch: Fetch, url: string, init: R
       body = null;
     }
     current = target.href;
-    request = { ...request, method: toGet ? "GET" : request.method, headers, body };
+    request = { ...request, method: toGet ? "GET" : method, headers, body };
   }
 }
 
