@@ -14,6 +14,7 @@ import {
 } from "../src/index.ts";
 import { DEFAULT_MAX_LINE_LENGTH } from "../src/streaming/sse-decoder.ts";
 import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
+import { respondWith, sseResponse } from "./fixtures/body.ts";
 import { chunk } from "./fixtures/chunks.ts";
 import { readAborting } from "./fixtures/mock-stream.ts";
 import { standingAfterTurns } from "./fixtures/promises.ts";
@@ -287,6 +288,32 @@ describe("the bridge framing", () => {
       await new Promise((resolve) => setTimeout(resolve, 40));
     }
     expect(JSON.parse(text.trimEnd().split("\n").at(-1)!)).toMatchObject({ choices: [], modelgate_bridge: "end" });
+  });
+});
+
+describe("a provider's own modelgate_bridge field", () => {
+  /** A stream whose server sent `chunks` as SSE events, then cut the connection (or ended with [DONE]). */
+  const streamOf = (chunks: object[], end: "cut" | "done") =>
+    new ModelGate({
+      apiKey: "k-12345678",
+      baseURL: "https://gateway.test",
+      maxRetries: 0,
+      fetch: respondWith(() => sseResponse([...chunks.map((each) => `data: ${JSON.stringify(each)}\n\n`), ...(end === "done" ? ["data: [DONE]\n\n"] : [])], { breakOff: end === "cut" })),
+    }).chat.completions.create({ model: "m", messages: [], stream: true });
+
+  it("never passes for the end frame: a source cut after a chunk carrying it still throws on the far side", async () => {
+    const source = await streamOf([chunk({ content: "Do NOT " }, { id: "c1" }), { id: "c1", choices: [], modelgate_bridge: "end" }], "cut");
+    const far = await readAll(source.toReadableStream());
+    expect(far.text).toBe("Do NOT ");
+    expect(far.error, "the far side of a cut source").toBeInstanceOf(APIConnectionError);
+  });
+
+  it("never passes for an error frame, and reaches the far side as the chunk's data", async () => {
+    const spoofs = ["end", "error", 5, { nested: true }];
+    const source = await streamOf([...spoofs.map((value) => ({ ...chunk({ content: "a" }, { id: "c1" }), modelgate_bridge: value })), chunk({}, { id: "c1", finish: "stop" })], "done");
+    const far: unknown[] = [];
+    for await (const each of Stream.fromReadableStream<ChatCompletionChunk>(source.toReadableStream())) far.push((each as unknown as Record<string, unknown>).modelgate_bridge);
+    expect(far).toEqual([...spoofs, undefined]);
   });
 });
 

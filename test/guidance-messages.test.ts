@@ -109,6 +109,34 @@ describe("reading a stream", () => {
     await expect(stream.finalChatCompletion()).rejects.toThrow(new ModelGateError("The stream ended without any chunk, so there is no completion to assemble."));
   });
 
+  it.each([
+    ["client.chat.completions.create", (client: ModelGate) => { const { create } = client.chat.completions; return create({ model: "auto", messages: USER_HELLO }); }],
+    ["client.chat.completions.parse", (client: ModelGate) => { const { parse } = client.chat.completions; return parse({ model: "auto", messages: USER_HELLO }); }],
+    ["client.chat.completions.stream", (client: ModelGate) => { const { stream } = client.chat.completions; return stream({ model: "auto", messages: USER_HELLO }).done(); }],
+    ["client.chat.completions.runTools", (client: ModelGate) => { const { runTools } = client.chat.completions; return runTools({ model: "auto", messages: USER_HELLO, tools: [] }).done(); }],
+    ["client.models.list", (client: ModelGate) => { const { list } = client.models; return list(); }],
+    ["client.models.retrieve", (client: ModelGate) => { const { retrieve } = client.models; return retrieve("m"); }],
+  ])("from %s called without its object, says how to call it, as a rejection", async (method, call) => {
+    let settled: Promise<unknown> | undefined;
+    expect(() => (settled = Promise.resolve(call(testClient())))).not.toThrow();
+    const error = await settled!.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ModelGateError);
+    const object = method.slice(0, method.lastIndexOf("."));
+    expect((error as Error).message).toBe(`\`${method}\` was called without its object (\`this\` is not ${object}): call it as \`${method}(…)\`, or pass it on bound, as \`${method}.bind(${object})\`.`);
+  });
+
+  it("from a body of strings, says it must yield bytes, for the bridge reader and for a response", async () => {
+    const strings = () => new ReadableStream<string>({ start: (controller) => (controller.enqueue(`${JSON.stringify(chunk({ content: "a" }))}\n`), controller.close()) });
+    const expected = "The response body yielded a string where it must yield bytes (Uint8Array), as a Response's body does. For a stream of text, encode it first: `readable.pipeThrough(new TextEncoderStream())`.";
+    const bridged = await failureOf(() => Stream.fromReadableStream<ChatCompletionChunk>(strings() as unknown as ReadableStream<Uint8Array>).text());
+    expect(bridged).toBeInstanceOf(ModelGateError);
+    expect((bridged as Error).message).toBe(expected);
+    const client = new ModelGate({ apiKey: "k-12345678", baseURL: "https://gateway.test", maxRetries: 0, fetch: async () => new Response(strings() as unknown as ReadableStream<Uint8Array>, { headers: { "content-type": "text/event-stream" } }) });
+    const fetched = await failureOf(async () => (await client.chat.completions.create({ model: "m", messages: USER_HELLO, stream: true })).text());
+    expect(fetched).toBeInstanceOf(ModelGateError);
+    expect((fetched as Error).message).toBe(expected);
+  });
+
   it("from a body something else is already reading, names asResponse() as the likely reader", async () => {
     const { body } = streamedBody([sseData(chunk({ content: "a" }))]);
     body.getReader();

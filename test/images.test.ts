@@ -278,6 +278,28 @@ describe("streamed images.generate()", () => {
     expect(gateway.activeStreams).toBe(0);
   });
 
+  it("throws APIConnectionTimeoutError when the server sends only skipped events with data (data: null) past streamIdleTimeout", async () => {
+    const encoder = new TextEncoder();
+    let cancelled = false;
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          // One image event, then `data: null` every 20 ms until the reader lets go.
+          if (sent++ > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+          if (!cancelled) controller.enqueue(encoder.encode(sent === 1 ? frame("image_generation.partial_image") : "data: null\n\n"));
+        },
+        cancel: () => void (cancelled = true),
+      },
+      { highWaterMark: 0 },
+    );
+    const client = new ModelGate({ apiKey: "sk-test", baseURL: "https://gateway.test", maxRetries: 0, streamIdleTimeout: 150, fetch: async () => new Response(body, { headers: { "content-type": "text/event-stream" } }) });
+    const { events, ending } = await drain(await generateStream(client));
+    expect(events).toHaveLength(1);
+    expect(ending).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(cancelled).toBe(true);
+  });
+
   it("lets go of the body when the consumer stops early", async () => {
     const { client, state } = streaming([frame("image_generation.partial_image"), frame("image_generation.partial_image"), frame("image_generation.completed")]);
     for await (const event of await generateStream(client)) {

@@ -617,6 +617,21 @@ describe("keys echoed back by a server or a model", () => {
     expect(stream.gateway.requestID).toBe("req [redacted]");
   });
 
+  it.each([
+    ["a completion", false],
+    ["a stream", true],
+  ])("redacts a key echoed in x-request-id from withResponse().requestID of %s, as from gateway.requestID", async (_, stream) => {
+    const headers = { "x-request-id": `req ${KEY}` };
+    const answer = () =>
+      stream ? sseResponse([sseData(chunk({ content: "Hi" }, { finish: "stop" })), DONE], { headers }) : Response.json(completionBody("Hi"), { headers });
+    const client = new ModelGate({ apiKey: KEY, baseURL: "https://g.test", maxRetries: 0, fetch: async () => answer() });
+    const { data, requestID } = await client.chat.completions.create({ model: "m", messages, stream }).withResponse();
+    expect(requestID).toBe("req [redacted]");
+    expect(requestID).toBe(data.gateway?.requestID);
+    // A layer over create() (parse()) gives the one it read.
+    if (!stream) expect((await client.chat.completions.parse({ model: "m", messages }).withResponse()).requestID).toBe("req [redacted]");
+  });
+
   it("redacts a key a server echoes in x-request-id from the debug lines", async () => {
     const key = "sk-echoed-key-0123456789";
     const lines: unknown[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { APIConnectionTimeoutError, APIUserAbortError, ModelGate } from "../src/index.ts";
+import { APIConnectionTimeoutError, APIUserAbortError, ChatCompletionStream, ModelGate } from "../src/index.ts";
 import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
 
 // Every module src/pipeline/loader.ts loads on demand takes forever to load here, as over a network that
@@ -56,5 +56,36 @@ describe("a call whose code never finishes loading", () => {
     const { client, counter } = countingClient();
     await expect(client.chat.completions.parse({ model: "auto", messages, response_format: schema }, { signal: AbortSignal.abort() })).rejects.toThrow(APIUserAbortError);
     expect(counter.sent).toBe(0);
+  });
+});
+
+describe("a helper object aborted while its code is loading", () => {
+  /** Each object returned at once whose code loads on demand, with what it settles. */
+  const objects: [name: string, make: (client: ModelGate) => { abort(): void; controller: AbortController; done(): Promise<void> }][] = [
+    ["runTools()", (client) => client.chat.completions.runTools({ model: "auto", messages, tools: [] })],
+    ["chat.completions.stream()", (client) => client.chat.completions.stream({ model: "auto", messages })],
+    ["ChatCompletionStream.fromReadableStream()", () => ChatCompletionStream.fromReadableStream(new ReadableStream())],
+  ];
+
+  it.each(objects)("%s settles at its abort() with APIUserAbortError and the abort event, having sent nothing", async (_name, make) => {
+    const { client, counter } = countingClient();
+    const helper = make(client) as ReturnType<(typeof objects)[number][1]> & { on(event: "abort", listener: (error: unknown) => void): unknown };
+    const heard: unknown[] = [];
+    helper.on("abort", (error) => heard.push(error));
+    const settled = helper.done().catch((caught: unknown) => caught);
+    await Promise.resolve();
+    helper.abort();
+    expect(await settled).toBeInstanceOf(APIUserAbortError);
+    expect(heard).toHaveLength(1);
+    expect(counter.sent).toBe(0);
+  });
+
+  it.each(objects)("%s settles when its controller aborts", async (_name, make) => {
+    const { client } = countingClient();
+    const helper = make(client);
+    const settled = helper.done().catch((caught: unknown) => caught);
+    await Promise.resolve();
+    helper.controller.abort();
+    expect(await settled).toBeInstanceOf(APIUserAbortError);
   });
 });

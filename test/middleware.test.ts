@@ -512,6 +512,19 @@ describe("middleware: failures", () => {
     expect((error as Error).message).toBe("A middleware resolved to nothing instead of a Response.");
   });
 
+  it.each([
+    ["without middleware", []],
+    ["through a middleware that passes it on", [(async (request: Request, next: (request: Request) => Promise<Response>) => next(request)) as unknown as Middleware]],
+  ])("names a fetch option that resolves to something other than a Response, not retried (%s)", async (_, middleware) => {
+    let calls = 0;
+    const client = new ModelGate({ apiKey: "k-12345678", baseURL: "https://gateway.test", maxRetries: 2, fetch: (async () => (calls++, 42)) as unknown as typeof fetch });
+    const error = await rejection(client.chat.completions.create({ model: "auto", messages }, { middleware }));
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(error).not.toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toBe("The `fetch` option resolved to number 42 instead of a Response.");
+    expect(calls).toBe(1);
+  });
+
   it("names a call of next without a Request", async () => {
     const { client, sent } = gateway();
     const wrong = ((_: Request, next: (request: unknown) => Promise<Response>) => next("https://gateway.test/v1/chat/completions")) as unknown as Middleware;

@@ -1,6 +1,6 @@
 import { http, HttpResponse, type JsonBodyType } from "msw";
 import { describe, expect, it } from "vitest";
-import { ModelGate, VERSION } from "../src/index.ts";
+import { ModelGate, ModelGateError, VERSION } from "../src/index.ts";
 import { completionBody } from "./fixtures/chunks.ts";
 import { API_KEY, BASE, USER_HELLO, testClient, useMockServer } from "./fixtures/server.ts";
 
@@ -39,6 +39,20 @@ describe("request URL", () => {
     const model = await testClient().models.retrieve("openai/gpt-4.1-mini");
     expect(seen[0]?.url).toBe("https://gateway.test/v1/models/openai%2Fgpt-4.1-mini");
     expect(model.id).toBe("openai/gpt-4.1-mini");
+  });
+
+  it.each([".", ".."])("refuses the model id %j, a dot segment that would change the path, sending nothing", async (id) => {
+    const seen = record({ id, object: "model", created: 0, owned_by: "x" });
+    const error = await testClient().models.retrieve(id).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect((error as Error).message).toBe(`\`id\` must be a model id such as "openai/gpt-4.1-mini", not a dot segment ("." or ".."), which would change the request's path; got "${id}".`);
+    expect(seen).toHaveLength(0);
+  });
+
+  it("path-encodes the rest of an id so it stays one segment: slashes, escapes, a query, a fragment", async () => {
+    const seen = record({ id: "x", object: "model", created: 0, owned_by: "x" });
+    for (const id of ["../admin", "%2e%2e", "a?b=1", "a#f", "./x"]) await testClient().models.retrieve(id);
+    expect(seen.map((request) => new URL(request.url).pathname)).toEqual(["/v1/models/..%2Fadmin", "/v1/models/%252e%252e", "/v1/models/a%3Fb%3D1", "/v1/models/a%23f", "/v1/models/.%2Fx"]);
   });
 
   it("takes client.get/post paths as given under the service root, with or without /v1 in baseURL", async () => {

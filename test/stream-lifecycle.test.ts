@@ -167,6 +167,21 @@ describe("streamIdleTimeout counts only time spent waiting on the network", () =
     expect(elapsedMs, "fake milliseconds until the idle timeout").toBe(100);
     expect(seen.cancelled).toBe(true);
   });
+
+  it.each([
+    ["a named ping with JSON data (Anthropic's)", 'event: ping\ndata: {"type":"ping"}\n\n'],
+    ["a named ping with text data", "event: ping\ndata: keep-alive\n\n"],
+    ["data: null", "data: null\n\n"],
+    ["data that is a number", "data: 42\n\n"],
+  ])("still fires when the server sends only %s, skipped like a comment and never refilling the budget", async (_, keepAlive) => {
+    const keepAlives = Array.from({ length: 20 }, () => [keepAlive, 15]).flat();
+    const { client, seen } = clientFor({ reads: [data(chunk({ content: "a" })), ...keepAlives], then: "hang" }, { streamIdleTimeout: 100 });
+    const { value, elapsedMs } = await inFakeTime(streamOf(client).then(collect));
+    expect(value!.text).toBe("a");
+    expect(value!.error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(elapsedMs, "fake milliseconds until the idle timeout").toBe(100);
+    expect(seen.cancelled).toBe(true);
+  });
 });
 
 describe("timeout runs until the first byte of a stream's body", () => {
@@ -419,6 +434,25 @@ describe("abort and cleanup", () => {
     expect(counting.listeners).toBe(0);
   });
 
+  it("refuses the stream's chunks once asResponse() reads the body, and the raw body stays whole", async () => {
+    const { client } = clientFor({ reads: [data(chunk({ content: "a" })), data(chunk({ content: "b" }, { finish: "stop" })), DONE] });
+    const call = client.chat.completions.create({ model: "auto", messages: USER, stream: true });
+    const stream = await call;
+    const response = await call.asResponse();
+    const { error } = await collect(stream);
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(error?.message).toMatch(/^The response body is already being read by asResponse\(\), so the stream \(its chunks\) cannot read it too/);
+    expect(await response.text()).toContain("[DONE]");
+  });
+
+  it("rejects asResponse() once the stream's chunks are being read, which stay whole", async () => {
+    const { client } = clientFor({ reads: [data(chunk({ content: "a" })), data(chunk({ content: "b" }, { finish: "stop" })), DONE] });
+    const call = client.chat.completions.create({ model: "auto", messages: USER, stream: true });
+    const read = collect(await call);
+    await expect(call.asResponse()).rejects.toThrow(/^The response body is already being read by the stream \(its chunks\), so asResponse\(\) cannot read it too/);
+    expect(await read).toEqual({ text: "ab", error: undefined });
+  });
+
   it("asResponse() on a stream still times out a body that never starts", async () => {
     const { client } = clientFor({ reads: [], then: "hang" }, { timeout: 50 });
     await expect(streamOf(client).asResponse()).rejects.toBeInstanceOf(APIConnectionTimeoutError);
@@ -473,14 +507,11 @@ describe("a stream's edges: iteration after the first byte, aborts before any re
     expect((await (await streamOf(client)).finalChatCompletion()).choices[0]?.message.content).toBe("ok");
   });
 
-  it("does not invent a finish_reason for a choice whose index is not a number", async () => {
+  it("does not invent a finish_reason for a choice whose index is a numeric string", async () => {
     const { client } = clientFor({ reads: [data(chunk({ content: "a" }, { index: 0, finish: "stop" })), data({ ...chunk({}), choices: [{ index: "1", delta: { content: "b" }, finish_reason: null }] })] });
-    const completion = await (await streamOf(client)).finalChatCompletion().catch((caught: unknown) => caught);
-    // "1" is read as choice 0 by both the end check and the accumulator: one choice, finished.
-    expect(completion).not.toBeInstanceOf(Error);
-    expect((completion as { choices: unknown[] }).choices).toHaveLength(1);
-    // With n: 2, choice 1 never came, so the close without [DONE] was a cut.
-    await expect((await streamOf(client, { n: 2 })).finalChatCompletion()).rejects.toBeInstanceOf(APIConnectionError);
+    // "1" is read as choice 1 by both the end check and the accumulator: it never finished, so
+    // the close without [DONE] was a cut.
+    await expect((await streamOf(client)).finalChatCompletion()).rejects.toBeInstanceOf(APIConnectionError);
   });
 
   it("rejects a signal that is not an AbortSignal, and a string as headers or query", async () => {

@@ -87,12 +87,28 @@ describe("how a stream ends", () => {
     expect(error).toBeInstanceOf(APIConnectionError);
   });
 
+  it("throws APIConnectionError when the connection breaks off after every choice finished, without [DONE]", async () => {
+    // Only a clean close is read by the finish_reason rule: a cut the transport reveals is a cut.
+    serve([contentEvent("a"), contentEvent(null, "stop")], { breakOff: true });
+    const { contents, error } = await drain(await openStream());
+    expect(contents).toEqual(["a", ""]);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error?.message).toMatch(/broke off/);
+  });
+
   it("treats a final event cut off mid-way as truncation, not a JSON error", async () => {
     serve([contentEvent("a"), 'data: {"id":"x","choices":[{"index":0,"delta":{"content":"tr']);
     const { contents, error } = await drain(await openStream());
     expect(contents).toEqual(["a"]);
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(error?.message).toBe('The stream ended in the middle of an event (its data is incomplete: "{\\"id\\":\\"x\\",\\"choices\\":[{\\"index\\":0,\\"delta\\":{\\"content\\":\\"tr").');
+  });
+
+  it("throws APIConnectionError for a choice at index -1 cut mid-answer, though another finished", async () => {
+    serve([sseData(chunk({ content: "cut mid-sen" }, { index: -1 })), sseData(chunk({ content: "b" }, { finish: "stop" }))]);
+    const { error } = await drain(await openStream());
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error?.message).toMatch(/choice -1 had no finish_reason/);
   });
 
   it("dispatches a complete final event that lacks the trailing blank line", async () => {
@@ -220,6 +236,57 @@ describe("lenient decoding", () => {
     expect(text).toBe("Hello there");
     expect(chunks[1]!.choices[0]!.delta).toEqual({});
     expect(Object.keys(chunks[1]!.choices[0]!)).toContain("delta");
+  });
+
+  it("reads a choice index sent as a numeric string as that number, keeping two choices apart", async () => {
+    const at = (index: unknown, delta: object, finish: string | null = null) => ({ id: "c1", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index, delta, finish_reason: finish }] });
+    serve([sseData(at("0", { content: "A" })), sseData(at("1", { content: "B" })), sseData(at("0", {}, "stop")), sseData(at("1", {}, "stop")), DONE]);
+    const completion = await (await openStream()).finalChatCompletion();
+    expect(completion.choices.map((choice) => [choice.index, choice.message.content])).toEqual([
+      [0, "A"],
+      [1, "B"],
+    ]);
+  });
+
+  it("reads a lone choice object instead of a list as a list of one", async () => {
+    serve([sseData({ id: "c1", object: "chat.completion.chunk", created: 1, model: "m", choices: { index: 0, delta: { content: "x" }, finish_reason: "stop" } }), DONE]);
+    const completion = await (await openStream()).finalChatCompletion();
+    expect(completion.choices[0]?.message.content).toBe("x");
+  });
+
+  it.each([0.5, "first", { n: 1 }])("throws a ModelGateError for a choice index it cannot place (%j), never merging it into choice 0", async (index) => {
+    serve([contentEvent("a"), sseData({ id: "c1", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index, delta: { content: "b" }, finish_reason: null }] }), contentEvent(null, "stop"), DONE]);
+    const { contents, error } = await drain(await openStream());
+    expect(contents).toEqual(["a"]);
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(error?.message).toBe(`The stream sent a choice whose index is ${JSON.stringify(index)}, not a whole number, so it cannot be told which choice it continues.`);
+  });
+
+  it.each([42, { text: "x" }, true])("throws a ModelGateError for a delta content it cannot read (%j), instead of dropping it", async (content) => {
+    serve([contentEvent("a"), sseData({ id: "c1", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { content }, finish_reason: null }] }), contentEvent(null, "stop"), DONE]);
+    const { contents, error } = await drain(await openStream());
+    expect(contents).toEqual(["a"]);
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect(error?.message).toBe(`The stream sent a delta whose content is ${JSON.stringify(content)}, neither text nor a list of parts, so the answer cannot be read.`);
+  });
+
+  it.each([0, "lots", true])("takes a usage that is no object (%j) for no usage: not the completion's, and not the usage chunk include_usage waits for", async (usage) => {
+    const body = [contentEvent("a", "stop"), sseData({ id: "c1", object: "chat.completion.chunk", created: 1, model: "m", choices: [], usage })];
+    serve([...body, DONE]);
+    const whole = await openStream();
+    expect((await whole.finalChatCompletion()).usage).toBeUndefined();
+    expect(whole.gateway.usage).toBeNull();
+    serve(body);
+    const { error } = await drain(await testClient().chat.completions.create({ model: "auto", messages: USER_HELLO, stream: true, stream_options: { include_usage: true } }));
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error?.message).toMatch(/no usage chunk/);
+  });
+
+  it("reads a numeric tool call id as its text, as a tool result must quote it back", async () => {
+    const call = { index: 0, id: 5, type: "function", function: { name: "f", arguments: "{}" } };
+    serve([sseData({ id: "c1", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { tool_calls: [call] }, finish_reason: "tool_calls" }] }), DONE]);
+    const completion = await (await openStream()).finalChatCompletion();
+    expect(completion.choices[0]?.message.tool_calls?.[0]?.id).toBe("5");
   });
 
   it("decodes CRLF framing split at odd places", async () => {

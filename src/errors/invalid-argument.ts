@@ -29,6 +29,17 @@ export function argumentError(param: string, problem: string, where?: string): M
 }
 
 /**
+ * A method called without its object (`const { parse } = client.chat.completions; parse(…)`),
+ * as a callback passed on, say: `method` is how it is called (`client.chat.completions.parse`).
+ * Said in these words, not as the TypeError of reading the missing object's client; the SDK's
+ * methods are not bound, as openai's are not.
+ */
+export function unboundMethodError(method: string): ModelGateError {
+  const object = method.slice(0, method.lastIndexOf("."));
+  return new ModelGateError(`\`${method}\` was called without its object (\`this\` is not ${object}): call it as \`${method}(…)\`, or pass it on bound, as \`${method}.bind(${object})\`.`);
+}
+
+/**
  * A short description of what a caller passed. A string is shown (its start, once `redact`
  * has cut the key out of it), a symbol, number or bigint too (redacted); a function is not
  * (its source may hold anything).

@@ -10,10 +10,7 @@ export type { GatewayInfo };
  * cut by `redact` (a server may echo anything in a header, the key included).
  */
 export function gatewayInfo(requestBody: unknown, headers: Headers | undefined, attempts: number, redact: Redact = (text) => text): GatewayInfo {
-  const header = (name: string) => {
-    const value = headers?.get(name);
-    return value == null ? null : redact(value);
-  };
+  const header = (name: string) => headerText(headers, name, redact);
   // Only a plain decimal number of USD counts: anything else is not something the gateway said.
   const costHeader = headers?.get("x-modelgate-cost");
   const cost = costHeader && /^\d+(\.\d+)?([eE][-+]?\d+)?$/.test(costHeader) ? Number(costHeader) : NaN;
@@ -23,11 +20,24 @@ export function gatewayInfo(requestBody: unknown, headers: Headers | undefined, 
     model: null,
     provider: null,
     generationID: header("x-generation-id"),
-    requestID: header("x-request-id"),
+    requestID: requestIDOf(headers, redact),
     attempts,
     cost: Number.isFinite(cost) ? cost : null,
     usage: null,
   };
+}
+
+/**
+ * The `x-request-id` response header, cut by `redact`: the one reading of it for
+ * `gateway.requestID` and `withResponse().requestID` (a proxy may echo the key in it).
+ */
+export function requestIDOf(headers: Headers | undefined, redact: Redact): string | null {
+  return headerText(headers, "x-request-id", redact);
+}
+
+function headerText(headers: Headers | undefined, name: string, redact: Redact): string | null {
+  const value = headers?.get(name);
+  return value == null ? null : redact(value);
 }
 
 /**

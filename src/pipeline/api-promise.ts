@@ -34,6 +34,8 @@ export interface Outcome<T> {
   data: T | Promise<T>;
   /** The response for `withResponse()`. */
   response(): Response;
+  /** Its `x-request-id` header, the key cut out (`requestIDOf`), for `withResponse()`. */
+  requestID: string | null;
   /** The response for `asResponse()`, its body readable (loaded on first use for a stream). */
   asResponse(): Response | Promise<Response>;
   /**
@@ -55,7 +57,7 @@ export function createAPIPromise<T>(outcome: Promise<Outcome<T>>): APIPromise<T>
       // that failure, whatever became of the response's body.
       const data = await result.data;
       const response = result.response();
-      return { data, response, requestID: response.headers.get("x-request-id") };
+      return { data, response, requestID: result.requestID };
     });
   promise.asResponse = () => outcome.then((result) => result.asResponse());
   return promise;

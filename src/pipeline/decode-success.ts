@@ -1,7 +1,7 @@
 // The last step of a call that succeeded: its answer read as the request's response kind says
 // (parsed JSON shaped by the resource, text, a Stream, the raw Response).
 import { errorFromBody, isErrorDocument, parseBody, unexpectedBodyError, type ErrorContext } from "../errors/index.ts";
-import { gatewayInfo } from "../gateway/info.ts";
+import { gatewayInfo, requestIDOf } from "../gateway/info.ts";
 import { BodyReader } from "../streaming/body-reader.ts";
 import { rawResponse } from "../streaming/raw-response.ts";
 import { sseStream } from "../streaming/sse-chunks.ts";
@@ -19,10 +19,11 @@ export function errorContext(response: Response, config: PipelineConfig): ErrorC
 export function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spec: RequestSpec, attempts: number, kind: ResponseKind): Outcome<T> {
   const { response, text = "", reader } = exchange;
   const gateway = () => gatewayInfo(spec.body, response.headers, attempts, config.redact);
+  const requestID = requestIDOf(response.headers, config.redact);
   if (reader) {
     if (kind === "raw") {
       const raw = rawResponse(response, reader);
-      return { data: raw as T, response: () => raw, asResponse: () => raw };
+      return { data: raw as T, response: () => raw, requestID, asResponse: () => raw };
     }
     const options = { ...spec.streamRules, maxLineLength: config.maxSSELineLength, errorContext: { redact: config.redact } };
     // One readable response for `withResponse()` and `asResponse()`, as openai gives one
@@ -33,6 +34,7 @@ export function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spe
     return {
       data: (spec.stream ?? sseStream)(response, reader, exchange.controller, gateway(), options) as T,
       response: readableRaw,
+      requestID,
       asResponse: readableRaw,
     };
   }
@@ -51,7 +53,7 @@ export function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spe
     const { controller, release } = limits(spec.options?.signal, Infinity, () => undefined);
     const reader = new BodyReader(new Blob([events]).stream(), { controller, onEnd: release });
     const options = { ...spec.streamRules, maxLineLength: config.maxSSELineLength, errorContext: { redact: config.redact } };
-    return { data: sseStream(response, reader, controller, gateway(), options) as T, response: readable, asResponse: readable, events: () => new Response(events, { headers: response.headers }) };
+    return { data: sseStream(response, reader, controller, gateway(), options) as T, response: readable, requestID, asResponse: readable, events: () => new Response(events, { headers: response.headers }) };
   }
   if (kind === "json") {
     try {
@@ -70,7 +72,7 @@ export function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spe
     // Audio or text answered with a whole document (JSON, a page): not what was asked for.
     throw unexpectedBodyError(response, text, kind === "raw" ? "binary data" : "text", config.redact);
   }
-  return { data: data as T, response: readable, asResponse: readable };
+  return { data: data as T, response: readable, requestID, asResponse: readable };
 }
 
 /** What a body that is no event stream holds, as an error names it. */

@@ -4,6 +4,7 @@ import { describeValue, invalidArgument } from "../errors/invalid-argument.ts";
 import { withoutKey } from "../errors/fetch-failure.ts";
 import type { Redact } from "../internal/redact.ts";
 import { callOptionsWith } from "./call-options.ts";
+import { fetchedResponse } from "./fetched-response.ts";
 import type { PipelineConfig, Progress, RequestSpec } from "./request.ts";
 
 /**
@@ -49,7 +50,9 @@ export function throughMiddleware(list: Middleware[], config: PipelineConfig, sp
       try {
         // A clone, so `next` may be called again with the same Request; and the attempt's
         // signal, so a Request a middleware built without it still ends with the attempt.
-        return await network(request.clone(), { ...extras, signal: bothSignals(request.signal, attemptSignal) });
+        const answer = await network(request.clone(), { ...extras, signal: bothSignals(request.signal, attemptSignal) });
+        // Checked here too, so that what the `fetch` option resolved to is named as its own mistake.
+        return fetchedResponse(answer, "The `fetch` option", config.redact);
       } catch (error) {
         // The budget's refusal is thrown as it is, as a fetch failure is.
         failures.add(error);
@@ -84,17 +87,7 @@ export function throughMiddleware(list: Middleware[], config: PipelineConfig, sp
     // Read like fetch's answer: a middleware that forgot to return one, or returned one it
     // had read, is named here rather than failing as a connection error that is retried (and
     // paid for) again and again.
-    const answer = response as Partial<Response> | undefined;
-    if (typeof answer?.status !== "number" || typeof answer.arrayBuffer !== "function" || typeof answer.headers?.get !== "function") {
-      throw new ModelGateError(`A middleware resolved to ${config.redact(describeValue(response))} instead of a Response.`);
-    }
-    // A body with a reader on it (`getReader()`) is as unreadable as a used one.
-    if (answer.bodyUsed || answer.body?.locked) {
-      throw new ModelGateError(
-        "A middleware returned a Response whose body it had already read (or taken a reader of), so the answer cannot be read again. Read a copy instead: `const copy = response.clone(); await copy.text(); return response;`.",
-      );
-    }
-    return response as Response;
+    return fetchedResponse(response, "A middleware", config.redact);
   };
 }
 

@@ -27,12 +27,13 @@ export async function outcomeOf<T>(call: APIPromise<T>, transform?: (data: T) =>
   const answered = call.withResponse();
   // A failed call fails as it is (the trace waits for `final` whichever way the call went).
   answered.catch((error: unknown) => final?.(Promise.reject(error)));
-  const { data, response } = await answered;
+  const { data, response, requestID } = await answered;
   const transformed = Promise.resolve(data).then(transform);
   final?.(transformed);
   return {
     data: transformed,
     response: () => response,
+    requestID,
     asResponse: () => call.asResponse(),
   };
 }

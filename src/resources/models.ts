@@ -1,6 +1,6 @@
-import { invalidArgument } from "../errors/invalid-argument.ts";
+import { invalidArgument, unboundMethodError } from "../errors/invalid-argument.ts";
+import { createAPIPromise, type APIPromise } from "../pipeline/api-promise.ts";
 import type { RequestOptions } from "../pipeline/options.ts";
-import type { APIPromise } from "../pipeline/api-promise.ts";
 import type { Model, ModelList } from "../types/index.ts";
 import type { Requester } from "./requester.ts";
 
@@ -26,7 +26,8 @@ export class Models {
    * iterate it with `for await` for each `Model` (one request either way).
    */
   list(options?: RequestOptions): ModelListPromise {
-    const promise = this.#client.request<ModelList>({ method: "GET", path: "/v1/models", options });
+    const promise =
+      this instanceof Models ? this.#client.request<ModelList>({ method: "GET", path: "/v1/models", options }) : createAPIPromise<ModelList>(Promise.reject(unboundMethodError("client.models.list")));
     return Object.assign(promise, {
       async *[Symbol.asyncIterator]() {
         yield* (await promise).data;
@@ -39,6 +40,7 @@ export class Models {
    * slash, so the id is path-encoded. @throws NotFoundError for an unknown id.
    */
   retrieve(id: string, options?: RequestOptions): APIPromise<Model> {
+    if (!(this instanceof Models)) return createAPIPromise(Promise.reject(unboundMethodError("client.models.retrieve")));
     return this.#client.request<Model>({
       method: "GET",
       // Checked by `validate`, so that a bad id rejects the call rather than throwing from it.
@@ -46,6 +48,9 @@ export class Models {
       options,
       validate: () => {
         if (typeof id !== "string" || id === "") throw invalidArgument("id", 'a model id such as "openai/gpt-4.1-mini"', id);
+        // Path-encoding leaves these as they are, and a URL resolves them: "." would ask for
+        // GET /v1/models/ (the list) and ".." for GET /v1/, another endpoint than the one called.
+        if (id === "." || id === "..") throw invalidArgument("id", 'a model id such as "openai/gpt-4.1-mini", not a dot segment ("." or ".."), which would change the request\'s path', id);
       },
     });
   }

@@ -18,7 +18,7 @@ import type {
 import { isRecord } from "../internal/values.ts";
 import { ModelGateError } from "../errors/modelgate-error.ts";
 import { gatewayInfo, learnFrom } from "../gateway/info.ts";
-import { groqUsage } from "./chunk-events.ts";
+import { usageOf } from "./chunk-events.ts";
 
 /** A spoken reply's fragments: `data` and `transcript` pieces, joined once at the end. */
 interface AudioParts {
@@ -121,8 +121,9 @@ export class ChatCompletionAccumulator {
     this.#systemFingerprint ||= chunk.system_fingerprint ?? undefined;
     this.#serviceTier ||= chunk.service_tier ?? undefined;
     // Groq's `x_groq.usage` is the usage of a chunk without its own (the last one wins either way).
-    const usage = chunk.usage ?? groqUsage(chunk);
-    if (usage) this.#usage = usage as CompletionUsage;
+    // Only an object is a usage (see `usageOf`): a `"lots"` is not the completion's usage.
+    const usage = usageOf(chunk as unknown as Record<string, unknown>);
+    if (usage) this.#usage = usage as unknown as CompletionUsage;
 
     // `choices` is empty in the usage-only final chunk, and absent in some error chunks.
     for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {

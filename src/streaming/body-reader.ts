@@ -1,5 +1,6 @@
 import { abortError, APIConnectionTimeoutError, brokenBodyError, type APIConnectionError } from "../errors/connection-errors.ts";
 import { describeCause } from "../errors/describe-cause.ts";
+import { describeValue } from "../errors/invalid-argument.ts";
 import { ModelGateError } from "../errors/modelgate-error.ts";
 import { MAX_TIMER_MS } from "../internal/values.ts";
 
@@ -60,6 +61,8 @@ export class BodyReader {
   #waitingSince = 0;
   #sawFirstRead = false;
   #ended = false;
+  /** Who reads the bytes (see `claim`). */
+  #consumer: string | undefined;
 
   constructor(body: ReadableStream<Uint8Array>, options: BodyReaderOptions) {
     this.#body = body;
@@ -105,6 +108,21 @@ export class BodyReader {
     return this.#options.controller.signal;
   }
 
+  /**
+   * Takes the body for `consumer` (a stream's chunks, `asResponse()`): both read through this
+   * one reader, so two of them would each get part of the bytes, one failing as if the body
+   * were cut and the other ending with what was left (an empty body). The second is refused.
+   * @throws ModelGateError when another consumer has taken it
+   */
+  claim(consumer: string): void {
+    if (this.#consumer !== undefined) {
+      throw new ModelGateError(
+        `The response body is already being read by ${this.#consumer}, so ${consumer} cannot read it too: a streamed response is read once. Read either the stream or asResponse(), not both (stream.tee() gives two readers of the chunks).`,
+      );
+    }
+    this.#consumer = consumer;
+  }
+
   /** The next bytes of the body, or `undefined` once it has ended. */
   read(): Promise<Uint8Array | undefined> {
     const first = this.#firstRead;
@@ -142,6 +160,14 @@ export class BodyReader {
     if (result.done) {
       this.#finish(false);
       return undefined;
+    }
+    // Decoding needs bytes: a body of strings (a ReadableStream built by hand, or a custom
+    // fetch's Response around one) is named here, not met as a TypeError of the decoder. The
+    // tag, not `instanceof` alone: bytes made in another realm (an iframe, a VM context) are bytes.
+    // A string is not quoted: a custom fetch's body is what a server sent, which may echo the key.
+    const bytes: unknown = result.value;
+    if (!(bytes instanceof Uint8Array) && Object.prototype.toString.call(bytes) !== "[object Uint8Array]") {
+      throw this.#stop(new ModelGateError(`The response body yielded ${typeof bytes === "string" ? "a string" : describeValue(bytes)} where it must yield bytes (Uint8Array), as a Response's body does. For a stream of text, encode it first: \`readable.pipeThrough(new TextEncoderStream())\`.`));
     }
     return result.value;
   }

@@ -66,7 +66,7 @@ export function bridgeSource<T>(iterator: AsyncIterator<T>): UnderlyingDefaultSo
           controller.close();
           return;
         }
-        const bytes = line(result.value);
+        const bytes = line(escapedChunk(result.value));
         if (isRecord(result.value) && typeof result.value.id === "string" && result.value.id !== "") id = result.value.id;
         controller.enqueue(bytes);
       } catch (error) {
@@ -114,8 +114,10 @@ export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_
       return;
     }
     const kind = isRecord(value) ? value.modelgate_bridge : null;
-    if (kind === undefined) {
+    if (kind === undefined || Array.isArray(kind)) {
       const chunk = value as Record<string, unknown>;
+      // A chunk's own field, escaped by the writer (see `escapedChunk`): handed on as it came.
+      if (kind) chunk.modelgate_bridge = kind[0];
       // An error inside a chunk is an error wherever it is read, as in an SSE stream.
       if (chunk.error) ending = { error: errorFromBody(undefined, chunk) };
       // A chunk has a `choices` array; anything else (a run's events, `{"foo":1}`) is no chunk.
@@ -194,6 +196,21 @@ export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_
       return { value: undefined, done: true };
     },
   };
+}
+
+/**
+ * A chunk as the bridge writes it. Frames are told from chunks by their `modelgate_bridge`
+ * field, and a chunk's fields come from the provider (or whoever answers in its name): one
+ * carrying `"modelgate_bridge": "end"` followed by a cut would otherwise pass on the far side
+ * for the end of a whole stream. So a chunk's own `modelgate_bridge` is written wrapped in a
+ * one-element array, which no frame is (a frame's is a string), and the reader unwraps it: the
+ * provider's value stays the chunk's data, never a frame. The chunk handed to the stream's
+ * reader is left as it is (a copy is written). A body that openai's `toReadableStream()` wrote
+ * carries such a field as it came: that writer marks no end, so its bodies are never whole.
+ */
+function escapedChunk(value: unknown): unknown {
+  if (!isRecord(value) || !Object.prototype.hasOwnProperty.call(value, "modelgate_bridge")) return value;
+  return { ...value, modelgate_bridge: [value.modelgate_bridge] };
 }
 
 function errorFrame(error: unknown): ErrorFrame {

@@ -37,8 +37,12 @@ export class ChunkEvents<T> {
   readonly #gateway: GatewayInfo;
   readonly #unfinished = new Set<number>();
   readonly #finished = new Set<number>();
-  /** The index of the last choice seen without a finish_reason: skips the set work for the run of chunks that follows. */
-  #lastOpenIndex = -1;
+  /**
+   * The index of the last choice seen without a finish_reason: skips the set work for the run
+   * of chunks that follows. `undefined` for none, not a number: any number may be an index a
+   * provider sends (a -1 cut mid-answer would pass for finished).
+   */
+  #lastOpenIndex: number | undefined;
   #sawUsage = false;
   #toolCalls: ToolCallIndexes | undefined;
   /** Choices whose spoken reply has begun. */
@@ -95,13 +99,40 @@ export class ChunkEvents<T> {
     // The stream's GatewayInfo: the served model from the first chunks, usage and cost from the
     // usage chunk; nothing to do for the chunks in between.
     const gateway = this.#gateway;
-    const usage = chunk.usage ?? groqUsage(chunk);
-    if (usage != null) this.#sawUsage = true;
-    if (gateway.model === null || gateway.generationID === null || usage != null) {
+    // Only an object is a usage (`usageOf`): `usage: 0` or `"lots"` says nothing the SDK can
+    // read, so it is not the usage chunk `include_usage` waits for, and a stream cut after it
+    // is still told as cut.
+    const usage = usageOf(chunk);
+    if (usage !== undefined) this.#sawUsage = true;
+    if (gateway.model === null || gateway.generationID === null || usage !== undefined) {
       learnFrom(gateway, usage === chunk.usage ? chunk : { ...chunk, usage }, this.#context.redact);
     }
+    // A lone choice object instead of a list is read as a list of one, as a lone tool call is:
+    // skipping it would lose the answer without a word.
+    if (isRecord(chunk.choices)) chunk.choices = [chunk.choices];
     const { choices } = chunk;
-    if (Array.isArray(choices)) for (const choice of choices) if (isRecord(choice)) this.#see(choice);
+    if (Array.isArray(choices)) {
+      for (const choice of choices) {
+        if (!isRecord(choice)) continue;
+        this.#see(choice);
+        // A delta's content is text, a list of parts (read as its text), or nothing: a number
+        // or an object cannot be told apart from a provider's mistake, and dropping it would
+        // shorten the answer without a word.
+        const content = isRecord(choice.delta) ? choice.delta.content : undefined;
+        if (content != null && typeof content !== "string") {
+          const shown = excerpt((this.#context.redact ?? String)(JSON.stringify(content) ?? String(content)), EXCERPT_LENGTH);
+          this.failure = new ModelGateError(`The stream sent a delta whose content is ${shown}, neither text nor a list of parts, so the answer cannot be read.`);
+          return;
+        }
+        // Any index but a number (a numeric string was read as one) or none (choice 0) cannot be
+        // placed: taken for choice 0 it would merge two answers into one without a word.
+        if (choice.index != null && !Number.isInteger(choice.index)) {
+          const shown = excerpt((this.#context.redact ?? String)(JSON.stringify(choice.index) ?? String(choice.index)), EXCERPT_LENGTH);
+          this.failure = new ModelGateError(`The stream sent a choice whose index is ${shown}, not a whole number, so it cannot be told which choice it continues.`);
+          return;
+        }
+      }
+    }
     this.queue.push(chunk as T);
   }
 
@@ -121,8 +152,9 @@ export class ChunkEvents<T> {
   }
 
   #see(choice: Record<string, unknown>): void {
-    const index = typeof choice.index === "number" ? choice.index : 0;
+    // Read first: it reads an index sent as a numeric string as that number.
     const delta = readChunkChoice(choice);
+    const index = typeof choice.index === "number" ? choice.index : 0;
     if (delta) {
       // A lone call object instead of a list is read as a list of one.
       if (isRecord(delta.tool_calls)) delta.tool_calls = [delta.tool_calls];
@@ -138,12 +170,21 @@ export class ChunkEvents<T> {
     if (typeof finishReason === "string" && finishReason !== "") {
       this.#finished.add(index);
       this.#unfinished.delete(index);
-      if (this.#lastOpenIndex === index) this.#lastOpenIndex = -1;
+      if (this.#lastOpenIndex === index) this.#lastOpenIndex = undefined;
     } else if (index !== this.#lastOpenIndex && !this.#finished.has(index)) {
       this.#unfinished.add(index);
       this.#lastOpenIndex = index;
     }
   }
+}
+
+/**
+ * A chunk's usage: its `usage` when that is an object, else Groq's `x_groq.usage`. Anything
+ * else (`0`, `"lots"`) is no usage, for the end rule (`include_usage`), `gateway` and the
+ * assembled completion alike.
+ */
+export function usageOf(chunk: Record<string, unknown>): Record<string, unknown> | undefined {
+  return isRecord(chunk.usage) ? chunk.usage : groqUsage(chunk);
 }
 
 /**
@@ -200,6 +241,9 @@ class ToolCallIndexes {
     if (!calls) this.#byChoice.set(choiceIndex, (calls = { held: new Map(), byId: new Map(), taken: new Set(), last: undefined, next: 0 }));
     for (const fragment of fragments) {
       if (!isRecord(fragment)) continue;
+      // An id is a label the tool result must quote back: a number is read as its text, as
+      // `tool_call_id` must be sent (a number kept would be echoed as one, which APIs refuse).
+      if (typeof fragment.id === "number") fragment.id = String(fragment.id);
       const id = typeof fragment.id === "string" && fragment.id !== "" ? fragment.id : undefined;
       const call = typeof fragment.index === "number" ? atWireIndex(calls, fragment.index, id, fragment.function) : withoutIndex(calls, id);
       if (id !== undefined && !calls.byId.has(id)) calls.byId.set(id, call);

@@ -3,8 +3,10 @@ import type { BodyReader } from "./body-reader.ts";
 /**
  * A `Response` whose body is read through `reader`, for `asResponse()` on a stream: the
  * request's timeout and signal keep applying, and the request is released when it ends.
+ * @throws ModelGateError when the stream's chunks are being read (`BodyReader.claim`)
  */
 export function rawResponse(response: Response, reader: BodyReader): Response {
+  reader.claim("asResponse()");
   const body = new ReadableStream<Uint8Array>({
     async pull(sink) {
       const bytes = await reader.read();

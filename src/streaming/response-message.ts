@@ -18,6 +18,10 @@ export function readResponseMessage(holder: Record<string, unknown>): void {
  * `readResponseMessage`. Returns the delta when it is an object.
  */
 export function readChunkChoice(choice: Record<string, unknown>): Record<string, unknown> | undefined {
+  // An index sent as a numeric string ("1") is that number: every reader (the end check, the
+  // accumulator, the helpers, openai's readers across the bridge) then tells the choices apart
+  // instead of taking each non-number for choice 0 and merging two answers into one.
+  if (typeof choice.index === "string" && /^-?\d+$/.test(choice.index)) choice.index = Number(choice.index);
   if (choice.delta == null) choice.delta = {};
   const { delta } = choice;
   if (!isRecord(delta)) return undefined;

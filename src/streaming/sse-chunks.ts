@@ -20,7 +20,12 @@ export interface SSEChunkOptions extends EndRules {
  * one that decodes Server-Sent Events, so the decoding is this module's, not the class's.
  */
 export function sseStream<T>(response: Response, reader: BodyReader, controller: AbortController, gateway: GatewayInfo, options: SSEChunkOptions): Stream<T, Response> {
-  return new Stream(() => iterateSSEChunks<T>(response, reader, gateway, options), controller, response, gateway);
+  const chunks = () => {
+    // One reader of the body: `asResponse()` after the chunks (or before them) is told so.
+    reader.claim("the stream (its chunks)");
+    return iterateSSEChunks<T>(response, reader, gateway, options);
+  };
+  return new Stream(chunks, controller, response, gateway);
 }
 
 /**
@@ -43,9 +48,14 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gate
   let finished = false;
   const decoder = new SSEDecoder(
     (event) => {
-      // An event without data is a keep-alive (skipped): like a comment, it does not reset the idle clock.
-      if (event.data) reader.progress();
+      // Only what the caller is given resets the idle clock: a chunk, an error, the end. Any
+      // event skipped is a keep-alive, like a comment, however much data it carries (a named
+      // `ping` with `{"type":"ping"}`, `data: null`): else a gateway that sent only those would
+      // keep a stream open for ever.
+      const { length } = queue;
+      const failure = events.failure;
       events.add(event, bodyEnded);
+      if (queue.length > length || events.failure !== failure || events.sawDone) reader.progress();
     },
     { maxLineLength: options.maxLineLength },
   );

@@ -54,11 +54,13 @@ async function* imageEvents(response: Response, reader: BodyReader, count: numbe
   const decoder = new SSEDecoder(
     ({ event, data }) => {
       if (ended || failure) return;
-      // An event without data is a keep-alive: it does not reset the idle clock.
-      if (data) reader.progress();
+      const { length } = queue;
       if (data.trim() === "[DONE]") ended = true;
       else if (event === "error") failure = errorFromStreamEvent(data, context);
       else if (data !== "") failure = take(data);
+      // Only what the caller is given resets the idle clock, as for a chat stream: an event
+      // skipped (no data, `data: null`) is a keep-alive however much it carries.
+      if (queue.length > length || failure || ended) reader.progress();
     },
     { maxLineLength: options.maxLineLength },
   );

@@ -1,3 +1,4 @@
+import { unlessAborted } from "../../pipeline/unless-aborted.ts";
 import { bridgeSource } from "../../streaming/bridge.ts";
 import type { ChatCompletion, ChatCompletionChunk, CompletionUsage } from "../../types/chat-completion.ts";
 import type { ChatCompletionMessageParam } from "../../types/chat-params.ts";
@@ -69,7 +70,11 @@ export abstract class AbstractChatCompletionRunner<Events extends EventMap<Event
   constructor(client: Pick<Requester, "log" | "redact"> | undefined, startHelper: StartHelper<never, Helper>) {
     this.#events = new EventStream(this.controller, client);
     // A throw of `startHelper` itself (a getter of plain JavaScript's options, say) rejects too: nothing throws from the call that made the object.
-    this.#started = new Promise<Helper>((resolve) => resolve(startHelper(this.#events, this as never))).then((helper) => {
+    // The object's own `abort()` (its `controller`) ends the wait for the code as the call's
+    // signal and timeout do: the load may never end, and the helper that would hear the abort
+    // does not exist before it has.
+    const loading = new Promise<Helper>((resolve) => resolve(startHelper(this.#events, this as never)));
+    this.#started = unlessAborted(loading, this.controller.signal).then((helper) => {
       // Held before the helper starts, so that its first event finds every method forwarding to it.
       this.#helper = helper;
       helper.start();

@@ -57,7 +57,8 @@ export class ChatCompletionStream<ParsedT = null, Call extends ChatCompletionMes
    * a body cut before the bridge's end frame is an `APIConnectionError`.
    */
   static fromReadableStream(readable: ReadableStream<Uint8Array>): ChatCompletionStream {
-    // Read from a body: no call, so no signal or timeout bounds the load; nothing is parsed, so parse()'s code is not loaded.
+    // Read from a body: no call, so no signal or timeout bounds the load, only the object's own
+    // abort() (see AbstractChatCompletionRunner); nothing is parsed, so parse()'s code is not loaded.
     return new ChatCompletionStream(undefined, (events, stream) => loadChatStream({ timeout: Infinity }).then((chatStream) => chatStream.bodyHelper(events, stream, readable)));
   }
 

@@ -33,6 +33,7 @@ import { toolInternals } from "../../schemas/tool-internals.ts";
 import type { ChatCompletionDeleted, ChatCompletionListParams, ChatCompletionUpdateParams } from "../../types/stored-completions.ts";
 import { Messages } from "./messages.ts";
 import { cursorPages, storedRequest, type CursorPagePromise } from "./stored.ts";
+import { unboundMethodError } from "../../errors/invalid-argument.ts";
 
 /** `client.chat.completions`: `POST /v1/chat/completions`, and the completions a gateway stored (`store: true`). */
 export class Completions {
@@ -87,8 +88,9 @@ export class Completions {
   }
 
   /**
-   * Creates a chat completion. With `stream: true` it resolves, once the response headers
-   * arrive, to a `Stream` of chunks; otherwise to the whole `ChatCompletion`.
+   * Creates a chat completion. With `stream: true` it resolves, once the first bytes of the
+   * body show an event stream, to a `Stream` of chunks (a whole completion sent instead is a
+   * stream of one chunk); otherwise to the whole `ChatCompletion`.
    * `model: "auto"` lets the gateway choose (narrowed by `route`); the chosen model comes back
    * in `model`. Extra fields are sent as given.
    *
@@ -106,6 +108,7 @@ export class Completions {
     params: ChatCompletionCreateParamsBase,
     options?: ChatRequestOptions,
   ): APIPromise<Stream<ChatCompletionChunk> | ChatCompletion> {
+    if (!(this instanceof Completions)) return createAPIPromise(Promise.reject(unboundMethodError("client.chat.completions.create")));
     // `sendBudget`: under `maxCost`, the budget code's check of every send (see `withinBudget`).
     const send = (body: unknown, callOptions: unknown, sendBudget?: SendBudget) =>
       this.#client.request<Stream<ChatCompletionChunk> | ChatCompletion>({
@@ -164,6 +167,7 @@ export class Completions {
     | StructuredStreamFor<Format, Tools>
   >;
   parse(params: ChatCompletionParseParams, options?: ParseOptions): APIPromise<unknown> {
+    if (!(this instanceof Completions)) return createAPIPromise(Promise.reject(unboundMethodError("client.chat.completions.parse")));
     // Delegates to code loaded on first use: an app that never parses never downloads it.
     return createAPIPromise(loadStructured(this.#bounds(options)).then(({ parseOutcome }) => parseOutcome(this.#client, this, params, options)));
   }
@@ -182,6 +186,8 @@ export class Completions {
     params: ChatCompletionParseParams<Format, Tools> & { stream?: true | null | undefined },
     options?: ParseOptions,
   ): ChatCompletionStream<ParsedOutput<Format>, ParsedToolCallOf<Tools>, DeepPartial<ParsedInput<Format>>> {
+    // Called without its object: the stream fails as for any mistake in the arguments.
+    if (!(this instanceof Completions)) return new ChatCompletionStream(undefined, () => Promise.reject(unboundMethodError("client.chat.completions.stream")));
     return new ChatCompletionStream(this.#client, (events, stream) => {
       const bounds = this.#bounds(options);
       // The helper builds on parse()'s code: both are requested at once, not one after the other.
@@ -221,6 +227,9 @@ export class Completions {
    *   an `APIError` of a step, its message naming the step; ModelGateError for bad params.
    */
   runTools<ToolContext = unknown>(params: ToolRunParams<ToolContext>, options?: ToolRunOptions): ToolRun {
+    // Called without its object: the run fails as for any mistake in the arguments (with no
+    // client, its events log to the console, as a stream read back from a body does).
+    if (!(this instanceof Completions)) return new ChatCompletionRunner(undefined as never, () => Promise.reject(unboundMethodError("client.chat.completions.runTools")));
     // Delegates to code loaded on first use: an app that never runs tools never downloads it.
     return new ChatCompletionRunner(this.#client, (events, runner) =>
       loadToolRunner(this.#bounds(options)).then(({ runnerHelper }) => runnerHelper(events, runner, this.#client, this, params, options)),
