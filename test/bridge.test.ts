@@ -12,7 +12,7 @@ import {
   Stream,
   type ChatCompletionChunk,
 } from "../src/index.ts";
-import { DEFAULT_MAX_LINE_LENGTH } from "../src/streaming/sse-decoder.ts";
+import { DEFAULT_MAX_LINE_LENGTH } from "../src/streaming/line-limit.ts";
 import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
 import { respondWith, sseResponse } from "./fixtures/body.ts";
 import { chunk } from "./fixtures/chunks.ts";

@@ -36,7 +36,7 @@ import { isRecord } from "../internal/values.ts";
 import { isLogLevel, levelledLogger, type LogLevel } from "../logging/logger.ts";
 import type { Requester } from "../resources/requester.ts";
 import { isBrowserLike, runtimeName } from "../internal/runtime.ts";
-import { DEFAULT_MAX_LINE_LENGTH } from "../streaming/sse-decoder.ts";
+import { DEFAULT_MAX_LINE_LENGTH } from "../streaming/line-limit.ts";
 import type { ClientOptions, Fetch, RequestOptions } from "./options.ts";
 
 const DEFAULT_TIMEOUT_MS = 600_000;

@@ -7,7 +7,7 @@ import { APIError } from "../errors/api-error.ts";
 import { apiErrorForStatus } from "../errors/status-errors.ts";
 import { errorFromBody } from "../errors/from-body.ts";
 import { readChunkChoice } from "./response-message.ts";
-import { DEFAULT_MAX_LINE_LENGTH } from "./sse-decoder.ts";
+import { DEFAULT_MAX_LINE_LENGTH } from "./line-limit.ts";
 
 /*
  * The bridge that carries a stream from a server route to a browser (`toReadableStream()` →

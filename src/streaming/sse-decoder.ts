@@ -1,4 +1,5 @@
 import { ModelGateError } from "../errors/index.ts";
+import { DEFAULT_MAX_LINE_LENGTH } from "./line-limit.ts";
 
 /** One event of a Server-Sent Events stream. */
 export interface ServerSentEvent {
@@ -21,8 +22,6 @@ export interface SSEDecoderOptions {
 const LF = 10;
 const COLON = 58;
 const SPACE = 32;
-/** The default longest line or event (the client's `maxSSELineLength`), in UTF-16 code units. */
-export const DEFAULT_MAX_LINE_LENGTH = 16 * 1024 * 1024;
 
 /**
  * Decodes a Server-Sent Events byte stream into events, following the WHATWG "event stream
