@@ -68,7 +68,17 @@ describe("withResponse() and asResponse() of one call", () => {
     const { data, response } = await call.withResponse();
     expect(await call.asResponse()).toBe(response);
     expect(response.headers.get("content-type")).toBe("text/event-stream");
+    // asResponse() chose the raw body, so the Stream's chunks are refused (one reader per body).
+    await expect(data.text()).rejects.toThrow(/already being read by asResponse\(\)/);
+    expect(await response.text()).toContain("[DONE]");
+  });
+
+  it("give the same Response object for a stream read as chunks, whose raw body is then refused", async () => {
+    server.use(http.post(`${BASE}/v1/chat/completions`, () => new HttpResponse(`${contentEvent("a", "stop")}${DONE}`, { headers: { "content-type": "text/event-stream" } })));
+    const call = testClient().chat.completions.create({ model: "auto", messages: USER_HELLO, stream: true });
+    const { data, response } = await call.withResponse();
     expect(await data.text()).toBe("a");
+    await expect(response.text()).rejects.toThrow(/already being read by the stream/);
   });
 });
 

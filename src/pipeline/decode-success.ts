@@ -35,7 +35,12 @@ export function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spe
       data: (spec.stream ?? sseStream)(response, reader, exchange.controller, gateway(), options) as T,
       response: readableRaw,
       requestID,
-      asResponse: readableRaw,
+      // Asking for it is choosing it: the Stream's chunks can no longer be read (and once they
+      // are being read, it is refused).
+      asResponse: () => {
+        reader.claim("asResponse()");
+        return readableRaw();
+      },
     };
   }
   // Rebuilt from the text read, so its body can be read though the SDK read the original's;

@@ -115,7 +115,7 @@ export class BodyReader {
    * @throws ModelGateError when another consumer has taken it
    */
   claim(consumer: string): void {
-    if (this.#consumer !== undefined) {
+    if (this.#consumer !== undefined && this.#consumer !== consumer) {
       throw new ModelGateError(
         `The response body is already being read by ${this.#consumer}, so ${consumer} cannot read it too: a streamed response is read once. Read either the stream or asResponse(), not both (stream.tee() gives two readers of the chunks).`,
       );

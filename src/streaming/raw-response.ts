@@ -3,12 +3,14 @@ import type { BodyReader } from "./body-reader.ts";
 /**
  * A `Response` whose body is read through `reader`, for `asResponse()` on a stream: the
  * request's timeout and signal keep applying, and the request is released when it ends.
- * @throws ModelGateError when the stream's chunks are being read (`BodyReader.claim`)
+ * Making it claims nothing: `withResponse()` gives this object beside the `Stream`, and only
+ * the one of the two that is read takes the body (`BodyReader.claim`); reading the other then
+ * fails with a `ModelGateError` naming the first.
  */
 export function rawResponse(response: Response, reader: BodyReader): Response {
-  reader.claim("asResponse()");
   const body = new ReadableStream<Uint8Array>({
     async pull(sink) {
+      reader.claim("asResponse()");
       const bytes = await reader.read();
       // Raw bytes have no events to tell: any that arrive count as the server being alive.
       reader.progress();
