@@ -57,6 +57,18 @@ describe("which failures are retried", () => {
     expect(seen).toHaveLength(1);
   });
 
+  it("retries a 200 whose JSON body is an error document by its code's class, and not one whose code is no retry's", async () => {
+    const document = (code: number) => () => HttpResponse.json({ error: { message: `overloaded (${code})`, code } }, { headers: { "retry-after-ms": "1" } });
+    const seen = script([document(503)]);
+    const { value: completion, error } = await create();
+    expect(error).toBeUndefined();
+    expect(completion?.choices[0]?.message.content).toBe("ok");
+    expect(seen).toHaveLength(2);
+    const refused = script([document(400)]);
+    expect((await create()).error).toHaveProperty("status", 400);
+    expect(refused).toHaveLength(1);
+  });
+
   it("gives up after maxRetries and throws the last error", async () => {
     const seen = script([status(429), status(429), status(429), status(429)]);
     expect((await create()).error).toBeInstanceOf(RateLimitError);

@@ -44,7 +44,7 @@ export async function runRequest<T>(config: PipelineConfig, spec: RequestSpec, p
       });
       const { response } = exchange;
       if (config.debug) debugLine(config, ["response", spec.method, url, response]);
-      outcome = !response.ok ? { ok: false, error: errorFromBody(response.status, parseBody(exchange.text), errorContext(response, config)) } : kind === "sse" && exchange.text !== undefined ? documentInPlaceOfStream(exchange.text, response, config) : OK;
+      outcome = !response.ok ? { ok: false, error: errorFromBody(response.status, parseBody(exchange.text), errorContext(response, config)) } : (kind === "sse" || kind === "json") && exchange.text !== undefined ? errorDocumentOrOK(exchange.text, response, config) : OK;
     } catch (error) {
       outcome = { ok: false, error };
     }
@@ -83,11 +83,13 @@ export async function runRequest<T>(config: PipelineConfig, spec: RequestSpec, p
 const OK: AttemptOutcome = { ok: true };
 
 /**
- * A whole document answered to a stream request with a 2xx: an error document is the error it
- * describes, retried by its code's class as that status would be (API.md, Stream); anything
- * else is for `decodeSuccess` to read (a whole completion) or refuse.
+ * A whole JSON body answered with a 2xx, to a JSON request or in place of a stream: an error
+ * document is the error it describes, retried by its code's class as that status would be
+ * (API.md, Stream and Errors); anything else is for `decodeSuccess` to read or refuse. Only a
+ * body that names `"error"` can be one, so an answer is parsed here only when it does.
  */
-function documentInPlaceOfStream(text: string, response: Response, config: PipelineConfig): AttemptOutcome {
+function errorDocumentOrOK(text: string, response: Response, config: PipelineConfig): AttemptOutcome {
+  if (!text.includes('"error"')) return OK;
   const body = parseBody(text);
   return isErrorDocument(body) ? { ok: false, error: errorFromBody(undefined, body, errorContext(response, config)) } : OK;
 }
