@@ -68,6 +68,48 @@ describe("redirects", () => {
     expect(credentialsOf(elsewhere.seen[0]!.headers)).toEqual([]);
   });
 
+  it("sends no credential a middleware set to another origin, and the middleware sees the call once", async () => {
+    const elsewhere = await serve(() => ({ status: 200 }));
+    const gateway = await serve(() => ({ status: 302, headers: { location: `${elsewhere.url.replace("127.0.0.1", "localhost")}/v1/models` } }));
+    const seenByMiddleware: string[] = [];
+    const client = new ModelGate({
+      apiKey: "mg-client-key-0000",
+      baseURL: gateway.url,
+      maxRetries: 0,
+      middleware: [
+        (request, next) => {
+          seenByMiddleware.push(request.url);
+          const withTenant = new Request(request, { headers: new Headers(request.headers) });
+          withTenant.headers.set("authorization", `Bearer ${KEY}`);
+          withTenant.headers.set("x-api-key", KEY);
+          return next(withTenant);
+        },
+      ],
+    });
+    expect((await client.models.list()).object).toBe("list");
+    expect(gateway.seen[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(credentialsOf(elsewhere.seen[0]!.headers), "credential headers the other origin got").toEqual([]);
+    expect(seenByMiddleware).toEqual([`${gateway.url}/v1/models`]);
+  });
+
+  it("follows a 307 within the origin with a middleware's request, its method and body", async () => {
+    const gateway = await serve((seen) => (seen.url === "/v1/chat/completions" ? { status: 307, headers: { location: "/moved/chat/completions" } } : { status: 200 }));
+    const client = new ModelGate({ apiKey: KEY, baseURL: gateway.url, maxRetries: 0, middleware: [(request, next) => next(request)] });
+    const reply = await client.chat.completions.create({ model: "m", messages });
+    expect(reply.choices[0]?.message.content).toBe("hi");
+    const [, moved] = gateway.seen;
+    expect(moved?.url).toBe("/moved/chat/completions");
+    expect(moved?.method).toBe("POST");
+    expect(moved?.body).toContain("secret prompt");
+  });
+
+  it("refuses a redirect to a scheme other than http(s)", async () => {
+    const gateway = await serve(() => ({ status: 302, headers: { location: 'data:application/json,{"object":"list","data":[{"id":"forged"}]}' } }));
+    const outcome = await new ModelGate({ apiKey: KEY, baseURL: gateway.url, maxRetries: 0 }).models.list().catch((error: unknown) => error);
+    expect(outcome).toBeInstanceOf(ModelGateError);
+    expect((outcome as Error).message).toContain("data: URL, which is not followed");
+  });
+
   it("follows a 307 within the origin with the method, body and credentials", async () => {
     const gateway = await serve((seen) => (seen.url === "/v1/chat/completions" ? { status: 307, headers: { location: "/moved/chat/completions" } } : { status: 200 }));
     const reply = await new ModelGate({ apiKey: KEY, baseURL: gateway.url, maxRetries: 0, defaultHeaders: CREDENTIALS }).chat.completions.create({ model: "m", messages });

@@ -3,7 +3,7 @@ import { connectionError, redactedBrokenBodyError } from "../errors/fetch-failur
 import { BodyReader } from "../streaming/body-reader.ts";
 import { readStreamStart } from "../streaming/stream-start.ts";
 import { limits } from "./limits.ts";
-import { fetchFollowingRedirects } from "./redirects.ts";
+import { fetchedResponse } from "./fetched-response.ts";
 import { unlessAborted } from "./unless-aborted.ts";
 import type { Fetch } from "./options.ts";
 
@@ -84,8 +84,10 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
 
   /** The response, and its whole body unless it is read as it comes (`bytes` then absent). */
   const exchange = async (): Promise<[response: Response, bytes?: ArrayBuffer | Uint8Array]> => {
-    // Redirects are followed there, where a credential header cannot follow one to another origin.
-    const response = await fetchFollowingRedirects(fetch, url, { ...init, signal: controller.signal }, redact);
+    // `fetch` follows redirects at the network, below any middleware (`followingRedirects`),
+    // where a credential header cannot follow one to another origin. A custom fetch or a
+    // middleware may answer with a plain Response rather than a promise of one.
+    const response = fetchedResponse(await fetch(url, { ...init, signal: controller.signal }), "The `fetch` option", redact);
     // An event stream is told by its first bytes, whatever its label (below); raw bytes by their label.
     if (response.ok && (kind === "sse" || (kind === "raw" && !isDocument(response)))) return [response];
     // A fetch that ignored the abort and answered after it: the wait has ended with the

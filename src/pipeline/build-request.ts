@@ -10,6 +10,7 @@ import { assertOptions } from "./call-options.ts";
 import { mergeHeaders } from "./headers.ts";
 import { keyFrom } from "./key-function.ts";
 import { throughMiddleware } from "./middleware.ts";
+import { followingRedirects } from "./redirects.ts";
 import type { CallState } from "./next-step.ts";
 import type { Fetch, RequestOptions } from "./options.ts";
 import type { PipelineConfig, Progress, RequestSpec } from "./request.ts";
@@ -77,7 +78,7 @@ export function buildRequest(config: PipelineConfig, spec: RequestSpec, progress
     duplex: streamed ? { duplex: "half" } : {},
     // Most calls have neither: then fetch is called as is. Under `maxCost` the runner (with or
     // without middleware) checks every send against the budget.
-    fetch: middleware[0] || spec.sendBudget ? throughMiddleware(middleware, config, spec, options, progress) : config.fetch,
+    fetch: middleware[0] || spec.sendBudget ? throughMiddleware(middleware, config, spec, options, progress) : followingRedirects(config.fetch, config.redact),
     state: {
       retries: 0,
       maxRetries: streamed ? 0 : (options.maxRetries ?? config.maxRetries),

@@ -5,6 +5,7 @@ import { withoutKey } from "../errors/fetch-failure.ts";
 import type { Redact } from "../internal/redact.ts";
 import { callOptionsWith } from "./call-options.ts";
 import { fetchedResponse } from "./fetched-response.ts";
+import { followingRedirects } from "./redirects.ts";
 import type { PipelineConfig, Progress, RequestSpec } from "./request.ts";
 
 /**
@@ -27,7 +28,9 @@ import type { PipelineConfig, Progress, RequestSpec } from "./request.ts";
  */
 export function throughMiddleware(list: Middleware[], config: PipelineConfig, spec: RequestSpec, options: RequestOptions, progress: Progress): Fetch {
   // Under `maxCost`, the network fetch counts and checks every send of the call (see `RequestSpec.sendBudget`).
-  const network = spec.sendBudget?.(config.fetch) ?? config.fetch;
+  // Redirects are followed there, below every middleware: a credential header a middleware
+  // set is stripped on a hop to another origin, as the client's own are.
+  const network = followingRedirects(spec.sendBudget?.(config.fetch) ?? config.fetch, config.redact);
   // No middleware (a call with `maxCost` comes here for the budget alone): fetch as is, with no Request built.
   if (!list[0]) return network;
   return async (url, init = {}) => {

@@ -25,14 +25,24 @@ const MAX_REDIRECTS = 20;
  * @throws ModelGateError for a redirect it refuses (not retried: the same answer would come),
  *   or for an answer that is no Response (`fetchedResponse`)
  */
-export async function fetchFollowingRedirects(fetch: Fetch, url: string, init: RequestInit, redact: Redact): Promise<Response> {
+export function followingRedirects(fetch: Fetch, redact: Redact): Fetch {
+  return (input, init = {}) => fetchFollowingRedirects(fetch, input, init, redact);
+}
+
+async function fetchFollowingRedirects(fetch: Fetch, input: string | URL | Request, init: RequestInit, redact: Redact): Promise<Response> {
+  // Under middleware the network is given the Request a middleware sent (its headers as the
+  // middleware left them), so a credential it set is stripped below it like the client's own.
+  const sent = input instanceof Request ? input : undefined;
+  const url = sent ? sent.url : String(input);
   const origin = new URL(url).origin;
   let current = url;
+  // A copy of a Request's body, for a redirect that keeps it (307, 308 within the origin).
+  let replay = sent?.body ? sent.clone() : undefined;
   let request: RequestInit = { ...init, redirect: "manual" };
   for (let redirects = 0; ; redirects++) {
-    // A custom fetch may answer with a plain Response rather than a promise of one. Through
-    // middleware, the chain has checked its answer as the middleware's.
-    const response = fetchedResponse(await fetch(current, request), "The `fetch` option", redact);
+    // A custom fetch may answer with a plain Response rather than a promise of one.
+    const first = redirects === 0 && sent !== undefined;
+    const response = fetchedResponse(await (first ? fetch(sent, request) : fetch(current, request)), "The `fetch` option", redact);
     if (response.type === "opaqueredirect") {
       throw new ModelGateError(
         `The gateway answered ${current} with a redirect, whose target a browser hides from the page, so it was not followed: the API key and the request are sent only to the \`baseURL\`. Set \`baseURL\` to the URL the gateway redirects to.`,
@@ -49,12 +59,28 @@ export async function fetchFollowingRedirects(fetch: Fetch, url: string, init: R
     } catch {
       throw new ModelGateError(`The gateway answered ${current} with a redirect to ${JSON.stringify(location)}, which is not a URL.`);
     }
-    const method = (request.method ?? "GET").toUpperCase();
+    // Only http(s) is fetched on a redirect, as fetch would have it: a `data:` target would
+    // answer in the gateway's name with whatever it holds.
+    if (target.protocol !== "http:" && target.protocol !== "https:") {
+      throw new ModelGateError(`The gateway answered ${current} with a redirect to a ${target.protocol} URL, which is not followed: only http and https are.`);
+    }
+    const method = (request.method ?? sent?.method ?? "GET").toUpperCase();
     // Fetch's rule: 303 (but for HEAD), and 301 or 302 of a POST, become a GET without a body.
     const toGet = (response.status === 303 && method !== "HEAD") || ((response.status === 301 || response.status === 302) && method === "POST");
-    const headers = new Headers(request.headers);
-    let body = toGet ? null : (request.body ?? null);
-    if (toGet) for (const name of ["content-type", "content-length", "content-encoding", "content-language", "content-location"]) headers.delete(name);
+    const headers = new Headers(request.headers ?? sent?.headers);
+    let body: BodyInit | null = null;
+    if (!toGet && sent) {
+      // A Request's body, from a copy taken before it was sent (and a copy of that, for the next hop).
+      const copy = replay;
+      replay = copy?.clone();
+      body = copy?.body ?? null;
+    } else if (!toGet) {
+      body = request.body ?? null;
+      // A stream can be sent once, and the first fetch has read it.
+      if (body instanceof ReadableStream) {
+        throw new ModelGateError(`The gateway answered ${current} with a ${response.status} redirect, which would send the request body again; a streamed body (a ReadableStream) can be sent only once, so it was not followed. Set \`baseURL\` to the URL the gateway redirects to.`);
+      }
+    }
     if (target.origin !== origin) {
       if (body !== null) {
         throw new ModelGateError(
@@ -65,7 +91,7 @@ export async function fetchFollowingRedirects(fetch: Fetch, url: string, init: R
       body = null;
     }
     current = target.href;
-    request = { ...request, method: toGet ? "GET" : method, headers, body };
+    request = { ...request, method: toGet ? "GET" : method, headers, body, ...(body instanceof ReadableStream ? { duplex: "half" } : {}) };
   }
 }
 
