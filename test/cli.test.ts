@@ -108,6 +108,8 @@ describe("npx modelgate mock", () => {
     [["serve"], 'unknown command "serve"'],
     [["mock", "--port", "http"], "--port takes a port number"],
     [["mock", "--host", "0.0.0.0"], 'unknown option "--host"'],
+    [["mock", "--reply", "--port", "0"], "--reply takes the text to answer with"],
+    [["mock", "--chunk-delay", "999999999999"], "--chunk-delay takes milliseconds from 0 to 2147483647"],
   ])("refuses %j with the usage and exit code 2", async (args, message) => {
     const child = spawn(process.execPath, [bin, ...args], { stdio: "pipe" });
     started.push(child);

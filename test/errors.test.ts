@@ -168,6 +168,14 @@ describe("a 200 that is an error document", () => {
     expect(error.message).toContain((body.error as { message: string }).message);
   });
 
+  it("takes no status from a code that is no whole number (503.5 is no 5xx)", async () => {
+    answer(200, { id: "gen-1", error: { message: "odd code", code: 503.5 } });
+    const error = await failure();
+    expect(error).toBeInstanceOf(APIError);
+    expect(error).not.toBeInstanceOf(InternalServerError);
+    expect((error as APIError).status).toBeUndefined();
+  });
+
   it("is not a resource that reports its own failure beside its data (a failed job's status, a list)", async () => {
     const job = { id: "ftjob-1", object: "fine_tuning.job", status: "failed", error: { code: "invalid_file", message: "bad file" } };
     const list = { object: "list", data: [], error: null };

@@ -54,6 +54,15 @@ describe("runTools() against the mock gateway", () => {
     expect((await run).stopReason).toBe("done");
   });
 
+  it("streams a step answered with a whole completion (a proxy that does not stream) as create() does: one chunk", async () => {
+    const whole = { id: "c1", object: "chat.completion", created: 1, model: "m", choices: [{ index: 0, message: { role: "assistant", content: "fin" }, finish_reason: "stop" }] };
+    const client = new ModelGate({ apiKey: MOCK_API_KEY, baseURL: "https://mock.test", maxRetries: 0, fetch: async () => Response.json(whole) });
+    const run = client.chat.completions.runTools({ model: "auto", messages, tools: [getWeather], stream: true });
+    const result = await run;
+    expect(result.stopReason).toBe("done");
+    expect(result.message?.content).toBe("fin");
+  });
+
   it("sends broken JSON back to the model and goes on", async () => {
     const { client, gateway } = mock();
     gateway.inject({ type: "reply", toolCalls: [{ name: "get_weather", arguments: '{"city": "Lis' }] }, 1);

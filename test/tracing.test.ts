@@ -496,6 +496,46 @@ describe("the modelgate:request tracing channel", () => {
   });
 });
 
+describe("a traced stream's body and abort", () => {
+  it("gives withResponse().response as asResponse() gives it, readable whenever it is read, and settles the trace at its end", async () => {
+    const { client } = mock({ reply: "abc" });
+    const call = client.chat.completions.create(STREAM);
+    const { response } = await call.withResponse();
+    expect(await call.asResponse()).toBe(response);
+    // Read after the read-ahead's timer turn, which splits the body: the caller still gets it all.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const text = await response.text();
+    expect(text).toContain("[DONE]");
+    await turns();
+    expect(trace.names()).toEqual(["start", "end", ...SETTLED]);
+  });
+
+  it("reads withResponse().response at once without failing the read-ahead (no uncaught error)", async () => {
+    const { client } = mock({ reply: "abc" });
+    const { response } = await client.chat.completions.create(STREAM).withResponse();
+    const uncaught = await unhandledDuring(async () => {
+      expect(await response.text()).toContain("[DONE]");
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    });
+    expect(uncaught).toEqual([]);
+  });
+
+  it("hands out no chunk after the caller's abort, as untraced, though the tee holds the rest", async () => {
+    const { client } = mock({ reply: "a b c d" });
+    const controller = new AbortController();
+    const stream = await client.chat.completions.create(STREAM, { signal: controller.signal });
+    // The read-ahead and the tee have the whole short reply by now.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const chunk of stream) seen.push(chunk.choices[0]?.delta.content ?? "");
+    })().then(() => undefined, (thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(seen).toEqual([]);
+  });
+});
+
 describe("the error event's context", () => {
   /** The context as it was at the `error` event of the n-th failed call. */
   const errorEvent = (call = 0) => trace.events.filter(({ event }) => event === "error")[call];

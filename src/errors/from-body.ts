@@ -178,7 +178,7 @@ function describeReason(entry: unknown): string {
 /** A JSON `code` of 400..599 is an HTTP status in disguise (errors sent inside a 200 stream). */
 function statusFromCode(code: string | number | null): number | undefined {
   const numeric = typeof code === "string" && /^\d{3}$/.test(code) ? Number(code) : code;
-  return typeof numeric === "number" && numeric >= 400 && numeric <= 599 ? numeric : undefined;
+  return typeof numeric === "number" && Number.isInteger(numeric) && numeric >= 400 && numeric <= 599 ? numeric : undefined;
 }
 
 /**

@@ -32,6 +32,9 @@ Options:
   -v, --version      print modelgate's version
 `;
 
+/** The longest delay a timer takes. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** What the command line asks for, or the reason it cannot be run. */
 type Parsed = { command: "help" } | { command: "version" } | { command: "mock"; port: number; gateway: MockGatewayOptions } | { command: "error"; message: string };
 
@@ -50,7 +53,8 @@ function parseArguments(argv: readonly string[]): Parsed {
     const equals = arg.indexOf("=");
     const name = arg.startsWith("--") && equals > 0 ? arg.slice(0, equals) : arg;
     const inline = arg.startsWith("--") && equals > 0 ? arg.slice(equals + 1) : undefined;
-    const value = (): string | undefined => inline ?? rest[++i];
+    // The next argument is the value unless it is the next option (`--reply --port 0` lacks a reply).
+    const value = (): string | undefined => inline ?? (rest[i + 1]?.startsWith("--") ? undefined : rest[++i]);
     if (name === "--port") {
       const text = value();
       const number = text !== undefined && /^\d+$/.test(text) ? Number(text) : Number.NaN;
@@ -63,7 +67,8 @@ function parseArguments(argv: readonly string[]): Parsed {
     } else if (name === "--chunk-delay") {
       const text = value();
       const ms = text !== undefined && /^\d+$/.test(text) ? Number(text) : Number.NaN;
-      if (!Number.isFinite(ms)) return { command: "error", message: `--chunk-delay takes milliseconds, not ${JSON.stringify(text ?? "")}` };
+      // A timer takes at most 2^31 − 1 ms (about 24.8 days); more would silently become 1 ms.
+      if (!(ms <= MAX_TIMER_MS)) return { command: "error", message: `--chunk-delay takes milliseconds from 0 to ${MAX_TIMER_MS}, not ${JSON.stringify(text ?? "")}` };
       gateway.chunkDelayMs = ms;
     } else {
       return { command: "error", message: `unknown option ${JSON.stringify(arg)}` };
@@ -92,6 +97,8 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`modelgate mock: cannot listen on 127.0.0.1:${parsed.port}: ${reason}\n`);
     return 1;
   }
+  // Whoever reads the two lines may go away (`npx modelgate mock | head -1`): the mock serves on.
+  process.stdout.on("error", () => {});
   process.stdout.write(`MODELGATE_BASE_URL=${server.url}\nMODELGATE_API_KEY=${MOCK_API_KEY}\n`);
   process.stderr.write(`modelgate mock: the mock gateway is listening on ${server.url} (127.0.0.1 only); set the two variables above in your app's environment. Ctrl-C stops it.\n`);
   await new Promise<void>((resolve) => {

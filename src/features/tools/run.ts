@@ -7,7 +7,7 @@ import { unlessAborted } from "../../pipeline/unless-aborted.ts";
 import type { ChatCompletionRunner } from "../../resources/chat/chat-completion-runner.ts";
 import type { Completions } from "../../resources/chat/completions.ts";
 import type { EventStream } from "../../resources/chat/event-stream.ts";
-import { chatStreamRules } from "../../resources/chat/decode.ts";
+import { chatStreamRules, wholeCompletionEvents } from "../../resources/chat/decode.ts";
 import { assertChatParams } from "../../resources/chat/validate.ts";
 import type { Requester } from "../../resources/requester.ts";
 import type { SendBudget } from "../../pipeline/request.ts";
@@ -226,9 +226,10 @@ class ToolRun {
     // The rules create() reads from a request, from the caller's params: the usage chunk is
     // required only when the caller asked for it.
     const streamRules = chatStreamRules(body);
-    // As create() sends a streamed chat request (its tools already sendable), with those rules.
+    // As create() sends a streamed chat request (its tools already sendable), with those rules,
+    // a whole completion sent instead read as a stream of one chunk.
     const send = (sent: unknown, sendOptions: Record<string, unknown>, sendBudget?: SendBudget) =>
-      this.#client.request<Stream<ChatCompletionChunk>>({ method: "POST", path: "/v1/chat/completions", body: sent, response: "sse", streamRules, options: sendOptions, sendBudget, validate: () => assertChatParams(sent) });
+      this.#client.request<Stream<ChatCompletionChunk>>({ method: "POST", path: "/v1/chat/completions", body: sent, response: "sse", streamRules, wholeAnswer: wholeCompletionEvents, options: sendOptions, sendBudget, validate: () => assertChatParams(sent) });
     const stream = (budgeted ? await (await withinBudget(this.#client, streamed, options, send)).data : await send(streamed, options)) as Stream<ChatCompletionChunk>;
     this.#helper.events.emit("connect");
     const accumulator = new ChatCompletionAccumulator();

@@ -234,8 +234,14 @@ function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: R
     // `asResponse()` called later, which gets the bytes as an untraced call would.
     readAhead = setTimeout(() => {
       if (source) return;
-      const body = raw();
-      if (!(body instanceof Response) || !body.body) return;
+      let body: Response | Promise<Response>;
+      try {
+        body = raw();
+      } catch {
+        // The caller took the body first (its Stream or its raw response): nothing is read ahead.
+        return;
+      }
+      if (!(body instanceof Response) || !body.body || body.body.locked || body.bodyUsed) return;
       const [forChunks, forRaw] = body.body.tee();
       const { chunks, stop } = chunksOf(forChunks);
       source = chunks[Symbol.asyncIterator]();
@@ -254,6 +260,14 @@ function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: R
         const read = source;
         return {
           next: () => {
+            // An abort is final, as untraced: no chunk read ahead (or buffered by the tee) is
+            // handed out after it. `stream()`'s own BREAK is its end, not a failure.
+            if (signal.aborted && (signal.reason as { cause?: unknown } | undefined)?.cause !== BREAK) {
+              first = undefined;
+              const error = abortError(signal);
+              failed(error, gateway);
+              return Promise.reject(error);
+            }
             // Each read takes the chunk read ahead at most once.
             const pending = first ?? read.next();
             first = undefined;
@@ -335,7 +349,33 @@ function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: R
           const options = { ...spec.streamRules, maxLineLength: config.maxSSELineLength, errorContext: { redact } };
           return { chunks: (spec.stream ?? sseStream)(data.response, reader, data.controller, data.gateway as GatewayInfo, options), stop: () => reader.cancel() };
         };
-        return { ...result, data: traceStream(data, () => result.events?.() ?? result.asResponse(), chunksOf) as T, asResponse };
+        // One Response for `withResponse().response` and `asResponse()`, as untraced: made at
+        // once, its body taken from the traced raw body when it is first read, so the read-ahead
+        // (which may have split the body by then) and the caller never race for one body.
+        let shown: Response | undefined;
+        const shownResponse = () => {
+          if (shown) return shown;
+          let source: ReadableStreamDefaultReader<Uint8Array> | undefined;
+          const body = new ReadableStream<Uint8Array>(
+            {
+              async pull(sink) {
+                source ??= (await asResponse()).body?.getReader();
+                const next = source ? await source.read() : { done: true as const, value: undefined };
+                if (next.done) sink.close();
+                else sink.enqueue(next.value);
+              },
+              // Cancelled unread: the traced body is cancelled too, which settles the trace.
+              cancel: async (reason) => {
+                if (source) return source.cancel(reason);
+                await (await asResponse()).body?.cancel(reason);
+              },
+            },
+            { highWaterMark: 0 },
+          );
+          const { response } = data;
+          return (shown = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers }));
+        };
+        return { ...result, data: traceStream(data, () => result.events?.() ?? result.asResponse(), chunksOf) as T, response: shownResponse, asResponse: shownResponse };
       }
       // `data` may still be worked out (parse() validating, see `finalData`): the call settles with it.
       Promise.resolve((promise && finalData.get(promise)) ?? result.data).then((data) => {
