@@ -6,7 +6,7 @@
 // prints `<runtime>: ok (<version>)` or `<runtime>: FAILED <reason>`; the command exits non-zero
 // if any failed.
 import { execFile, spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { extname, join } from "node:path";
@@ -187,19 +187,25 @@ async function denoCheck() {
   expectReply((await run(suiteBin("deno"), ["run", "--no-lock", "--no-prompt", `--allow-net=${gatewayHost}`, built, gateway.url, MOCK_API_KEY], { env: denoEnv })).stdout, endpoints);
   // The npm package as Deno resolves it from a project's node_modules (the Node ESM consumer).
   expectReply((await run(suiteBin("deno"), ["run", "--no-lock", "--no-prompt", `--allow-net=${gatewayHost}`, "--allow-read=.", "esm.mjs", gateway.url, MOCK_API_KEY], { cwd: esmDir, env: denoEnv })).stdout, endpoints);
-  // The README's Deno program, its URL import mapped onto the source server by an import map.
+  // The README's Deno program, both ways it says: by path, from a clone beside the program (a
+  // link to this checkout), and by URL, its import mapped onto the source server.
+  const readmeDir = join(work, "deno-readme");
+  mkdirSync(join(readmeDir, "app"), { recursive: true });
+  symlinkSync(root, join(readmeDir, "modelgate"), "dir");
+  const readmeEnv = { ...denoEnv, MODELGATE_BASE_URL: gateway.url, MODELGATE_API_KEY: MOCK_API_KEY };
   for (const block of readmeBlocksFor("deno")) {
-    const prefix = block.code.match(/from "(https:\/\/[^"]+\/)index\.ts"/)?.[1];
-    if (!prefix) throw new Error(`README.md:${block.line}: no URL import of src/index.ts`);
-    const program = join(work, `readme-deno-${block.line}.ts`);
-    const importMap = join(work, `readme-deno-${block.line}.json`);
+    const specifier = block.code.match(/from "(\.\.\/modelgate\/src\/)index\.ts"/)?.[1];
+    if (!specifier) throw new Error(`README.md:${block.line}: no import of ../modelgate/src/index.ts`);
+    const program = join(readmeDir, "app", `readme-${block.line}.ts`);
+    const importMap = join(readmeDir, "app", `readme-${block.line}.json`);
     writeFileSync(program, block.code);
-    writeFileSync(importMap, JSON.stringify({ imports: { [prefix]: `${source}/` } }));
-    const flags = ["--no-lock", `--import-map=${importMap}`, `--allow-import=${sourceHost}`];
-    await run(suiteBin("deno"), ["check", ...flags, program], { env: denoEnv });
-    const readmeEnv = { ...denoEnv, MODELGATE_BASE_URL: gateway.url, MODELGATE_API_KEY: MOCK_API_KEY };
-    const { stdout } = await run(suiteBin("deno"), ["run", "--no-prompt", ...flags, `--allow-net=${gatewayHost}`, "--allow-env=MODELGATE_API_KEY,MODELGATE_BASE_URL", program], { env: readmeEnv });
-    if (stdout.trim() !== REPLY) throw new Error(`README.md:${block.line} printed ${JSON.stringify(stdout)}`);
+    writeFileSync(importMap, JSON.stringify({ imports: { [specifier]: `${source}/` } }));
+    const byURL = ["--no-lock", `--import-map=${importMap}`, `--allow-import=${sourceHost}`];
+    for (const flags of [["--no-lock"], byURL]) {
+      await run(suiteBin("deno"), ["check", ...flags, program], { env: denoEnv });
+      const { stdout } = await run(suiteBin("deno"), ["run", "--no-prompt", ...flags, `--allow-net=${gatewayHost}`, "--allow-env=MODELGATE_API_KEY,MODELGATE_BASE_URL", program], { env: readmeEnv });
+      if (stdout.trim() !== REPLY) throw new Error(`README.md:${block.line} (${flags.length > 1 ? "by URL" : "by path"}) printed ${JSON.stringify(stdout)}`);
+    }
   }
   // examples/deno.ts from the TypeScript source, offline against its built-in mock gateway.
   const offline = { ...denoEnv, MODELGATE_BASE_URL: "", MODELGATE_API_KEY: "", MOCK_CHUNK_DELAY_MS: "0" };
