@@ -1,7 +1,7 @@
 // The last step of a call that succeeded: its answer read as the request's response kind says
 // (parsed JSON shaped by the resource, text, a Stream, the raw Response).
 import { errorFromBody, isErrorDocument, parseBody, unexpectedBodyError, type ErrorContext } from "../errors/index.ts";
-import { gatewayInfo, requestIDOf } from "../gateway/info.ts";
+import { gatewayInfo } from "../gateway/info.ts";
 import { BodyReader } from "../streaming/body-reader.ts";
 import { rawResponse } from "../streaming/raw-response.ts";
 import { sseStream } from "../streaming/sse-chunks.ts";
@@ -18,8 +18,9 @@ export function errorContext(response: Response, config: PipelineConfig): ErrorC
 /** The result of a successful exchange, read as the request's `response` kind says. */
 export function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spec: RequestSpec, attempts: number, kind: ResponseKind): Outcome<T> {
   const { response, text = "", reader } = exchange;
-  const gateway = () => gatewayInfo(spec.body, response.headers, attempts, config.redact);
-  const requestID = requestIDOf(response.headers, config.redact);
+  // What the gateway did, read from the headers once; its `requestID` is `withResponse()`'s too.
+  const gateway = gatewayInfo(spec.body, response.headers, attempts, config.redact);
+  const { requestID } = gateway;
   if (reader) {
     if (kind === "raw") {
       const raw = rawResponse(response, reader);
@@ -32,7 +33,7 @@ export function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spe
     let raw: Response | undefined;
     const readableRaw = () => (raw ??= rawResponse(response, reader));
     return {
-      data: (spec.stream ?? sseStream)(response, reader, exchange.controller, gateway(), options) as T,
+      data: (spec.stream ?? sseStream)(response, reader, exchange.controller, gateway, options) as T,
       response: readableRaw,
       requestID,
       // Asking for it is choosing it: the Stream's chunks can no longer be read (and once they
@@ -58,7 +59,7 @@ export function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spe
     const { controller, release } = limits(spec.options?.signal, Infinity, () => undefined);
     const reader = new BodyReader(new Blob([events]).stream(), { controller, onEnd: release });
     const options = { ...spec.streamRules, maxLineLength: config.maxSSELineLength, errorContext: { redact: config.redact } };
-    return { data: sseStream(response, reader, controller, gateway(), options) as T, response: readable, requestID, asResponse: readable, events: () => new Response(events, { headers: response.headers }) };
+    return { data: sseStream(response, reader, controller, gateway, options) as T, response: readable, requestID, asResponse: readable, events: () => new Response(events, { headers: response.headers }) };
   }
   if (kind === "json") {
     try {
@@ -70,7 +71,7 @@ export function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spe
     // An error document `runRequest` could not tell by its text (its key written with escapes).
     if (isErrorDocument(data)) throw errorFromBody(undefined, data, errorContext(response, config));
     // A resource's own reading of its answer (chat's keeps what the gateway did beside it).
-    if (spec.decode) data = spec.decode(data, gateway());
+    if (spec.decode) data = spec.decode(data, gateway);
   } else if (kind === "sse") {
     // Named by what its bytes are: its label may say anything (see `readStreamStart`).
     throw unexpectedBodyError(response, text, "an event stream", config.redact, `${whatTextIs(text)} (${response.headers.get("content-type") ?? "no content type"})`);

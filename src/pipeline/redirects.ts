@@ -34,7 +34,8 @@ async function fetchFollowingRedirects(fetch: Fetch, input: string | URL | Reque
   // middleware left them), so a credential it set is stripped below it like the client's own.
   const sent = input instanceof Request ? input : undefined;
   const url = sent ? sent.url : String(input);
-  const origin = new URL(url).origin;
+  // Read when a redirect needs it: most answers are none.
+  let origin: string | undefined;
   let current = url;
   // A copy of a Request's body, for a redirect that keeps it (307, 308 within the origin).
   let replay = sent?.body ? sent.clone() : undefined;
@@ -81,7 +82,7 @@ async function fetchFollowingRedirects(fetch: Fetch, input: string | URL | Reque
         throw new ModelGateError(`The gateway answered ${current} with a ${response.status} redirect, which would send the request body again; a streamed body (a ReadableStream) can be sent only once, so it was not followed. Set \`baseURL\` to the URL the gateway redirects to.`);
       }
     }
-    if (target.origin !== origin) {
+    if (target.origin !== (origin ??= new URL(url).origin)) {
       if (body !== null) {
         throw new ModelGateError(
           `The gateway answered ${current} with a ${response.status} redirect to another origin (${target.origin}), which would send the request body there; it was not followed: the API key and the request are sent only to the \`baseURL\`. Set \`baseURL\` to the gateway's own URL.`,
