@@ -7,7 +7,6 @@ import {
   BadRequestError,
   ConflictError,
   InternalServerError,
-  createRedactor,
   ModelGateError,
   NotFoundError,
   PaymentRequiredError,
@@ -15,6 +14,7 @@ import {
   RateLimitError,
   UnprocessableEntityError,
 } from "../errors/index.ts";
+import { createRedactor } from "../internal/redact.ts";
 import { BudgetExceededError } from "../errors/budget-exceeded-error.ts";
 import { StructuredOutputError } from "../errors/structured-output-error.ts";
 import type { APIPromise, WithResponse } from "../pipeline/api-promise.ts";

@@ -19,4 +19,3 @@ export {
   abortError,
 } from "./connection-errors.ts";
 export { errorFromBody, errorFromStreamEvent, isErrorDocument, parseBody, unexpectedBodyError, type ErrorContext } from "./from-body.ts";
-export { createRedactor, redactNothing, redactValue, type Redact } from "../internal/redact.ts";

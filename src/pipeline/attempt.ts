@@ -1,4 +1,5 @@
-import { abortError, APIConnectionError, APIConnectionTimeoutError, type Redact } from "../errors/index.ts";
+import { abortError, APIConnectionError, APIConnectionTimeoutError } from "../errors/index.ts";
+import type { Redact } from "../internal/redact.ts";
 import { connectionError, redactedBrokenBodyError } from "../errors/fetch-failure.ts";
 import { BodyReader } from "../streaming/body-reader.ts";
 import { readStreamStart } from "../streaming/stream-start.ts";

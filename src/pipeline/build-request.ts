@@ -94,8 +94,8 @@ export function buildRequest(config: PipelineConfig, spec: RequestSpec, progress
     askForKey: () => keyFrom(config.apiKey as APIKeyFunction, config.rememberSecret, config.redact, options.signal, timeoutMs),
     shrinkTo: (smaller, headers) => {
       built.body = toJSON(smaller);
-      // Under a new API key too, so an idempotent gateway does not answer it with the 402 it
-      // stored for the first. None when the caller removed it (`headers: { "idempotency-key": null }`).
+      // Under a new idempotency key too, so an idempotent gateway does not answer it with the
+      // 402 it stored for the first. None when the caller removed it (`headers: { "idempotency-key": null }`).
       const sentKey = headers.get("idempotency-key");
       if (sentKey) headers.set("idempotency-key", (sdkHeaders["idempotency-key"] = `${sentKey}-shrunk`));
     },

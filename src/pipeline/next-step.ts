@@ -39,7 +39,7 @@ const RETURN: NextStep = { do: "return" };
 const THROW: NextStep = { do: "throw" };
 
 /**
- * The one decision of the request loop (see `send` in request.ts), pure but for the jitter of
+ * The one decision of the request loop (`runRequest` in run-request.ts), pure but for the jitter of
  * the backoff: retries follow the retry policy (connection errors and retryable statuses, up to
  * `maxRetries`, after the wait the server asked for or the backoff); a 401 gets one new key from
  * a key function; a 402 that names what the account can afford gets one smaller request. A

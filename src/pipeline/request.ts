@@ -1,4 +1,5 @@
-import { APIConnectionTimeoutError, APIError, APIUserAbortError, type Redact } from "../errors/index.ts";
+import { APIConnectionTimeoutError, APIError, APIUserAbortError } from "../errors/index.ts";
+import type { Redact } from "../internal/redact.ts";
 import { gatewayInfo, type GatewayInfo } from "../gateway/info.ts";
 import { callBounds, loadTracing } from "./loader.ts";
 import type { Logger } from "../logging/logger.ts";

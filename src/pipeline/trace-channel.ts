@@ -3,7 +3,7 @@
 // a runtime without diagnostics channels (a browser) never loads tracing at all.
 
 /** The `diagnostics_channel` `TracingChannel` every call publishes on. */
-export const REQUEST_CHANNEL = "modelgate:request";
+const REQUEST_CHANNEL = "modelgate:request";
 
 /** One of a tracing channel's five channels, as far as the SDK uses it. */
 interface Channel {

@@ -191,7 +191,7 @@ export function usageOf(chunk: Record<string, unknown>): Record<string, unknown>
  * Groq's legacy place for a stream's usage, `x_groq.usage` (on the last chunk): it is the
  * chunk's usage when the chunk has no `usage` of its own.
  */
-export function groqUsage(chunk: Record<string, unknown>): Record<string, unknown> | undefined {
+function groqUsage(chunk: Record<string, unknown>): Record<string, unknown> | undefined {
   const extension = chunk.x_groq;
   return isRecord(extension) && isRecord(extension.usage) ? extension.usage : undefined;
 }

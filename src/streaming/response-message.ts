@@ -33,7 +33,7 @@ export function readChunkChoice(choice: Record<string, unknown>): Record<string,
  * Some providers spell it `reasoning_content`: it is read as `reasoning` (which wins when both
  * come), through an alias that is not enumerable, so `JSON.stringify` still gives what was sent.
  */
-export function aliasReasoning(holder: Record<string, unknown>): void {
+function aliasReasoning(holder: Record<string, unknown>): void {
   if (holder.reasoning == null && typeof holder.reasoning_content === "string") hide(holder, "reasoning", holder.reasoning_content);
 }
 

@@ -14,7 +14,7 @@ export class Conversation {
   readonly completions: ChatCompletion[] = [];
   readonly #events: EventStream;
 
-  /** `messages`: the list to keep (a runner's own), or the request's messages to start from (copied). */
+  /** `messages`: the list to keep, as it is (the caller copies a request's messages first, where it must). */
   constructor(events: EventStream, messages: ChatCompletionMessageParam[]) {
     this.#events = events;
     this.messages = messages;

@@ -47,7 +47,7 @@ export class SchemaResultError extends TypeError {
 }
 
 /** A Standard Schema issue as `{ message, path? }`, its path reduced to names and indexes. */
-export function toSchemaIssue(issue: StandardSchemaIssue): SchemaIssue {
+function toSchemaIssue(issue: StandardSchemaIssue): SchemaIssue {
   const message = typeof issue?.message === "string" ? issue.message : String(issue?.message ?? issue);
   if (!Array.isArray(issue?.path) || issue.path.length === 0) return { message };
   // A plain array: some libraries (ArkType) give an Array subclass with extra properties.

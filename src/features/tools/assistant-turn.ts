@@ -9,7 +9,7 @@ import type { ChatCompletionAssistantMessageParam, ChatCompletionMessageParam } 
  * without a name in the history (some an empty one too), and the next step must be a valid
  * request. It is never run, even if a tool has this name.
  */
-export const UNNAMED_CALL = "unnamed_call";
+const UNNAMED_CALL = "unnamed_call";
 
 /** One call of the model's, fit to send back, and what was wrong with it as sent (then it is not run). */
 export interface PreparedCall {
