@@ -82,6 +82,20 @@ describe("new ModelGate(): base URL", () => {
     expect(error).toMatchObject({ param: "baseURL", message: expect.stringMatching(/`baseURL` is missing.*MODELGATE_BASE_URL/) });
   });
 
+  it.each([
+    [123, "a number"],
+    [{}, "an object"],
+    [["key"], "an array"],
+  ])("names an apiKey given as %j by its kind, not as missing, and never shows it", (apiKey, kind) => {
+    const error = catchError(() => new ModelGate({ apiKey: apiKey as never, baseURL: BASE }));
+    expect(error).toMatchObject({ param: "apiKey", message: `\`apiKey\` must be a string (or a function that returns one); got ${kind}.` });
+    expect((error as Error).message).not.toContain("123");
+  });
+
+  it("names a baseURL that is not text by its kind", () => {
+    expect(catchError(() => new ModelGate({ apiKey: API_KEY, baseURL: 8080 as never }))).toMatchObject({ param: "baseURL", message: "`baseURL` must be a string; got a number." });
+  });
+
   it.each(["not a url", "ftp://host.example", "https://user:pass@host.example"])(
     "throws a ModelGateError for the malformed base URL %s",
     (baseURL) => {

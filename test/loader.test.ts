@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { APIConnectionError, ModelGate, ModelGateError, RateLimitError, Stream, type ChatCompletionChunk, type ClientOptions, type Middleware } from "../src/index.ts";
+import { APIConnectionError, ModelGate, ModelGateError, PaymentRequiredError, RateLimitError, Stream, type ChatCompletionChunk, type ClientOptions, type Middleware } from "../src/index.ts";
 import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
 
 // Every module src/pipeline/loader.ts loads on demand fails to load here, as in a browser that went
@@ -67,6 +67,18 @@ describe("the one loader, with every on-demand module unreachable", () => {
     const error = await offline.chat.completions.create({ model: "auto", messages, stream: true }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(APIConnectionError);
     expect((error as Error).message).toBe("Connection error: Failed to fetch (getaddrinfo ENOTFOUND gateway.test)");
+  });
+
+  it("gives the 402 a shrinkToAffordable call was answered with when the code to shrink it cannot load: one request sent, the loader's error its cause", async () => {
+    let sent = 0;
+    const answer = { error: { code: 402, message: "You requested up to 4000 tokens, but can only afford 1000.", metadata: { affordable_tokens: 1000 } } };
+    const gateway = client(async () => (sent++, Response.json(answer, { status: 402 })));
+    const error = await gateway.chat.completions.create({ model: "auto", messages, max_tokens: 4000 }, { shrinkToAffordable: true }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PaymentRequiredError);
+    expect((error as Error).message).toBe("402 You requested up to 4000 tokens, but can only afford 1000. (`shrinkToAffordable` sent no smaller request: its code could not be loaded; see `cause`.)");
+    expect((error as Error).cause).toBeInstanceOf(ModelGateError);
+    expect(((error as Error).cause as Error).message).toMatch(/^Could not load the code of budgets/);
+    expect(sent).toBe(1);
   });
 
   it("rejects a call whose feature cannot load with a ModelGateError naming the feature, its cause the loader's error, nothing sent, not retried", async () => {

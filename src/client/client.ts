@@ -212,8 +212,9 @@ export class ModelGate {
     assertObject(overrides);
     const given = definedOnly(overrides);
     // Over this client's options, not a spread of them: a `baseURL` or `apiKey` this client read
-    // from a prototype or a getter must stay its own, not fall back to the environment's.
-    const client = new ModelGate(Object.assign(Object.create(this.#options), given));
+    // from a prototype or a getter must stay its own, not fall back to the environment's. Made
+    // by this client's own class, as openai's is (a subclass's client stays one).
+    const client = new (this.constructor as typeof ModelGate)(Object.assign(Object.create(this.#options), given));
     const [mine, theirs] = [this.#config, client.#config];
     // Layered over this client's, as a call's headers and query are: a name given replaces,
     // `null` removes, `undefined` leaves (checked like any layer, when a request is built).
@@ -319,6 +320,12 @@ function identificationHeaders(): Record<string, string> {
 
 /** An option that may come from the environment instead, and must come from one of them. */
 function requiredSetting(option: string, value: string | undefined, envName: string): string {
+  // Given, but not as text (plain JavaScript): named by its kind only, since a key given as a
+  // number is a key all the same.
+  if (value != null && typeof value !== "string") {
+    const kind = Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`;
+    throw argumentError(option, `must be a string${option === "apiKey" ? " (or a function that returns one)" : ""}; got ${kind}`);
+  }
   const resolved = value ?? readEnv(envName);
   if (typeof resolved !== "string" || resolved.trim() === "") {
     throw argumentError(

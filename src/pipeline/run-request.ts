@@ -1,7 +1,7 @@
 // Running a call's request: attempt after attempt until `nextStep` says to return or to throw,
 // carrying out each step between them (a retry after its wait, a new key after a 401, a
 // smaller request after a 402). Building the request is build-request.ts.
-import { errorFromBody, isErrorDocument, parseBody } from "../errors/index.ts";
+import { APIUserAbortError, errorFromBody, isErrorDocument, parseBody } from "../errors/index.ts";
 import { loadBudget } from "./loader.ts";
 import { logDebug, type DebugLine } from "../logging/debug-lines.ts";
 import type { Outcome } from "./api-promise.ts";
@@ -59,7 +59,15 @@ export async function runRequest<T>(config: PipelineConfig, spec: RequestSpec, p
       step = nextStep(outcome, state);
     } else if (step.do === "shrink") {
       state.mayShrink = false;
-      const smaller = (await loadBudget({ signal: options.signal, timeout: request.timeoutMs })).withMaxTokens(spec.body, step.tokens);
+      const budget = await loadBudget({ signal: options.signal, timeout: request.timeoutMs }).catch((loadError: unknown) => {
+        // The 402 is the answer the call has: a request was sent, so the error is not the
+        // loader's "nothing was sent" (nor its timeout), but the 402, saying why no smaller
+        // request followed, the loader's error as its cause. The caller's abort stays an abort.
+        if (loadError instanceof APIUserAbortError || !exchange) throw loadError;
+        const note = "(`shrinkToAffordable` sent no smaller request: its code could not be loaded; see `cause`.)";
+        throw Object.assign(errorFromBody(exchange.response.status, parseBody(exchange.text), { ...errorContext(exchange.response, config), note }), { cause: loadError });
+      });
+      const smaller = budget.withMaxTokens(spec.body, step.tokens);
       if (smaller) {
         request.shrinkTo(smaller, headers);
         if (config.debug) debugLine(config, ["shrink", step.tokens]);

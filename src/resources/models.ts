@@ -27,7 +27,7 @@ export class Models {
    */
   list(options?: RequestOptions): ModelListPromise {
     const promise =
-      this instanceof Models ? this.#client.request<ModelList>({ method: "GET", path: "/v1/models", options }) : createAPIPromise<ModelList>(Promise.reject(unboundMethodError("client.models.list")));
+      isModels(this) ? this.#client.request<ModelList>({ method: "GET", path: "/v1/models", options }) : createAPIPromise<ModelList>(Promise.reject(unboundMethodError("client.models.list")));
     return Object.assign(promise, {
       async *[Symbol.asyncIterator]() {
         yield* (await promise).data;
@@ -40,7 +40,7 @@ export class Models {
    * slash, so the id is path-encoded. @throws NotFoundError for an unknown id.
    */
   retrieve(id: string, options?: RequestOptions): APIPromise<Model> {
-    if (!(this instanceof Models)) return createAPIPromise(Promise.reject(unboundMethodError("client.models.retrieve")));
+    if (!isModels(this)) return createAPIPromise(Promise.reject(unboundMethodError("client.models.retrieve")));
     return this.#client.request<Model>({
       method: "GET",
       // Checked by `validate`, so that a bad id rejects the call rather than throwing from it.
@@ -54,4 +54,13 @@ export class Models {
       },
     });
   }
+}
+
+/**
+ * Whether a method was called on a `Models` (not detached from it). Written outside the class on
+ * purpose: a class that names itself inside its own body is emitted by esbuild as
+ * `var Models = class _Models`, and `Models.name`, which util.inspect and stack traces show, is then `_Models`.
+ */
+function isModels(self: unknown): self is Models {
+  return self instanceof Models;
 }

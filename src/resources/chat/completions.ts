@@ -108,7 +108,7 @@ export class Completions {
     params: ChatCompletionCreateParamsBase,
     options?: ChatRequestOptions,
   ): APIPromise<Stream<ChatCompletionChunk> | ChatCompletion> {
-    if (!(this instanceof Completions)) return createAPIPromise(Promise.reject(unboundMethodError("client.chat.completions.create")));
+    if (!isCompletions(this)) return createAPIPromise(Promise.reject(unboundMethodError("client.chat.completions.create")));
     // `sendBudget`: under `maxCost`, the budget code's check of every send (see `withinBudget`).
     const send = (body: unknown, callOptions: unknown, sendBudget?: SendBudget) =>
       this.#client.request<Stream<ChatCompletionChunk> | ChatCompletion>({
@@ -167,7 +167,7 @@ export class Completions {
     | StructuredStreamFor<Format, Tools>
   >;
   parse(params: ChatCompletionParseParams, options?: ParseOptions): APIPromise<unknown> {
-    if (!(this instanceof Completions)) return createAPIPromise(Promise.reject(unboundMethodError("client.chat.completions.parse")));
+    if (!isCompletions(this)) return createAPIPromise(Promise.reject(unboundMethodError("client.chat.completions.parse")));
     // Delegates to code loaded on first use: an app that never parses never downloads it.
     return createAPIPromise(loadStructured(this.#bounds(options)).then(({ parseOutcome }) => parseOutcome(this.#client, this, params, options)));
   }
@@ -187,7 +187,7 @@ export class Completions {
     options?: ParseOptions,
   ): ChatCompletionStream<ParsedOutput<Format>, ParsedToolCallOf<Tools>, DeepPartial<ParsedInput<Format>>> {
     // Called without its object: the stream fails as for any mistake in the arguments.
-    if (!(this instanceof Completions)) return new ChatCompletionStream(undefined, () => Promise.reject(unboundMethodError("client.chat.completions.stream")));
+    if (!isCompletions(this)) return new ChatCompletionStream(undefined, () => Promise.reject(unboundMethodError("client.chat.completions.stream")));
     return new ChatCompletionStream(this.#client, (events, stream) => {
       const bounds = this.#bounds(options);
       // The helper builds on parse()'s code: both are requested at once, not one after the other.
@@ -229,10 +229,19 @@ export class Completions {
   runTools<ToolContext = unknown>(params: ToolRunParams<ToolContext>, options?: ToolRunOptions): ToolRun {
     // Called without its object: the run fails as for any mistake in the arguments (with no
     // client, its events log to the console, as a stream read back from a body does).
-    if (!(this instanceof Completions)) return new ChatCompletionRunner(undefined as never, () => Promise.reject(unboundMethodError("client.chat.completions.runTools")));
+    if (!isCompletions(this)) return new ChatCompletionRunner(undefined as never, () => Promise.reject(unboundMethodError("client.chat.completions.runTools")));
     // Delegates to code loaded on first use: an app that never runs tools never downloads it.
     return new ChatCompletionRunner(this.#client, (events, runner) =>
       loadToolRunner(this.#bounds(options)).then(({ runnerHelper }) => runnerHelper(events, runner, this.#client, this, params, options)),
     );
   }
+}
+
+/**
+ * Whether a method was called on a `Completions` (not detached from it). Written outside the class on
+ * purpose: a class that names itself inside its own body is emitted by esbuild as
+ * `var Completions = class _Completions`, and `Completions.name`, which util.inspect and stack traces show, is then `_Completions`.
+ */
+function isCompletions(self: unknown): self is Completions {
+  return self instanceof Completions;
 }

@@ -8,7 +8,7 @@ import type { QueryInput, RequestOptions } from "../../pipeline/options.ts";
 import type { HTTPMethod } from "../../pipeline/request.ts";
 import type { CursorPage } from "../../types/stored-completions.ts";
 import type { Requester } from "../requester.ts";
-import { decodeChatAnswer } from "./decode.ts";
+import type { decodeChatAnswer } from "./decode.ts";
 
 /**
  * What a stored list's `list()` returns: a promise of its first page that can also be
