@@ -13,8 +13,8 @@ import { fenceLanguages, readmeBlocks, RUNTIMES, type ReadmeBlock } from "./runt
 // `modelgate` resolved to the source; every TypeScript block is type-checked under strict,
 // exactOptionalPropertyTypes and noUncheckedIndexedAccess. Blocks for other runtimes
 // (`<!-- runs: browser|deno|workerd -->`, README only) are run by `npm run test:runtimes` from
-// the same README text. docs/contract.md (a copy of the contract, whose snippets are fragments)
-// and docs/api/ (generated from the doc comments) hold no programs.
+// the same README text. docs/api/ (generated from the doc comments) holds no programs, and
+// docs/contract.md (the contract) only fragments, type-checked below with a declared preamble.
 const run = promisify(execFile);
 const root = join(import.meta.dirname, "..");
 const readme = readFileSync(join(root, "README.md"), "utf8");
@@ -26,6 +26,27 @@ const texts = new Map([["README.md", readme], ...GUIDES.map((file) => [file, rea
 type Block = ReadmeBlock & { file: string };
 const blocks: Block[] = [...texts].flatMap(([file, text]) => readmeBlocks(text).map((block) => ({ ...block, file })));
 const nodeBlocks = blocks.filter((block) => block.runs === "node");
+
+// docs/contract.md is the contract, a copy of the project's API.md: its ```ts blocks are
+// fragments of a specification, not programs. They name a client, an API key, the messages, a
+// schema library or `tool` without importing or making them, as a specification may, and hold
+// nothing to run. They still must not lie about the API, so each is type-checked with the
+// rest, under the same options, behind the declarations written here for it (what it assumes,
+// typed as an app would have it); none is run.
+const CONTRACT_PREAMBLES: { block: RegExp; preamble: string }[] = [
+  { block: /new ModelGate\(\{ apiKey, baseURL \}\)/, preamble: "declare const apiKey: string;\ndeclare const baseURL: string;\n" },
+  {
+    block: /completions\.parse\(/,
+    preamble: 'import type ModelGate from "modelgate";\nimport { z } from "zod";\ndeclare const client: ModelGate;\ndeclare const messages: ModelGate.ChatCompletionMessageParam[];\n',
+  },
+  {
+    block: /completions\.runTools\(/,
+    preamble:
+      'import type ModelGate from "modelgate";\nimport { tool } from "modelgate";\nimport { z } from "zod";\ndeclare const client: ModelGate;\ndeclare const messages: ModelGate.ChatCompletionMessageParam[];\n',
+  },
+];
+const contractBlocks: Block[] = readmeBlocks(readFileSync(join(root, "docs/contract.md"), "utf8")).map((block) => ({ ...block, file: "docs/contract.md" }));
+const contractPreamble = (block: Block) => CONTRACT_PREAMBLES.find((candidate) => candidate.block.test(block.code))?.preamble ?? "";
 const routeBlocks = blocks.filter((block) => block.runs === "route");
 
 /** What each Node block prints (the mock's replies are deterministic); one entry per block. */
@@ -115,9 +136,16 @@ describe("README and docs/ code blocks", () => {
     expect(contributing).toContain("```sh\nnpm test\n```");
   });
 
-  it("type-check as written (the Deno block aside, checked by deno check in the runtime suite)", async () => {
-    const checked = blocks.filter((block) => block.lang === "ts" && block.runs !== "deno");
-    for (const block of checked) writeFileSync(join(dir, fileName(block)), block.code);
+  it("in docs/contract.md are TypeScript fragments, each with exactly one declared preamble", () => {
+    expect(contractBlocks.length).toBeGreaterThanOrEqual(3);
+    expect(contractBlocks.filter((block) => block.lang !== "ts").map(label)).toEqual([]);
+    expect(contractBlocks.filter((block) => CONTRACT_PREAMBLES.filter((candidate) => candidate.block.test(block.code)).length !== 1).map(label)).toEqual([]);
+    expect(CONTRACT_PREAMBLES.filter((candidate) => !contractBlocks.some((block) => candidate.block.test(block.code))).map((candidate) => String(candidate.block))).toEqual([]);
+  });
+
+  it("type-check as written (the Deno block aside, checked by deno check in the runtime suite; the contract's fragments behind their preambles)", async () => {
+    const checked = [...blocks.filter((block) => block.lang === "ts" && block.runs !== "deno"), ...contractBlocks];
+    for (const block of checked) writeFileSync(join(dir, fileName(block)), (block.file === "docs/contract.md" ? contractPreamble(block) : "") + block.code);
     const config = join(dir, "tsconfig.json");
     // As strict as a careful app: optional properties are not `undefined` slots, and an index may miss.
     // `modelgate` resolves to the built declarations, as in an app (the source itself is checked
