@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { http } from "msw";
 import { describe, expect, it } from "vitest";
@@ -42,6 +42,23 @@ describe("the built package", () => {
     expect(types.match(/^export .*/gm)).toEqual(["export = ModelGate;"]);
     const namespace = /declare namespace ModelGate \{\s*export \{([^}]*)\}/.exec(types.slice(types.lastIndexOf("declare namespace ModelGate")))?.[1];
     for (const name of ["decodeDataURL", "jsonSchema", "tool", "VERSION"]) expect(namespace).toMatch(new RegExp(`\\b${name}\\b`));
+  });
+
+  it("names every exported class as it is exported, in both builds", async () => {
+    // esbuild emits a class that names itself inside its own body as `var X = class _X`, and
+    // `X.name` (what util.inspect, stack traces and "cannot be invoked without 'new'" show) is then `_X`.
+    const esmEntry = "../dist/index.js";
+    for (const sdk of [(await import(esmEntry)) as Record<string, unknown>, require("../dist/index.cjs") as Record<string, unknown>]) {
+      const misnamed = Object.entries(sdk).filter(([name, value]) => typeof value === "function" && /^class\b/.test(Function.prototype.toString.call(value)) && name !== "default" && (value as { name: string }).name !== name);
+      expect(misnamed.map(([name, value]) => `${name} is named ${(value as { name: string }).name}`)).toEqual([]);
+    }
+  });
+
+  it("holds no bare import (an import kept for a name used only as a type): a bundler warns of each", () => {
+    const files = readdirSync(new URL("../dist", import.meta.url), { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".js")).map((file) => `dist/${file}`);
+    expect(files.length).toBeGreaterThan(20);
+    const bare = files.filter((file) => /^import "\./m.test(readFileSync(new URL(`../${file}`, import.meta.url), "utf8")));
+    expect(bare).toEqual([]);
   });
 
   it("throws the built package's own ModelGateError class for an invalid baseURL", async () => {

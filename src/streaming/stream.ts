@@ -72,7 +72,7 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
     if (typeof controller?.signal?.addEventListener !== "function") throw invalidArgument("controller", "an AbortController", controller);
     // Created now, so that aborting `controller` cancels the body even before anyone iterates.
     const reader = new BodyReader(readable, { controller });
-    return new Stream(() => decodeBridge<T>(reader), controller, undefined);
+    return newStream(() => decodeBridge<T>(reader), controller, undefined);
   }
 
   /** The chunks, one by one; used by `for await`. @throws ModelGateError on a second call. */
@@ -86,7 +86,7 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
 
   /** Two independent streams that each yield every chunk; the body is read once. */
   tee(): [Stream<T, R>, Stream<T, R>] {
-    return teeIterator(this[Symbol.asyncIterator](), this.controller.signal).map((side) => new Stream(() => side, this.controller, this.response, this.gateway)) as [Stream<T, R>, Stream<T, R>];
+    return teeIterator(this[Symbol.asyncIterator](), this.controller.signal).map((side) => newStream(() => side, this.controller, this.response, this.gateway)) as [Stream<T, R>, Stream<T, R>];
   }
 
   /**
@@ -135,4 +135,13 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
     for await (const chunk of this) accumulator.add(chunk);
     return accumulator.result(this.gateway);
   }
+}
+
+/**
+ * `new Stream(…)`, for the class's own methods. Written outside the class on purpose: a class
+ * that names itself inside its own body is emitted by esbuild as `var Stream = class _Stream`,
+ * and `Stream.name`, which util.inspect and stack traces show, is then `_Stream`.
+ */
+function newStream<T, R extends Response | undefined>(makeIterator: () => AsyncIterator<T>, controller: AbortController, response: R, gateway?: GatewayInfo): Stream<T, R> {
+  return new Stream(makeIterator, controller, response, gateway);
 }

@@ -59,7 +59,7 @@ export class ChatCompletionStream<ParsedT = null, Call extends ChatCompletionMes
   static fromReadableStream(readable: ReadableStream<Uint8Array>): ChatCompletionStream {
     // Read from a body: no call, so no signal or timeout bounds the load, only the object's own
     // abort() (see AbstractChatCompletionRunner); nothing is parsed, so parse()'s code is not loaded.
-    return new ChatCompletionStream(undefined, (events, stream) => loadChatStream({ timeout: Infinity }).then((chatStream) => chatStream.bodyHelper(events, stream, readable)));
+    return bodyStream((events, stream) => loadChatStream({ timeout: Infinity }).then((chatStream) => chatStream.bodyHelper(events, stream, readable)));
   }
 
   /** The HTTP response, from the `connect` event on (`undefined` before it, and when read from a body). */
@@ -76,4 +76,14 @@ export class ChatCompletionStream<ParsedT = null, Call extends ChatCompletionMes
   get gateway(): GatewayInfo | undefined {
     return this.helper?.gateway;
   }
+}
+
+/**
+ * A `ChatCompletionStream` fed from a body, for `fromReadableStream()`. Written outside the class
+ * on purpose: a class that names itself inside its own body is emitted by esbuild as
+ * `var ChatCompletionStream = class _ChatCompletionStream`, and its `name`, which util.inspect
+ * and stack traces show, is then `_ChatCompletionStream`.
+ */
+function bodyStream(startHelper: StartHelper<ChatCompletionStream, LoadedStream>): ChatCompletionStream {
+  return new ChatCompletionStream(undefined, startHelper);
 }
