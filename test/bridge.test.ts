@@ -10,6 +10,7 @@ import {
   ModelGateError,
   RateLimitError,
   Stream,
+  ChatCompletionStream as ModelGateChatCompletionStream,
   type ChatCompletionChunk,
 } from "../src/index.ts";
 import { DEFAULT_MAX_LINE_LENGTH } from "../src/streaming/line-limit.ts";
@@ -391,6 +392,24 @@ describe("Stream.fromReadableStream() misuse from plain JavaScript", () => {
     ["a signal", () => new AbortController().signal],
   ])("names the controller when given %s", (_name, controller) => {
     expect(() => Stream.fromReadableStream(body(), controller() as never)).toThrow(expect.objectContaining({ name: "ModelGateError", param: "controller" }));
+  });
+});
+
+describe("the low-level constructors, called from plain JavaScript", () => {
+  it.each([
+    ["nothing", [], "makeIterator"],
+    ["an iterator instead of a function that returns one", [[][Symbol.iterator](), new AbortController()], "makeIterator"],
+    ["no controller", [() => [][Symbol.iterator](), undefined], "controller"],
+  ])("new Stream() with %s names the argument, where most code gets a Stream", (_name, args, param) => {
+    expect(() => new (Stream as unknown as new (...args: unknown[]) => unknown)(...args)).toThrow(
+      expect.objectContaining({ name: "ModelGateError", param, message: expect.stringContaining("most code gets a Stream from create({ stream: true }) or Stream.fromReadableStream()") }),
+    );
+  });
+
+  it("new ChatCompletionStream() with nothing names the argument, where the helper comes from", () => {
+    expect(() => new (ModelGateChatCompletionStream as unknown as new () => unknown)()).toThrow(
+      expect.objectContaining({ name: "ModelGateError", param: "startHelper", message: expect.stringContaining("chat.completions.stream()") }),
+    );
   });
 });
 

@@ -16,6 +16,9 @@ type ChatChunksOnly<T, Value> = [T] extends [ChatCompletionChunk]
   ? Value
   : { "textStream and reasoningStream are only available on streams of ChatCompletionChunk": never };
 
+/** Where a `Stream` usually comes from, for the constructor's errors. */
+const LOW_LEVEL = "most code gets a Stream from create({ stream: true }) or Stream.fromReadableStream()";
+
 /**
  * A streamed reply: iterate it with `for await (const chunk of stream)`.
  *
@@ -48,6 +51,10 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
    * `Stream.fromReadableStream()`.
    */
   constructor(makeIterator: () => AsyncIterator<T>, controller: AbortController, response: R, gateway?: GatewayInfo) {
+    // Plain JavaScript may call it with nothing, or as openai's `new Stream(iterator, controller)`:
+    // said here, not by a TypeError at the first read.
+    if (typeof makeIterator !== "function") throw invalidArgument("makeIterator", `a function that returns the chunks' AsyncIterator (${LOW_LEVEL})`, makeIterator);
+    if (typeof controller?.signal?.addEventListener !== "function") throw invalidArgument("controller", `an AbortController (${LOW_LEVEL})`, controller);
     this.#makeIterator = makeIterator;
     this.controller = controller;
     this.response = response;

@@ -1,4 +1,5 @@
 import { unlessAborted } from "../../pipeline/unless-aborted.ts";
+import { invalidArgument } from "../../errors/invalid-argument.ts";
 import { bridgeSource } from "../../streaming/bridge.ts";
 import type { ChatCompletion, ChatCompletionChunk, CompletionUsage } from "../../types/chat-completion.ts";
 import type { ChatCompletionMessageParam } from "../../types/chat-params.ts";
@@ -68,6 +69,11 @@ export abstract class AbstractChatCompletionRunner<Events extends EventMap<Event
    * `self` is typed by each subclass, which is what it is given).
    */
   constructor(client: Pick<Requester, "log" | "redact"> | undefined, startHelper: StartHelper<never, Helper>) {
+    // Plain JavaScript may call `new ChatCompletionStream()` as it would a stream class: said
+    // here, not as an `error` event holding a TypeError.
+    if (typeof startHelper !== "function") {
+      throw invalidArgument("startHelper", "a function that starts the helper (most code gets one from chat.completions.stream(), runTools() or ChatCompletionStream.fromReadableStream())", startHelper);
+    }
     this.#events = new EventStream(this.controller, client);
     // A throw of `startHelper` itself (a getter of plain JavaScript's options, say) rejects too: nothing throws from the call that made the object.
     // The object's own `abort()` (its `controller`) ends the wait for the code as the call's
