@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { APIConnectionError, ModelGate, ModelGateError, PaymentRequiredError, RateLimitError, Stream, type ChatCompletionChunk, type ClientOptions, type Middleware } from "../src/index.ts";
+import { APIConnectionError, ModelGate, ModelGateError, PaymentRequiredError, RateLimitError, Stream, jsonSchema, tool, type ChatCompletionChunk, type ClientOptions, type Middleware } from "../src/index.ts";
 import { createMockGateway, MOCK_API_KEY } from "../src/testing/index.ts";
 
 // Every module src/pipeline/loader.ts loads on demand fails to load here, as in a browser that went
@@ -97,8 +97,11 @@ describe("the one loader, with every on-demand module unreachable", () => {
       return (error as Error).message;
     };
     for (let call = 0; call < 2; call++) {
-      expect(await failures(() => gateway.chat.completions.parse({ model: "auto", messages, response_format: { type: "json_schema", json_schema: { name: "x", schema: { type: "object" } } } }))).toMatch(/^Could not load the code of parse\(\) \(structured outputs\), so nothing was sent/);
+      expect(await failures(() => gateway.chat.completions.parse({ model: "auto", messages, response_format: { type: "json_schema", json_schema: { name: "x", schema: { type: "object" } } } }))).toMatch(/^Could not load the code of structured outputs \(the schema reading of parse\(\), of stream\(\) and of tool\(\) tools\), so nothing was sent/);
     }
+    // A create() given tool() tools reads their schemas with that code: its caller, who never called parse(), is told why.
+    const weather = tool({ name: "weather", parameters: jsonSchema({ type: "object", properties: {} }), run: () => "sunny" });
+    expect(await failures(() => gateway.chat.completions.create({ model: "auto", messages, tools: [weather] }))).toMatch(/structured outputs .*of tool\(\) tools/);
     expect(await failures(() => gateway.embeddings.create({ model: "mock-embed", input: "x" }))).toMatch(/embeddings, images and audio endpoints/);
     expect(await failures(() => gateway.chat.completions.create({ model: "mock-fast", messages }, { maxCost: 0.01 }))).toMatch(/budgets \(maxCost, shrinkToAffordable\)/);
     expect(await failures(() => gateway.chat.completions.runTools({ model: "auto", messages, tools: [] }))).toMatch(/runTools\(\)/);

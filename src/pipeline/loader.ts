@@ -72,8 +72,12 @@ function onDemand<Module>(feature: string, load: () => Promise<Module>): (bounds
 // says so (`@__PURE__`): a page that never uses a loader leaves it out, and with it that
 // feature's import(), so a page can load only the features it calls.
 
-/** `parse()`: schemas, the incremental JSON parser, the structured stream. */
-export const loadStructured = /* @__PURE__ */ onDemand("parse() (structured outputs)", () => import("../features/structured/parse.ts"));
+/**
+ * Structured outputs: schemas, the incremental JSON parser, the structured stream. `parse()`
+ * needs it, and so do `stream()` and a `create()` given `tool()` tools, whose callers are told
+ * so when it cannot load: they never called `parse()`.
+ */
+export const loadStructured = /* @__PURE__ */ onDemand("structured outputs (the schema reading of parse(), of stream() and of tool() tools)", () => import("../features/structured/parse.ts"));
 
 /** `runTools()`: the tool runner. */
 export const loadToolRunner = /* @__PURE__ */ onDemand("runTools() (the tool runner)", () => import("../features/tools/runner.ts"));
