@@ -128,12 +128,14 @@ describe("README and docs/ code blocks", () => {
     expect(EXPECTED.filter((expected) => !nodeBlocks.some((block) => expected.block.test(block.code))).map(String)).toEqual([]);
   });
 
-  it("keeps CONTRIBUTING's two set-up commands exactly as they are, and names only scripts that exist", () => {
+  it("keeps the two set-up commands exactly as they are, in the README and in CONTRIBUTING, and names only scripts that exist", () => {
     const scripts = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts as Record<string, string>;
     const contributing = readFileSync(join(root, "CONTRIBUTING.md"), "utf8");
     for (const text of [...texts.values(), contributing]) for (const [, script] of text.matchAll(/npm run ([\w:-]+)/g)) expect(scripts, script).toHaveProperty(script!);
-    expect(contributing).toContain("```sh\nnpm ci && npm run example\n```");
-    expect(contributing).toContain("```sh\nnpm test\n```");
+    for (const text of [readme, contributing]) {
+      expect(text).toContain("```sh\nnpm ci && npm run example\n```");
+      expect(text).toContain("```sh\nnpm test\n```");
+    }
   });
 
   it("in docs/contract.md are TypeScript fragments, each with exactly one declared preamble", () => {
