@@ -1,5 +1,6 @@
 import { abortError } from "../../errors/connection-errors.ts";
 import { APIConnectionTimeoutError, ModelGateError } from "../../errors/index.ts";
+import { isModelGateError } from "../../errors/modelgate-error.ts";
 import { argumentError, invalidArgument } from "../../errors/invalid-argument.ts";
 import { keptOrRedacted, redactThrown } from "../../internal/redact-thrown.ts";
 import type { Redact } from "../../internal/redact.ts";
@@ -169,7 +170,7 @@ async function reading<T>(param: string, where: string | undefined, limits: Read
 export function unreadable(error: unknown, param: string, where: string | undefined, redact: Redact, problem = `Could not read \`${param}\``): ModelGateError {
   // Only the kept (or redacted) copy is asked anything: a getter or a Proxy trap of what the
   // source threw may throw, its own error quoting the key.
-  const cause = keptOrRedacted(error, redact, (value) => value instanceof ModelGateError);
+  const cause = keptOrRedacted(error, redact, isModelGateError);
   if (cause instanceof ModelGateError) return cause;
   const message = redact(cause instanceof Error ? cause.message : String(cause));
   const failure = new ModelGateError(`${where ? `${where}: ` : ""}${problem}: ${message}`, { cause: redactThrown(cause, redact) });
