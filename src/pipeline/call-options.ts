@@ -3,7 +3,7 @@
 // (`callOptionsWith`). Their types, with each option's documentation, are in options.ts
 // (a call's) and client/options.ts (a client's).
 import { invalidArgument } from "../errors/invalid-argument.ts";
-import type { Redact } from "../internal/redact.ts";
+import { redactNothing, type Redact } from "../internal/redact.ts";
 import { isRecord } from "../internal/values.ts";
 import { isLogLevel, LOG_LEVELS, type Logger } from "../logging/logger.ts";
 import type { ParseOptions } from "../types/structured.ts";
@@ -57,7 +57,7 @@ const CLIENT_OPTIONS: OptionCheck[] = [
  * for a client option its default. What the caller passed is quoted (a string's start) with
  * the key cut out.
  */
-export function assertOptions(options: unknown, redact: Redact = String, of: "call" | "client" = "call"): asserts options is RequestOptions {
+export function assertOptions(options: unknown, redact: Redact = redactNothing, of: "call" | "client" = "call"): asserts options is RequestOptions {
   if (!isRecord(options)) throw invalidArgument("options", "an object", options, undefined, redact);
   for (const [name, isValid, expected] of of === "client" ? CLIENT_OPTIONS : CALL_OPTIONS) {
     if (options[name] != null && !isValid(options[name])) throw invalidArgument(name, expected, options[name], undefined, redact);

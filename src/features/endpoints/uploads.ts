@@ -3,7 +3,7 @@ import { APIConnectionTimeoutError, ModelGateError } from "../../errors/index.ts
 import { isModelGateError } from "../../errors/modelgate-error.ts";
 import { argumentError, invalidArgument } from "../../errors/invalid-argument.ts";
 import { keptOrRedacted, redactThrown } from "../../internal/redact-thrown.ts";
-import type { Redact } from "../../internal/redact.ts";
+import { redactNothing, type Redact } from "../../internal/redact.ts";
 import { unlessAborted } from "../../pipeline/unless-aborted.ts";
 import { MAX_TIMER_MS } from "../../internal/values.ts";
 import type { ResponseLike, ToFileInput, ToFileOptions } from "../../media/to-file.ts";
@@ -22,7 +22,7 @@ export async function makeFile(value: ToFileInput | string | PromiseLike<ToFileI
     source = await value;
   } catch (error) {
     // A promise of the value that rejected: said of `value`, as any source that cannot be read.
-    throw unreadable(error, "value", "toFile()", String);
+    throw unreadable(error, "value", "toFile()", redactNothing);
   }
   // A string is text to upload here; as an endpoint's file it is more likely a path, and refused.
   const blob = typeof source === "string" ? new Blob([source]) : await readUpload(source, "value", "toFile()");
@@ -55,7 +55,7 @@ export async function readUpload(value: unknown, param: string, where?: string, 
   } catch (error) {
     // What telling the source apart threw (a Proxy's trap, a getter, a locked stream's
     // `getReader()`): said of `param`, as a failed read is. The SDK's own errors pass as they are.
-    throw unreadable(error, param, where, limits?.redact ?? String);
+    throw unreadable(error, param, where, limits?.redact ?? redactNothing);
   }
 }
 
@@ -155,7 +155,7 @@ async function reading<T>(param: string, where: string | undefined, limits: Read
   } catch (error) {
     stop?.();
     if (signal?.aborted) throw abortError(signal);
-    throw unreadable(error, param, where, limits?.redact ?? String);
+    throw unreadable(error, param, where, limits?.redact ?? redactNothing);
   } finally {
     clearTimeout(timer);
   }

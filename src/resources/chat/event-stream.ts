@@ -1,5 +1,6 @@
 import { APIUserAbortError, ModelGateError } from "../../errors/index.ts";
 import { invalidArgument } from "../../errors/invalid-argument.ts";
+import { redactNothing } from "../../internal/redact.ts";
 import type { Requester } from "../requester.ts";
 
 type Listener = (...args: never[]) => unknown;
@@ -241,7 +242,7 @@ export class EventStream {
         (listener as () => unknown)();
       } catch (thrown) {
         if (failure) this.#report("end", thrown);
-        else failure = { error: new ModelGateError((this.#client?.redact ?? String)(`An \`end\` listener threw: ${messageOf(thrown)}`), { cause: thrown }) };
+        else failure = { error: new ModelGateError((this.#client?.redact ?? redactNothing)(`An \`end\` listener threw: ${messageOf(thrown)}`), { cause: thrown }) };
       }
     }
     this.#settle(failure);
@@ -262,7 +263,7 @@ export class EventStream {
 
   /** A listener's throw that the outcome, settled already, cannot carry: written to the client's logger, never lost, never thrown. */
   #report(event: string, thrown: unknown): void {
-    const redact = this.#client?.redact ?? String;
+    const redact = this.#client?.redact ?? redactNothing;
     (this.#client?.log ?? console).error(redact(`An \`${event}\` listener threw: ${messageOf(thrown)}. The helper had already failed; done() keeps that failure.`), thrown);
   }
 
