@@ -1,4 +1,5 @@
 import { APIUserAbortError, ModelGateError } from "../../errors/index.ts";
+import { describeCause } from "../../errors/describe-cause.ts";
 import { invalidArgument } from "../../errors/invalid-argument.ts";
 import { redactNothing } from "../../internal/redact.ts";
 import type { Requester } from "../requester.ts";
@@ -242,7 +243,7 @@ export class EventStream {
         (listener as () => unknown)();
       } catch (thrown) {
         if (failure) this.#report("end", thrown);
-        else failure = { error: new ModelGateError((this.#client?.redact ?? redactNothing)(`An \`end\` listener threw: ${messageOf(thrown)}`), { cause: thrown }) };
+        else failure = { error: new ModelGateError((this.#client?.redact ?? redactNothing)(`An \`end\` listener threw: ${describeCause(thrown)}`), { cause: thrown }) };
       }
     }
     this.#settle(failure);
@@ -264,7 +265,7 @@ export class EventStream {
   /** A listener's throw that the outcome, settled already, cannot carry: written to the client's logger, never lost, never thrown. */
   #report(event: string, thrown: unknown): void {
     const redact = this.#client?.redact ?? redactNothing;
-    (this.#client?.log ?? console).error(redact(`An \`${event}\` listener threw: ${messageOf(thrown)}. The helper had already failed; done() keeps that failure.`), thrown);
+    (this.#client?.log ?? console).error(redact(`An \`${event}\` listener threw: ${describeCause(thrown)}. The helper had already failed; done() keeps that failure.`), thrown);
   }
 
   #add(event: string, listener: Listener, once: boolean): this {
@@ -281,15 +282,6 @@ export class EventStream {
   }
 }
 
-/** What a thrown value says, whatever it is (a getter or `toString` that throws included). */
-function messageOf(thrown: unknown): string {
-  try {
-    return thrown instanceof Error ? thrown.message : String(thrown);
-  } catch {
-    return "a value whose message cannot be read";
-  }
-}
-
 /**
  * What the `error` and `abort` events carry, as openai's helpers give them: the SDK's errors as
  * they are, a DOM `AbortError` as `APIUserAbortError`, anything else (a listener's own throw)
@@ -298,5 +290,5 @@ function messageOf(thrown: unknown): string {
 function asHelperError(thrown: unknown): ModelGateError {
   if (thrown instanceof ModelGateError) return thrown;
   if (thrown instanceof Error && thrown.name === "AbortError") return new APIUserAbortError(undefined, { cause: thrown });
-  return new ModelGateError(messageOf(thrown), { cause: thrown });
+  return new ModelGateError(describeCause(thrown), { cause: thrown });
 }
