@@ -2,6 +2,7 @@ import { APIUserAbortError, ModelGateError } from "../../errors/index.ts";
 import { describeCause } from "../../errors/describe-cause.ts";
 import { invalidArgument } from "../../errors/invalid-argument.ts";
 import { redactNothing } from "../../internal/redact.ts";
+import { assertOptions } from "../../pipeline/call-options.ts";
 import type { Requester } from "../requester.ts";
 
 type Listener = (...args: never[]) => unknown;
@@ -169,7 +170,8 @@ export class EventStream {
    */
   follow(signal: unknown): void {
     if (signal == null) return;
-    if (typeof (signal as AbortSignal).addEventListener !== "function") throw invalidArgument("signal", "an AbortSignal", signal);
+    // Checked as every call option is: the helper follows it before its request's own check runs.
+    assertOptions({ signal });
     const caller = signal as AbortSignal;
     const forward = () => this.controller.abort(caller.reason);
     if (caller.aborted) return forward();
