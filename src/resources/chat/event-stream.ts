@@ -3,6 +3,7 @@ import { describeCause } from "../../errors/describe-cause.ts";
 import { invalidArgument } from "../../errors/invalid-argument.ts";
 import { redactNothing } from "../../internal/redact.ts";
 import { assertOptions } from "../../pipeline/call-options.ts";
+import { queue } from "../../streaming/queue.ts";
 import type { Requester } from "../requester.ts";
 
 type Listener = (...args: never[]) => unknown;
@@ -106,23 +107,24 @@ export class EventStream {
    * the helper's failure after what it holds.
    */
   events(event: string): AsyncIterableIterator<unknown[]> {
-    const queue: unknown[][] = [];
-    const readers: { resolve: (result: IteratorResult<unknown[]>) => void; reject: (error: unknown) => void }[] = [];
+    // First in, first out at a constant cost each, however far the reader lags the helper.
+    const values = queue<unknown[]>();
+    const readers = queue<{ resolve: (result: IteratorResult<unknown[]>) => void; reject: (error: unknown) => void }>();
     let over = this.#ended;
     let failure: { error: unknown } | undefined;
     // Hands out what is there: the values first, then the failure (once), then the end.
     const settle = () => {
-      while (readers.length > 0 && queue.length > 0) readers.shift()!.resolve({ value: queue.shift()!, done: false });
-      if (queue.length > 0) return;
-      if (failure && readers.length > 0) {
+      while (readers.size > 0 && values.size > 0) readers.shift()!.resolve({ value: values.shift()!, done: false });
+      if (values.size > 0) return;
+      if (failure && readers.size > 0) {
         const { error } = failure;
         failure = undefined;
         readers.shift()!.reject(error);
       }
-      if (over && !failure) while (readers.length > 0) readers.shift()!.resolve({ value: undefined, done: true });
+      if (over && !failure) while (readers.size > 0) readers.shift()!.resolve({ value: undefined, done: true });
     };
     const take = (...args: unknown[]) => {
-      queue.push(args);
+      values.push(args);
       settle();
     };
     // `end` follows a failure at once: the failure is handed out then.
@@ -145,7 +147,7 @@ export class EventStream {
       }),
       return: () => {
         over = true;
-        queue.length = 0;
+        values.clear();
         failure = undefined;
         stop();
         settle();
