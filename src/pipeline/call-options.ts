@@ -17,13 +17,16 @@ const isBoolean = (value: unknown): boolean => typeof value === "boolean";
 /** A number of 0 or more (`Infinity` included: no limit). */
 const isNonNegative = (value: unknown): boolean => typeof value === "number" && value >= 0;
 
+/** An `AbortSignal`, told by what the SDK uses of one (a signal of another realm or a polyfill passes). */
+export const isAbortSignal = (value: unknown): value is AbortSignal => typeof (value as AbortSignal | null | undefined)?.addEventListener === "function";
+
 /** An option that is checked: its name, its test, and what a value must be. */
 type OptionCheck = [name: string, isValid: (value: unknown) => boolean, expected: string];
 
 /** The per-call options that are checked. */
 const CALL_OPTIONS: OptionCheck[] = [
   ["shrinkToAffordable", isBoolean, "true or false"],
-  ["signal", (value) => typeof (value as AbortSignal).addEventListener === "function", "an AbortSignal"],
+  ["signal", isAbortSignal, "an AbortSignal"],
   ["headers", (value) => typeof value === "object", "a Headers, [name, value] pairs or a record"],
   ["query", isRecord, "a record of parameters"],
   ["timeout", isNonNegative, "a non-negative number of milliseconds"],

@@ -14,6 +14,7 @@
 import { APIConnectionTimeoutError } from "../errors/connection-errors.ts";
 import { ModelGateError } from "../errors/modelgate-error.ts";
 import { isRecord } from "../internal/values.ts";
+import { isAbortSignal } from "./call-options.ts";
 import { limits } from "./limits.ts";
 import { unlessAborted } from "./unless-aborted.ts";
 
@@ -34,7 +35,7 @@ export function callBounds(options: unknown, clientTimeout: number): LoadBounds 
   if (!isRecord(options)) return { timeout: clientTimeout };
   const { signal, timeout } = options;
   return {
-    signal: typeof (signal as AbortSignal | undefined)?.addEventListener === "function" ? (signal as AbortSignal) : undefined,
+    signal: isAbortSignal(signal) ? signal : undefined,
     timeout: typeof timeout === "number" && timeout >= 0 ? timeout : clientTimeout,
   };
 }
