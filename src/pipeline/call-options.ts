@@ -1,12 +1,14 @@
 // Options as the SDK reads and checks them: the one place that says what a call option and a
-// client option must be (`assertOptions`), and how a call's options are read into a copy
-// (`callOptionsWith`). Their types, with each option's documentation, are in options.ts
-// (a call's) and client/options.ts (a client's).
+// client option must be (`assertOptions`), how a call's options are read into a copy
+// (`callOptionsWith`), and what bounds a call's waits outside its attempts (`callBounds`: code
+// loading, the catalogue, an upload's reading). Their types, with each option's documentation,
+// are in options.ts (a call's) and client/options.ts (a client's).
 import { invalidArgument } from "../errors/invalid-argument.ts";
 import { redactNothing, type Redact } from "../internal/redact.ts";
 import { isRecord } from "../internal/values.ts";
 import { isLogLevel, LOG_LEVELS, type Logger } from "../logging/logger.ts";
 import type { ParseOptions } from "../types/structured.ts";
+import type { LoadBounds } from "./loader.ts";
 import type { RequestOptions } from "./options.ts";
 
 function isFunction(value: unknown): boolean {
@@ -102,4 +104,18 @@ export function callOptionsWith(options: unknown, overrides: object): Record<str
     }
   }
   return Object.assign(copy, overrides);
+}
+
+/**
+ * The bounds of a call, read from its options as they came (plain JavaScript may pass anything:
+ * an option of the wrong kind is left to the call's own check, which names it) over the
+ * client's `timeout`.
+ */
+export function callBounds(options: unknown, clientTimeout: number): LoadBounds {
+  if (!isRecord(options)) return { timeout: clientTimeout };
+  const { signal, timeout } = options;
+  return {
+    signal: isAbortSignal(signal) ? signal : undefined,
+    timeout: typeof timeout === "number" && timeout >= 0 ? timeout : clientTimeout,
+  };
 }

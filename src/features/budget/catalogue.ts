@@ -4,9 +4,8 @@
 // waiting (aborted, timed out), the fetch is aborted too, so nothing keeps the process alive.
 import { APIConnectionTimeoutError, APIError } from "../../errors/index.ts";
 import { isRecord } from "../../internal/values.ts";
-import { assertOptions } from "../../pipeline/call-options.ts";
+import { assertOptions, callBounds } from "../../pipeline/call-options.ts";
 import { limits, type Limits } from "../../pipeline/limits.ts";
-import { callBounds } from "../../pipeline/loader.ts";
 import { unlessAborted } from "../../pipeline/unless-aborted.ts";
 import type { Requester } from "../../resources/requester.ts";
 import type { Model, ModelList } from "../../types/index.ts";

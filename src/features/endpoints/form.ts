@@ -1,6 +1,6 @@
 import { invalidArgument } from "../../errors/invalid-argument.ts";
 import type { Redact } from "../../internal/redact.ts";
-import { callBounds } from "../../pipeline/loader.ts";
+import { callBounds } from "../../pipeline/call-options.ts";
 import type { Requester } from "../../resources/requester.ts";
 import type { CallOptions } from "./checks.ts";
 import { readUpload, unreadable } from "./uploads.ts";
