@@ -2,7 +2,7 @@ import { keptOrRedacted } from "../internal/redact-thrown.ts";
 import type { Redact } from "../internal/redact.ts";
 import { APIConnectionError, brokenBodyError } from "./connection-errors.ts";
 import { describeCause } from "./describe-cause.ts";
-import { ModelGateError } from "./modelgate-error.ts";
+import { isModelGateError, ModelGateError } from "./modelgate-error.ts";
 
 /**
  * A thrown value as the SDK may keep it: itself where it is provably free of the key, else a
@@ -12,7 +12,7 @@ import { ModelGateError } from "./modelgate-error.ts";
  * `Authorization` header.
  */
 export function withoutKey(thrown: unknown, redact: Redact): unknown {
-  return keptOrRedacted(thrown, redact, (value) => value instanceof ModelGateError);
+  return keptOrRedacted(thrown, redact, isModelGateError);
 }
 
 /**

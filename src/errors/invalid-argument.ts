@@ -1,5 +1,5 @@
 import { excerpt } from "../internal/values.ts";
-import type { Redact } from "../internal/redact.ts";
+import { redactNothing, type Redact } from "../internal/redact.ts";
 import { ModelGateError } from "./modelgate-error.ts";
 
 /**
@@ -44,7 +44,7 @@ export function unboundMethodError(method: string): ModelGateError {
  * has cut the key out of it), a symbol, number or bigint too (redacted); a function is not
  * (its source may hold anything).
  */
-export function describeValue(value: unknown, redact: Redact = String): string {
+export function describeValue(value: unknown, redact: Redact = redactNothing): string {
   if (value === undefined) return "nothing";
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";

@@ -12,3 +12,12 @@ export class ModelGateError extends Error {
    */
   declare readonly param?: string | null;
 }
+
+/**
+ * Whether `value` is one of the SDK's own errors. Their messages are the SDK's words, with the
+ * key already cut out, so a thrown one is kept as its class wherever a thrown value is copied
+ * without the key (`keptOrRedacted`).
+ */
+export function isModelGateError(value: unknown): value is ModelGateError {
+  return value instanceof ModelGateError;
+}

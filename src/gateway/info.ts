@@ -1,4 +1,4 @@
-import { redactValue, type Redact } from "../internal/redact.ts";
+import { redactNothing, redactValue, type Redact } from "../internal/redact.ts";
 import { isRecord } from "../internal/values.ts";
 import type { CompletionUsage, GatewayInfo } from "../types/chat-completion.ts";
 
@@ -9,7 +9,7 @@ export type { GatewayInfo };
  * The info known before any body is read: the request's model and the response's headers,
  * cut by `redact` (a server may echo anything in a header, the key included).
  */
-export function gatewayInfo(requestBody: unknown, headers: Headers | undefined, attempts: number, redact: Redact = (text) => text): GatewayInfo {
+export function gatewayInfo(requestBody: unknown, headers: Headers | undefined, attempts: number, redact: Redact = redactNothing): GatewayInfo {
   const header = (name: string) => headerText(headers, name, redact);
   // Only a plain decimal number of USD counts: anything else is not something the gateway said.
   const costHeader = headers?.get("x-modelgate-cost");

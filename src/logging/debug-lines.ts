@@ -1,5 +1,5 @@
 // The lines `logLevel: "debug"` writes: what the pipeline did, with credentials left out.
-import { CREDENTIAL_HEADERS, type Redact } from "../internal/redact.ts";
+import { CREDENTIAL_HEADERS, redactNothing, type Redact } from "../internal/redact.ts";
 import type { Logger } from "./logger.ts";
 
 /** What happened, as the pipeline reports it; the wording is made here. */
@@ -14,7 +14,7 @@ export type DebugLine =
  * it shows (the URL, every header value, what a server sent), whatever header or query
  * parameter carries the key (`defaultQuery: { key }`, a custom header).
  */
-export function logDebug(log: Logger, line: DebugLine, redact: Redact = (text) => text): void {
+export function logDebug(log: Logger, line: DebugLine, redact: Redact = redactNothing): void {
   switch (line[0]) {
     case "request":
       return log.debug(`modelgate: ${line[1]} ${redact(line[2])}`, { attempt: line[3], headers: headersForLog(line[4], redact) });
@@ -30,7 +30,7 @@ export function logDebug(log: Logger, line: DebugLine, redact: Redact = (text) =
 }
 
 /** Headers as a plain object for a log line: credentials replaced by `[redacted]`, every other value redacted. */
-export function headersForLog(headers: Headers, redact: Redact = (text) => text): Record<string, string> {
+export function headersForLog(headers: Headers, redact: Redact = redactNothing): Record<string, string> {
   const shown: Record<string, string> = {};
   headers.forEach((value, name) => {
     // A header's name can carry the key too (a gateway that names a header after it). A

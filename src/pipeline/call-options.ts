@@ -1,12 +1,14 @@
 // Options as the SDK reads and checks them: the one place that says what a call option and a
-// client option must be (`assertOptions`), and how a call's options are read into a copy
-// (`callOptionsWith`). Their types, with each option's documentation, are in options.ts
-// (a call's) and client/options.ts (a client's).
+// client option must be (`assertOptions`), how a call's options are read into a copy
+// (`callOptionsWith`), and what bounds a call's waits outside its attempts (`callBounds`: code
+// loading, the catalogue, an upload's reading). Their types, with each option's documentation,
+// are in options.ts (a call's) and client/options.ts (a client's).
 import { invalidArgument } from "../errors/invalid-argument.ts";
-import type { Redact } from "../internal/redact.ts";
+import { redactNothing, type Redact } from "../internal/redact.ts";
 import { isRecord } from "../internal/values.ts";
 import { isLogLevel, LOG_LEVELS, type Logger } from "../logging/logger.ts";
 import type { ParseOptions } from "../types/structured.ts";
+import type { LoadBounds } from "./loader.ts";
 import type { RequestOptions } from "./options.ts";
 
 function isFunction(value: unknown): boolean {
@@ -17,13 +19,16 @@ const isBoolean = (value: unknown): boolean => typeof value === "boolean";
 /** A number of 0 or more (`Infinity` included: no limit). */
 const isNonNegative = (value: unknown): boolean => typeof value === "number" && value >= 0;
 
+/** An `AbortSignal`, told by what the SDK uses of one (a signal of another realm or a polyfill passes). */
+export const isAbortSignal = (value: unknown): value is AbortSignal => typeof (value as AbortSignal | null | undefined)?.addEventListener === "function";
+
 /** An option that is checked: its name, its test, and what a value must be. */
 type OptionCheck = [name: string, isValid: (value: unknown) => boolean, expected: string];
 
 /** The per-call options that are checked. */
 const CALL_OPTIONS: OptionCheck[] = [
   ["shrinkToAffordable", isBoolean, "true or false"],
-  ["signal", (value) => typeof (value as AbortSignal).addEventListener === "function", "an AbortSignal"],
+  ["signal", isAbortSignal, "an AbortSignal"],
   ["headers", (value) => typeof value === "object", "a Headers, [name, value] pairs or a record"],
   ["query", isRecord, "a record of parameters"],
   ["timeout", isNonNegative, "a non-negative number of milliseconds"],
@@ -57,7 +62,7 @@ const CLIENT_OPTIONS: OptionCheck[] = [
  * for a client option its default. What the caller passed is quoted (a string's start) with
  * the key cut out.
  */
-export function assertOptions(options: unknown, redact: Redact = String, of: "call" | "client" = "call"): asserts options is RequestOptions {
+export function assertOptions(options: unknown, redact: Redact = redactNothing, of: "call" | "client" = "call"): asserts options is RequestOptions {
   if (!isRecord(options)) throw invalidArgument("options", "an object", options, undefined, redact);
   for (const [name, isValid, expected] of of === "client" ? CLIENT_OPTIONS : CALL_OPTIONS) {
     if (options[name] != null && !isValid(options[name])) throw invalidArgument(name, expected, options[name], undefined, redact);
@@ -99,4 +104,18 @@ export function callOptionsWith(options: unknown, overrides: object): Record<str
     }
   }
   return Object.assign(copy, overrides);
+}
+
+/**
+ * The bounds of a call, read from its options as they came (plain JavaScript may pass anything:
+ * an option of the wrong kind is left to the call's own check, which names it) over the
+ * client's `timeout`.
+ */
+export function callBounds(options: unknown, clientTimeout: number): LoadBounds {
+  if (!isRecord(options)) return { timeout: clientTimeout };
+  const { signal, timeout } = options;
+  return {
+    signal: isAbortSignal(signal) ? signal : undefined,
+    timeout: typeof timeout === "number" && timeout >= 0 ? timeout : clientTimeout,
+  };
 }

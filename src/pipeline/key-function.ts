@@ -1,5 +1,6 @@
 import { abortError } from "../errors/connection-errors.ts";
 import { APIConnectionTimeoutError, ModelGateError } from "../errors/index.ts";
+import { isModelGateError } from "../errors/modelgate-error.ts";
 import { keptOrRedacted } from "../internal/redact-thrown.ts";
 import type { Redact } from "../internal/redact.ts";
 import { assertAPIKey, type APIKeyFunction } from "./auth.ts";
@@ -27,7 +28,7 @@ export async function keyFrom(
     if (controller.signal.aborted) throw abortError(controller.signal);
     // What it threw may quote a key it gave before (a failed refresh) or hold a request: it
     // is kept only where provably free of every key, else as a redacted copy.
-    const cause = keptOrRedacted(error, redact, (value) => value instanceof ModelGateError);
+    const cause = keptOrRedacted(error, redact, isModelGateError);
     throw new ModelGateError("The `apiKey` function threw, so no request was sent; see `cause`.", { cause });
   } finally {
     release();

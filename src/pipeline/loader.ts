@@ -13,7 +13,6 @@
 // (test/architecture.test.ts checks it).
 import { APIConnectionTimeoutError } from "../errors/connection-errors.ts";
 import { ModelGateError } from "../errors/modelgate-error.ts";
-import { isRecord } from "../internal/values.ts";
 import { limits } from "./limits.ts";
 import { unlessAborted } from "./unless-aborted.ts";
 
@@ -23,20 +22,6 @@ export interface LoadBounds {
   signal?: AbortSignal | null | undefined;
   /** Milliseconds: past them the wait ends with `APIConnectionTimeoutError` (`Infinity`: no limit). */
   timeout: number;
-}
-
-/**
- * The bounds of a call, read from its options as they came (plain JavaScript may pass anything:
- * an option of the wrong kind is left to the call's own check, which names it) over the
- * client's `timeout`.
- */
-export function callBounds(options: unknown, clientTimeout: number): LoadBounds {
-  if (!isRecord(options)) return { timeout: clientTimeout };
-  const { signal, timeout } = options;
-  return {
-    signal: typeof (signal as AbortSignal | undefined)?.addEventListener === "function" ? (signal as AbortSignal) : undefined,
-    timeout: typeof timeout === "number" && timeout >= 0 ? timeout : clientTimeout,
-  };
 }
 
 /**

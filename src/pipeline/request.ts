@@ -1,7 +1,8 @@
 import { APIConnectionTimeoutError, APIError, APIUserAbortError } from "../errors/index.ts";
 import type { Redact } from "../internal/redact.ts";
 import { gatewayInfo, type GatewayInfo } from "../gateway/info.ts";
-import { callBounds, loadTracing } from "./loader.ts";
+import { callBounds } from "./call-options.ts";
+import { loadTracing } from "./loader.ts";
 import type { Logger } from "../logging/logger.ts";
 import { warnUntraced } from "../logging/untraced.ts";
 import type { BodyReader } from "../streaming/body-reader.ts";

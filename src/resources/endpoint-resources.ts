@@ -1,4 +1,5 @@
-import { callBounds, loadEndpoints } from "../pipeline/loader.ts";
+import { callBounds } from "../pipeline/call-options.ts";
+import { loadEndpoints } from "../pipeline/loader.ts";
 import { createAPIPromise, type APIPromise, type Outcome } from "../pipeline/api-promise.ts";
 import type { RequestOptions } from "../pipeline/options.ts";
 import type { Stream } from "../streaming/stream.ts";

@@ -1,5 +1,6 @@
 import { APIConnectionError, ModelGateError, errorFromBody, errorFromStreamEvent, type ErrorContext } from "../errors/index.ts";
 import { learnFrom, type GatewayInfo } from "../gateway/info.ts";
+import { redactNothing } from "../internal/redact.ts";
 import { excerpt, isRecord } from "../internal/values.ts";
 import { readChunkChoice } from "./response-message.ts";
 import type { ServerSentEvent } from "./sse-decoder.ts";
@@ -77,7 +78,7 @@ export class ChunkEvents<T> {
       // A named event is not meant for a chunk reader unless it holds one (below): a `ping`'s text is no error.
       if (named) return;
       // Redacted before the cut, with room past it so a key the cut goes through is caught whole.
-      const shown = JSON.stringify(excerpt((this.#context.redact ?? String)(data.slice(0, 2 * EXCERPT_LENGTH)), EXCERPT_LENGTH));
+      const shown = JSON.stringify(excerpt((this.#context.redact ?? redactNothing)(data.slice(0, 2 * EXCERPT_LENGTH)), EXCERPT_LENGTH));
       this.failure = bodyEnded
         ? new APIConnectionError(`The stream ended in the middle of an event (its data is incomplete: ${shown}).`)
         : new ModelGateError(`The stream sent data that is not valid JSON: ${shown}`);
@@ -120,14 +121,14 @@ export class ChunkEvents<T> {
         // shorten the answer without a word.
         const content = isRecord(choice.delta) ? choice.delta.content : undefined;
         if (content != null && typeof content !== "string") {
-          const shown = excerpt((this.#context.redact ?? String)(JSON.stringify(content) ?? String(content)), EXCERPT_LENGTH);
+          const shown = excerpt((this.#context.redact ?? redactNothing)(JSON.stringify(content) ?? String(content)), EXCERPT_LENGTH);
           this.failure = new ModelGateError(`The stream sent a delta whose content is ${shown}, neither text nor a list of parts, so the answer cannot be read.`);
           return;
         }
         // Any index but a number (a numeric string was read as one) or none (choice 0) cannot be
         // placed: taken for choice 0 it would merge two answers into one without a word.
         if (choice.index != null && !Number.isInteger(choice.index)) {
-          const shown = excerpt((this.#context.redact ?? String)(JSON.stringify(choice.index) ?? String(choice.index)), EXCERPT_LENGTH);
+          const shown = excerpt((this.#context.redact ?? redactNothing)(JSON.stringify(choice.index) ?? String(choice.index)), EXCERPT_LENGTH);
           this.failure = new ModelGateError(`The stream sent a choice whose index is ${shown}, not a whole number, so it cannot be told which choice it continues.`);
           return;
         }

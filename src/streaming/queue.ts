@@ -5,6 +5,8 @@ export interface Queue<T> {
   shift(): T | undefined;
   /** Drops every value. */
   clear(): void;
+  /** How many values it holds. */
+  readonly size: number;
 }
 
 /**
@@ -34,6 +36,9 @@ export function queue<T>(): Queue<T> {
     },
     clear() {
       items.length = head = 0;
+    },
+    get size() {
+      return items.length - head;
     },
   };
 }

@@ -2,11 +2,11 @@
 // calls that need it at the same time, and revalidated with its ETag when it is more than
 // five minutes old. The fetch belongs to the calls waiting on it: when the last of them stops
 // waiting (aborted, timed out), the fetch is aborted too, so nothing keeps the process alive.
-import { abortError } from "../../errors/connection-errors.ts";
 import { APIConnectionTimeoutError, APIError } from "../../errors/index.ts";
-import { invalidArgument } from "../../errors/invalid-argument.ts";
+import { isRecord } from "../../internal/values.ts";
+import { assertOptions, callBounds } from "../../pipeline/call-options.ts";
+import { limits, type Limits } from "../../pipeline/limits.ts";
 import { unlessAborted } from "../../pipeline/unless-aborted.ts";
-import { isRecord, MAX_TIMER_MS } from "../../internal/values.ts";
 import type { Requester } from "../../resources/requester.ts";
 import type { Model, ModelList } from "../../types/index.ts";
 import { dearest, pricingOf } from "./worst-case.ts";
@@ -42,28 +42,29 @@ const caches = new WeakMap<object, CacheEntry>();
  * goes on for the other callers, and is aborted when none is left.
  */
 export function catalogueOf(client: Requester, signal?: AbortSignal | null, timeoutMs?: number): Promise<Catalogue> {
-  if (signal != null && typeof (signal as AbortSignal).addEventListener !== "function") return Promise.reject(invalidArgument("signal", "an AbortSignal", signal));
-  if (signal?.aborted) return Promise.reject(abortError(signal));
+  // A call's own timeout when it gives a valid one (the pipeline names a bad one), else the client's.
+  const { timeout } = callBounds({ timeout: timeoutMs }, client.timeout);
+  let wait: Limits;
+  try {
+    // Checked as every call option is: the catalogue is asked for before the call's own check runs.
+    assertOptions({ signal });
+    // The same abort wait as every other step of a call, so an abort or a timeout here reads as it does there.
+    wait = limits(signal, timeout, () => new APIConnectionTimeoutError(`The model catalogue (for maxCost) did not arrive within ${timeout} ms (timeout).`));
+  } catch (error) {
+    return Promise.reject(error);
+  }
   let entry = caches.get(client.cache);
   if (!entry) caches.set(client.cache, (entry = {}));
   const { current } = entry;
-  if (current && Date.now() - current.fetchedAt < CATALOGUE_MAX_AGE_MS) return Promise.resolve(current);
+  if (current && Date.now() - current.fetchedAt < CATALOGUE_MAX_AGE_MS) {
+    wait.release();
+    return Promise.resolve(current);
+  }
   const cache = entry;
   const pending = (cache.pending ??= startFetch(client, cache));
   pending.waiting++;
-
-  const wait = new AbortController();
-  const onAbort = () => wait.abort(abortError(signal as AbortSignal));
-  signal?.addEventListener("abort", onAbort, { once: true });
-  // A call's own timeout when it gives a valid one (the pipeline names a bad one), else the client's.
-  const limit = typeof timeoutMs === "number" && timeoutMs >= 0 ? timeoutMs : client.timeout;
-  const timer =
-    limit < MAX_TIMER_MS
-      ? setTimeout(() => wait.abort(new APIConnectionTimeoutError(`The model catalogue (for maxCost) did not arrive within ${limit} ms (timeout).`)), limit)
-      : undefined;
-  return unlessAborted(pending.catalogue, wait.signal).finally(() => {
-    clearTimeout(timer);
-    signal?.removeEventListener("abort", onAbort);
+  return unlessAborted(pending.catalogue, wait.controller.signal).finally(() => {
+    wait.release();
     pending.waiting--;
     // Nobody waits any more: the fetch is given up (a caller that comes later starts its own).
     if (pending.waiting === 0 && cache.pending === pending) {

@@ -1,5 +1,6 @@
 import { abortError } from "../../errors/connection-errors.ts";
 import type { EventStream } from "../../resources/chat/event-stream.ts";
+import { queue } from "../../streaming/queue.ts";
 
 /**
  * What to take from each event listened to: the value to queue for the loop, or `undefined` to
@@ -15,8 +16,8 @@ export type Taps<T> = Record<string, (value: never) => T | undefined>;
  * the helper ended, it ends at once, or throws the helper's error.
  */
 export function listen<T>(events: EventStream, event: string | Taps<T>, stop: () => void): AsyncIterable<T> {
-  const queue: T[] = [];
-  let head = 0;
+  // First in, first out at a constant cost per value, however far the loop lags the helper.
+  const values = queue<T>();
   let ended = false;
   let failure: { error: unknown } | undefined;
   let wake: (() => void) | undefined;
@@ -25,7 +26,7 @@ export function listen<T>(events: EventStream, event: string | Taps<T>, stop: ()
     wake = undefined;
   };
   const take = (value: T) => {
-    queue.push(value);
+    values.push(value);
     wakeUp();
   };
   const fail = (error: unknown) => {
@@ -61,7 +62,7 @@ export function listen<T>(events: EventStream, event: string | Taps<T>, stop: ()
         const { signal } = events.controller;
         if (!ended && signal.aborted) {
           ended = true;
-          queue.length = head = 0;
+          values.clear();
           unlisten();
           late = undefined;
           throw abortError(signal);
@@ -71,13 +72,8 @@ export function listen<T>(events: EventStream, event: string | Taps<T>, stop: ()
           late = undefined;
           ended = true;
         }
-        while (head === queue.length && !failure && !ended) await new Promise<void>((resolve) => (wake = resolve));
-        if (head < queue.length) {
-          const value = queue[head] as T;
-          queue[head++] = undefined as T;
-          if (head === queue.length) queue.length = head = 0;
-          return { value, done: false };
-        }
+        while (values.size === 0 && !failure && !ended) await new Promise<void>((resolve) => (wake = resolve));
+        if (values.size > 0) return { value: values.shift() as T, done: false };
         ended = true;
         unlisten();
         if (failure) {
@@ -90,7 +86,7 @@ export function listen<T>(events: EventStream, event: string | Taps<T>, stop: ()
       async return(): Promise<IteratorResult<T>> {
         const early = !ended;
         ended = true;
-        queue.length = head = 0;
+        values.clear();
         failure = undefined;
         unlisten();
         if (early) stop();

@@ -1,6 +1,6 @@
 import { invalidArgument } from "../../errors/invalid-argument.ts";
 import type { Redact } from "../../internal/redact.ts";
-import { isRecord } from "../../internal/values.ts";
+import { callBounds } from "../../pipeline/call-options.ts";
 import type { Requester } from "../../resources/requester.ts";
 import type { CallOptions } from "./checks.ts";
 import { readUpload, unreadable } from "./uploads.ts";
@@ -26,10 +26,7 @@ export interface FileField {
  * the options themselves later).
  */
 export async function multipartForm(client: Requester, params: Record<string, unknown>, files: Record<string, FileField>, options: CallOptions): Promise<FormData> {
-  const given: unknown = isRecord(options) ? options.signal : undefined;
-  const signal = typeof (given as AbortSignal | undefined)?.addEventListener === "function" ? (given as AbortSignal) : undefined;
-  const timeout = isRecord(options) && typeof options.timeout === "number" && options.timeout >= 0 ? options.timeout : client.timeout;
-  const limits = { signal, timeout, redact: client.redact };
+  const bounds = { ...callBounds(options, client.timeout), redact: client.redact };
   const form = new FormData();
   for (const [name, field] of Object.entries(files)) {
     await naming(name, client.redact, async () => {
@@ -37,9 +34,9 @@ export async function multipartForm(client: Requester, params: Record<string, un
       if (value == null && !field.required) return;
       if (Array.isArray(value) && field.most > 1) {
         if (value.length === 0 || value.length > field.most) throw invalidArgument(name, `one file or a list of 1 to ${field.most}`, value);
-        for (const [index, item] of value.entries()) appendFile(form, `${name}[]`, await readUpload(item, `${name}[${index}]`, undefined, limits), field.kind);
+        for (const [index, item] of value.entries()) appendFile(form, `${name}[]`, await readUpload(item, `${name}[${index}]`, undefined, bounds), field.kind);
       } else {
-        appendFile(form, name, await readUpload(value, name, undefined, limits), field.kind);
+        appendFile(form, name, await readUpload(value, name, undefined, bounds), field.kind);
       }
     });
   }

@@ -1,5 +1,6 @@
 import { errorFromBody, errorFromStreamEvent } from "../../errors/from-body.ts";
 import { APIConnectionError, APIError, ModelGateError } from "../../errors/index.ts";
+import { redactNothing } from "../../internal/redact.ts";
 import { excerpt, isRecord } from "../../internal/values.ts";
 import type { BodyReader } from "../../streaming/body-reader.ts";
 import type { SSEChunkOptions } from "../../streaming/sse-chunks.ts";
@@ -70,7 +71,7 @@ async function* imageEvents(response: Response, reader: BodyReader, count: numbe
     try {
       parsed = JSON.parse(data);
     } catch {
-      const shown = JSON.stringify(excerpt((context.redact ?? String)(data.slice(0, 2 * EXCERPT_LENGTH)), EXCERPT_LENGTH));
+      const shown = JSON.stringify(excerpt((context.redact ?? redactNothing)(data.slice(0, 2 * EXCERPT_LENGTH)), EXCERPT_LENGTH));
       return bodyEnded
         ? new APIConnectionError(`The image stream ended in the middle of an event (its data is incomplete: ${shown}).`)
         : new ModelGateError(`The image stream sent data that is not valid JSON: ${shown}`);

@@ -1,10 +1,12 @@
 import { abortError } from "../../errors/connection-errors.ts";
 import { APIConnectionTimeoutError, ModelGateError } from "../../errors/index.ts";
+import { isModelGateError } from "../../errors/modelgate-error.ts";
 import { argumentError, invalidArgument } from "../../errors/invalid-argument.ts";
 import { keptOrRedacted, redactThrown } from "../../internal/redact-thrown.ts";
-import type { Redact } from "../../internal/redact.ts";
+import { redactNothing, type Redact } from "../../internal/redact.ts";
+import { limits, type Limits } from "../../pipeline/limits.ts";
+import type { LoadBounds } from "../../pipeline/loader.ts";
 import { unlessAborted } from "../../pipeline/unless-aborted.ts";
-import { MAX_TIMER_MS } from "../../internal/values.ts";
 import type { ResponseLike, ToFileInput, ToFileOptions } from "../../media/to-file.ts";
 
 // Uploads as openai's users write them. Nothing here imports `node:*`: a Node `fs.ReadStream`
@@ -21,7 +23,7 @@ export async function makeFile(value: ToFileInput | string | PromiseLike<ToFileI
     source = await value;
   } catch (error) {
     // A promise of the value that rejected: said of `value`, as any source that cannot be read.
-    throw unreadable(error, "value", "toFile()", String);
+    throw unreadable(error, "value", "toFile()", redactNothing);
   }
   // A string is text to upload here; as an endpoint's file it is more likely a path, and refused.
   const blob = typeof source === "string" ? new Blob([source]) : await readUpload(source, "value", "toFile()");
@@ -30,11 +32,11 @@ export async function makeFile(value: ToFileInput | string | PromiseLike<ToFileI
   return new File([blob], fileName, { type: type ?? blob.type, ...(options?.lastModified !== undefined && { lastModified: options.lastModified }) });
 }
 
-/** What bounds the reading of a call's upload: the call's signal and timeout, and the client's redaction for its errors. */
-export interface ReadLimits {
-  signal?: AbortSignal | undefined;
-  /** Milliseconds the reading may take (the call's `timeout`): past it, `APIConnectionTimeoutError`. */
-  timeout: number;
+/**
+ * What bounds the reading of a call's upload: the call's signal and timeout (`callBounds`: past
+ * the timeout, `APIConnectionTimeoutError`), and the client's redaction for its errors.
+ */
+export interface ReadLimits extends LoadBounds {
   redact: Redact;
 }
 
@@ -43,29 +45,29 @@ export interface ReadLimits {
  * a retry can send them again). A `Blob` is returned as it is; what is read from a named
  * source (a stream's `path`, a `Response`'s URL, a foreign `File`'s name) comes back as a `File`
  * of that name; a `Blob` of another realm or a polyfill is read by its bytes. Bytes
- * become a `Blob`. Aborting `limits.signal`, or its timeout passing, ends the reading at once
+ * become a `Blob`. Aborting `bounds.signal`, or its timeout passing, ends the reading at once
  * (with the abort's error, or `APIConnectionTimeoutError`) and stops a stream (a `ReadableStream`
  * is cancelled, a Node stream such as `fs.ReadStream` destroyed, closing its file); a source's
  * own failure is a `ModelGateError` with the key cut out. Anything else (a string included: it is more likely a path than the bytes) is an error naming `param`.
  */
-export async function readUpload(value: unknown, param: string, where?: string, limits?: ReadLimits): Promise<Blob> {
+export async function readUpload(value: unknown, param: string, where?: string, bounds?: ReadLimits): Promise<Blob> {
   try {
-    return await readSource(value, param, where, limits);
+    return await readSource(value, param, where, bounds);
   } catch (error) {
     // What telling the source apart threw (a Proxy's trap, a getter, a locked stream's
     // `getReader()`): said of `param`, as a failed read is. The SDK's own errors pass as they are.
-    throw unreadable(error, param, where, limits?.redact ?? String);
+    throw unreadable(error, param, where, bounds?.redact ?? redactNothing);
   }
 }
 
 /** `readUpload` without the wrapping of what a hostile source throws. */
-async function readSource(value: unknown, param: string, where: string | undefined, limits: ReadLimits | undefined): Promise<Blob> {
+async function readSource(value: unknown, param: string, where: string | undefined, bounds: ReadLimits | undefined): Promise<Blob> {
   if (value instanceof Blob) return value;
   if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return new Blob([value as BlobPart]);
   if (typeof value === "object" && value !== null) {
     if (isBlobLike(value)) {
       // A Blob of another realm or a polyfill (formdata-node, an older undici): its bytes, once.
-      const bytes = await reading(param, where, limits, () => value.arrayBuffer());
+      const bytes = await reading(param, where, bounds, () => value.arrayBuffer());
       const blob = new Blob([bytes], { type: typeof value.type === "string" ? value.type : "" });
       return named(blob, typeof value.name === "string" && value.name !== "" ? value.name : undefined);
     }
@@ -73,7 +75,7 @@ async function readSource(value: unknown, param: string, where: string | undefin
     // Sent as it is, what is left would be an empty or shortened file, and the call billed.
     if (spent) throw argumentError(param, `${spent}: what it held is no longer there to send (pass a new one)`, where);
     if (isResponse(value)) {
-      const blob = await reading(param, where, limits, () => value.blob());
+      const blob = await reading(param, where, bounds, () => value.blob());
       return named(blob, urlName(value.url));
     }
     const parts = chunksOf(value);
@@ -82,13 +84,13 @@ async function readSource(value: unknown, param: string, where: string | undefin
       await reading(
         param,
         where,
-        limits,
+        bounds,
         async () => {
           for await (const part of parts.chunks) {
             // Leaving the loop closes the source (a ReadStream its file).
-            if (limits?.signal?.aborted) break;
+            if (bounds?.signal?.aborted) break;
             if (!(typeof part === "string" || part instanceof ArrayBuffer || ArrayBuffer.isView(part))) {
-              throw invalidArgument(param, "a stream of bytes (Uint8Array chunks)", part, where, limits?.redact);
+              throw invalidArgument(param, "a stream of bytes (Uint8Array chunks)", part, where, bounds?.redact);
             }
             read.push(part as BlobPart);
           }
@@ -105,7 +107,7 @@ async function readSource(value: unknown, param: string, where: string | undefin
     "a Blob, a File, bytes (an ArrayBuffer or a typed array), a Response, or an async iterable of bytes such as fs.createReadStream(path)",
     value,
     where,
-    limits?.redact,
+    bounds?.redact,
   );
 }
 
@@ -138,25 +140,20 @@ function isResponse(value: object): value is ResponseLike {
  * abort's error, the timeout with `APIConnectionTimeoutError`; either way `stop` stops the
  * source, whose pending read would otherwise keep it (and a file) open.
  */
-async function reading<T>(param: string, where: string | undefined, limits: ReadLimits | undefined, read: () => Promise<T>, stop?: () => void): Promise<T> {
-  const signal = limits?.signal;
-  const timeout = limits?.timeout ?? Infinity;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+async function reading<T>(param: string, where: string | undefined, bounds: ReadLimits | undefined, read: () => Promise<T>, stop?: () => void): Promise<T> {
+  const signal = bounds?.signal;
+  const timeout = bounds?.timeout ?? Infinity;
+  let wait: Limits | undefined;
   try {
-    if (signal?.aborted) throw abortError(signal);
-    const work = signal ? unlessAborted(read(), signal) : read();
-    // Past setTimeout's range (Infinity included) there is no timeout.
-    if (!(timeout < MAX_TIMER_MS)) return await work;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new APIConnectionTimeoutError(`Reading \`${param}\` took longer than the call's timeout (${timeout} ms).`)), timeout);
-    });
-    return await Promise.race([work, expired]);
+    // The abort wait of every step of a call: it throws at once for a signal already aborted.
+    wait = limits(signal, timeout, () => new APIConnectionTimeoutError(`Reading \`${param}\` took longer than the call's timeout (${timeout} ms).`));
+    return await unlessAborted(read(), wait.controller.signal);
   } catch (error) {
     stop?.();
     if (signal?.aborted) throw abortError(signal);
-    throw unreadable(error, param, where, limits?.redact ?? String);
+    throw unreadable(error, param, where, bounds?.redact ?? redactNothing);
   } finally {
-    clearTimeout(timer);
+    wait?.release();
   }
 }
 
@@ -169,7 +166,7 @@ async function reading<T>(param: string, where: string | undefined, limits: Read
 export function unreadable(error: unknown, param: string, where: string | undefined, redact: Redact, problem = `Could not read \`${param}\``): ModelGateError {
   // Only the kept (or redacted) copy is asked anything: a getter or a Proxy trap of what the
   // source threw may throw, its own error quoting the key.
-  const cause = keptOrRedacted(error, redact, (value) => value instanceof ModelGateError);
+  const cause = keptOrRedacted(error, redact, isModelGateError);
   if (cause instanceof ModelGateError) return cause;
   const message = redact(cause instanceof Error ? cause.message : String(cause));
   const failure = new ModelGateError(`${where ? `${where}: ` : ""}${problem}: ${message}`, { cause: redactThrown(cause, redact) });

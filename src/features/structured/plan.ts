@@ -1,7 +1,7 @@
 import { ModelGateError } from "../../errors/index.ts";
 import { argumentError, invalidArgument } from "../../errors/invalid-argument.ts";
 import { redactThrown } from "../../internal/redact-thrown.ts";
-import type { Redact } from "../../internal/redact.ts";
+import { redactNothing, type Redact } from "../../internal/redact.ts";
 import { isRecord } from "../../internal/values.ts";
 import { assertChatParams } from "../../resources/chat/validate.ts";
 import { resolveSchema, type ResolvedSchema } from "../../schemas/schema-source.ts";
@@ -47,7 +47,7 @@ const DEFAULT_NAME = "response";
  * Turns `parse()`'s params into `create()`'s for the chosen mode. Params that are not even an
  * object go to `create()` as they are, which names the mistake.
  */
-export function planRequest(params: unknown, mode: unknown = "json_schema", redact: Redact = (text) => text): RequestPlan {
+export function planRequest(params: unknown, mode: unknown = "json_schema", redact: Redact = redactNothing): RequestPlan {
   if (!MODES.includes(mode as StructuredOutputMode)) throw invalidArgument("structuredOutput", `one of ${MODES.map((name) => `"${name}"`).join(", ")}`, mode);
   // The caller's params are checked as the caller wrote them, before a mode adds to them.
   assertChatParams(params);

@@ -1,4 +1,6 @@
 import { abortError } from "../../errors/connection-errors.ts";
+import { unlessAborted } from "../../pipeline/unless-aborted.ts";
+import { queue, type Queue } from "../../streaming/queue.ts";
 
 /**
  * The events of a run: a live view for any number of readers, which holds no more than they
@@ -19,7 +21,7 @@ import { abortError } from "../../errors/connection-errors.ts";
 export class EventLog<T> {
   readonly #lasting: T[] = [];
   /** The events each reader has not read yet (a live event is held only here). */
-  readonly #readers = new Set<Backlog<T>>();
+  readonly #readers = new Set<Queue<T>>();
   #ended = false;
   #failure: { error: unknown } | undefined;
   #waiting: (() => void)[] = [];
@@ -27,13 +29,13 @@ export class EventLog<T> {
   /** Adds an event every reader gets, whenever it starts. */
   push(event: T): void {
     this.#lasting.push(event);
-    for (const backlog of this.#readers) backlog.add(event);
+    for (const backlog of this.#readers) backlog.push(event);
     this.#wake();
   }
 
   /** Adds an event only the readers that exist now get; with none, it is not kept at all. */
   pushLive(event: T): void {
-    for (const backlog of this.#readers) backlog.add(event);
+    for (const backlog of this.#readers) backlog.push(event);
     this.#wake();
   }
 
@@ -62,18 +64,16 @@ export class EventLog<T> {
    * called when the loop is left before the end (a `break`).
    */
   reader(signal?: AbortSignal, onEarlyReturn?: () => void): AsyncIterator<T> {
-    const backlog = new Backlog<T>(this.#lasting);
+    // First in, first out at a constant cost per event, so a reader that lags costs what it lags by.
+    const backlog = queue<T>();
+    for (const event of this.#lasting) backlog.push(event);
     let stopped = false;
-    // A reader waiting for the next event wakes at the abort (the run's own failure may come later).
-    const onAbort = () => this.#wake();
     const stop = () => {
       stopped = true;
       this.#readers.delete(backlog);
       backlog.clear();
-      signal?.removeEventListener("abort", onAbort);
     };
     if (!this.#ended) this.#readers.add(backlog);
-    signal?.addEventListener("abort", onAbort, { once: true });
     return {
       next: async () => {
         for (;;) {
@@ -82,7 +82,7 @@ export class EventLog<T> {
             stop();
             throw abortError(signal);
           }
-          if (backlog.size > 0) return { value: backlog.take(), done: false };
+          if (backlog.size > 0) return { value: backlog.shift() as T, done: false };
           if (this.#failure) {
             stop();
             throw this.#failure.error;
@@ -91,7 +91,9 @@ export class EventLog<T> {
             stop();
             return { value: undefined, done: true };
           }
-          await new Promise<void>((resolve) => this.#waiting.push(resolve));
+          // A reader waiting for the next event wakes at the abort too (the run's own failure may
+          // come later): the abort is then thrown at the top of the loop.
+          await unlessAborted(new Promise<void>((resolve) => this.#waiting.push(resolve)), signal).catch(() => {});
         }
       },
       // A reader that stops early stops reading, and holds nothing more; `onEarlyReturn` says
@@ -109,45 +111,5 @@ export class EventLog<T> {
     const waiting = this.#waiting;
     this.#waiting = [];
     for (const wake of waiting) wake();
-  }
-}
-
-/**
- * A first-in, first-out queue whose taken items are let go at once and whose storage is
- * reused, so a reader that keeps up holds next to nothing, and one that lags costs what it
- * lags by (linear: no `Array.shift`, which moves the whole rest each time).
- */
-class Backlog<T> {
-  #items: (T | undefined)[];
-  #head = 0;
-
-  constructor(first: readonly T[]) {
-    this.#items = [...first];
-  }
-
-  get size(): number {
-    return this.#items.length - this.#head;
-  }
-
-  add(item: T): void {
-    this.#items.push(item);
-  }
-
-  /** The oldest item; call only when `size > 0`. */
-  take(): T {
-    const item = this.#items[this.#head] as T;
-    this.#items[this.#head++] = undefined;
-    if (this.#head === this.#items.length) this.clear();
-    // Taken slots are dropped once they are half the array: a copy moves no more items than were taken since the last.
-    else if (this.#head >= 1024 && this.#head * 2 >= this.#items.length) {
-      this.#items = this.#items.slice(this.#head);
-      this.#head = 0;
-    }
-    return item;
-  }
-
-  clear(): void {
-    this.#items = [];
-    this.#head = 0;
   }
 }

@@ -1,6 +1,7 @@
 import type { RequestOptions } from "../../pipeline/options.ts";
 import { createAPIPromise, type APIPromise } from "../../pipeline/api-promise.ts";
-import { callBounds, loadBudget, loadChatStream, loadStructured, loadToolRunner } from "../../pipeline/loader.ts";
+import { callBounds } from "../../pipeline/call-options.ts";
+import { loadBudget, loadChatStream, loadStructured, loadToolRunner } from "../../pipeline/loader.ts";
 import { ChatCompletionRunner } from "./chat-completion-runner.ts";
 import { ChatCompletionStream } from "./chat-completion-stream.ts";
 import type { ToolRun, ToolRunOptions, ToolRunParams } from "../../types/tool-runner.ts";

@@ -1,5 +1,9 @@
 import { APIUserAbortError, ModelGateError } from "../../errors/index.ts";
+import { describeCause } from "../../errors/describe-cause.ts";
 import { invalidArgument } from "../../errors/invalid-argument.ts";
+import { redactNothing } from "../../internal/redact.ts";
+import { assertOptions } from "../../pipeline/call-options.ts";
+import { queue } from "../../streaming/queue.ts";
 import type { Requester } from "../requester.ts";
 
 type Listener = (...args: never[]) => unknown;
@@ -103,23 +107,24 @@ export class EventStream {
    * the helper's failure after what it holds.
    */
   events(event: string): AsyncIterableIterator<unknown[]> {
-    const queue: unknown[][] = [];
-    const readers: { resolve: (result: IteratorResult<unknown[]>) => void; reject: (error: unknown) => void }[] = [];
+    // First in, first out at a constant cost each, however far the reader lags the helper.
+    const values = queue<unknown[]>();
+    const readers = queue<{ resolve: (result: IteratorResult<unknown[]>) => void; reject: (error: unknown) => void }>();
     let over = this.#ended;
     let failure: { error: unknown } | undefined;
     // Hands out what is there: the values first, then the failure (once), then the end.
     const settle = () => {
-      while (readers.length > 0 && queue.length > 0) readers.shift()!.resolve({ value: queue.shift()!, done: false });
-      if (queue.length > 0) return;
-      if (failure && readers.length > 0) {
+      while (readers.size > 0 && values.size > 0) readers.shift()!.resolve({ value: values.shift()!, done: false });
+      if (values.size > 0) return;
+      if (failure && readers.size > 0) {
         const { error } = failure;
         failure = undefined;
         readers.shift()!.reject(error);
       }
-      if (over && !failure) while (readers.length > 0) readers.shift()!.resolve({ value: undefined, done: true });
+      if (over && !failure) while (readers.size > 0) readers.shift()!.resolve({ value: undefined, done: true });
     };
     const take = (...args: unknown[]) => {
-      queue.push(args);
+      values.push(args);
       settle();
     };
     // `end` follows a failure at once: the failure is handed out then.
@@ -142,7 +147,7 @@ export class EventStream {
       }),
       return: () => {
         over = true;
-        queue.length = 0;
+        values.clear();
         failure = undefined;
         stop();
         settle();
@@ -167,7 +172,8 @@ export class EventStream {
    */
   follow(signal: unknown): void {
     if (signal == null) return;
-    if (typeof (signal as AbortSignal).addEventListener !== "function") throw invalidArgument("signal", "an AbortSignal", signal);
+    // Checked as every call option is: the helper follows it before its request's own check runs.
+    assertOptions({ signal });
     const caller = signal as AbortSignal;
     const forward = () => this.controller.abort(caller.reason);
     if (caller.aborted) return forward();
@@ -241,7 +247,7 @@ export class EventStream {
         (listener as () => unknown)();
       } catch (thrown) {
         if (failure) this.#report("end", thrown);
-        else failure = { error: new ModelGateError((this.#client?.redact ?? String)(`An \`end\` listener threw: ${messageOf(thrown)}`), { cause: thrown }) };
+        else failure = { error: new ModelGateError((this.#client?.redact ?? redactNothing)(`An \`end\` listener threw: ${describeCause(thrown)}`), { cause: thrown }) };
       }
     }
     this.#settle(failure);
@@ -262,8 +268,8 @@ export class EventStream {
 
   /** A listener's throw that the outcome, settled already, cannot carry: written to the client's logger, never lost, never thrown. */
   #report(event: string, thrown: unknown): void {
-    const redact = this.#client?.redact ?? String;
-    (this.#client?.log ?? console).error(redact(`An \`${event}\` listener threw: ${messageOf(thrown)}. The helper had already failed; done() keeps that failure.`), thrown);
+    const redact = this.#client?.redact ?? redactNothing;
+    (this.#client?.log ?? console).error(redact(`An \`${event}\` listener threw: ${describeCause(thrown)}. The helper had already failed; done() keeps that failure.`), thrown);
   }
 
   #add(event: string, listener: Listener, once: boolean): this {
@@ -280,15 +286,6 @@ export class EventStream {
   }
 }
 
-/** What a thrown value says, whatever it is (a getter or `toString` that throws included). */
-function messageOf(thrown: unknown): string {
-  try {
-    return thrown instanceof Error ? thrown.message : String(thrown);
-  } catch {
-    return "a value whose message cannot be read";
-  }
-}
-
 /**
  * What the `error` and `abort` events carry, as openai's helpers give them: the SDK's errors as
  * they are, a DOM `AbortError` as `APIUserAbortError`, anything else (a listener's own throw)
@@ -297,5 +294,5 @@ function messageOf(thrown: unknown): string {
 function asHelperError(thrown: unknown): ModelGateError {
   if (thrown instanceof ModelGateError) return thrown;
   if (thrown instanceof Error && thrown.name === "AbortError") return new APIUserAbortError(undefined, { cause: thrown });
-  return new ModelGateError(messageOf(thrown), { cause: thrown });
+  return new ModelGateError(describeCause(thrown), { cause: thrown });
 }
