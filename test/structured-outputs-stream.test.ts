@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { APIConnectionError, APIError, APIUserAbortError, ModelGateError, StructuredOutputError } from "../src/index.ts";
+import { APIConnectionError, APIError, APIUserAbortError, ModelGateError, Stream, StructuredOutputError } from "../src/index.ts";
 import { sseResponse } from "./fixtures/body.ts";
 import { chunk, DONE, sseData, toolFragment } from "./fixtures/chunks.ts";
 import { recordingClient } from "./fixtures/client.ts";
@@ -248,6 +248,21 @@ describe("parse({ stream: true })", () => {
     expect(stream.requestID).toBe("req_stream");
     expect(stream.response.status).toBe(200);
     expect(await stream.text()).toBe(pieces.join(""));
+  });
+
+  it("is an ordinary subclass of Stream: partialObjectStream and finalChatCompletion() are its class's, nothing is set on the instance", async () => {
+    const { client } = streaming(pieces);
+    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
+    const plain = await client.chat.completions.create({ model: "m", messages, stream: true });
+    expect(stream).toBeInstanceOf(Stream);
+    expect(stream.constructor.name).toBe("StructuredStream");
+    expect(Object.getPrototypeOf(Object.getPrototypeOf(stream))).toBe(Stream.prototype);
+    expect(Object.getOwnPropertyNames(stream).sort()).toEqual(Object.getOwnPropertyNames(plain).sort());
+    const proto = Object.getPrototypeOf(stream) as object;
+    expect(typeof Object.getOwnPropertyDescriptor(proto, "partialObjectStream")?.get).toBe("function");
+    expect(typeof Object.getOwnPropertyDescriptor(proto, "finalChatCompletion")?.value).toBe("function");
+    expect((await stream.finalChatCompletion()).choices[0].message.parsed).toEqual({ city: "Paris", celsius: 21 });
+    await plain.text();
   });
 
   it("settles finalChatCompletion() and partialObjectStream with the error when a loop over the chunks fails", async () => {

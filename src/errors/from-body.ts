@@ -1,7 +1,10 @@
 // The error reader: the one place an `APIError` is built from what a server sent (three JSON
-// shapes, validation lists, HTML pages, plain text), its secrets cut out before any excerpt.
+// shapes, validation lists, HTML pages, plain text, a stream bridge's error frame), its secrets
+// cut out before any excerpt.
 import { excerpt, isRecord } from "../internal/values.ts";
 import { APIError, type APIErrorInit } from "./api-error.ts";
+import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "./connection-errors.ts";
+import { ModelGateError } from "./modelgate-error.ts";
 import { redactNothing, redactValue, type Redact } from "../internal/redact.ts";
 import { apiErrorForStatus } from "./status-errors.ts";
 
@@ -74,6 +77,30 @@ export function errorFromStreamEvent(data: string, context: ErrorContext): APIEr
   return buildAPIError(undefined, { message, error: text, code: null, type: null, param: null }, context);
 }
 
+/** Errors without a status that cross the bridge as themselves; any other becomes a `ModelGateError`. */
+const ERRORS_KEPT = { APIConnectionTimeoutError, APIConnectionError, APIUserAbortError, ModelGateError };
+
+/**
+ * The error a stream bridge's error frame carries (see streaming/bridge.ts), of the same class
+ * on this side as on the source's: by status, else by name. The frame's fields were read from
+ * the source's error, which the far side already redacted; its `requestID` is the source's.
+ */
+export function errorFromBridgeFrame(frame: Record<string, unknown>): ModelGateError {
+  const text = (value: unknown) => (typeof value === "string" ? value : null);
+  const fields: ErrorFields = {
+    message: text(frame.message) ?? "The stream failed on the far side of the bridge.",
+    error: frame.error,
+    code: typeof frame.code === "number" ? frame.code : text(frame.code),
+    type: text(frame.type),
+    param: text(frame.param),
+    requestID: text(frame.requestID),
+  };
+  if (typeof frame.status === "number") return buildAPIError(frame.status, fields, {});
+  if (frame.name === "APIError") return buildAPIError(undefined, fields, {});
+  const name = Object.keys(ERRORS_KEPT).find((kept) => kept === frame.name) ?? "ModelGateError";
+  return new ERRORS_KEPT[name as keyof typeof ERRORS_KEPT](fields.message);
+}
+
 /**
  * The one place an `APIError` is made from server content. Fields come redacted from their
  * body; the message is redacted once more for what the SDK added, and headers that echo a
@@ -86,7 +113,7 @@ function buildAPIError(status: number | undefined, fields: ErrorFields, context:
     ...fields,
     message: redact(fields.message),
     headers,
-    requestID: headers?.get("x-request-id") ?? null,
+    requestID: headers?.get("x-request-id") ?? fields.requestID ?? null,
   };
   return status === undefined ? new APIError(undefined, init) : apiErrorForStatus(status, init);
 }
@@ -108,6 +135,8 @@ interface ErrorFields {
   code: string | number | null;
   type: string | null;
   param: string | null;
+  /** Given by the body itself (a bridge frame); a response's `x-request-id` header comes first. */
+  requestID?: string | null;
 }
 
 function readErrorFields(body: unknown, status: number | undefined): ErrorFields {

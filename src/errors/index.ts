@@ -18,4 +18,4 @@ export {
   APIUserAbortError,
   abortError,
 } from "./connection-errors.ts";
-export { errorFromBody, errorFromStreamEvent, isErrorDocument, parseBody, unexpectedBodyError, type ErrorContext } from "./from-body.ts";
+export { errorFromBody, errorFromBridgeFrame, errorFromStreamEvent, isErrorDocument, parseBody, unexpectedBodyError, type ErrorContext } from "./from-body.ts";

@@ -1,7 +1,9 @@
 import type { APIPromise, Outcome } from "./api-promise.ts";
 
-// Used by lazily loaded code (parse(), budgets) that makes its call through a method such as
-// `create()` and hands the result on as its own: it imports nothing at run time.
+// Used by the features that make their call through a method such as `create()` and hand the
+// result on as their own (parse(), budgets, the endpoints), and read by tracing. None of them
+// builds on another, so this is core code rather than one feature's; it imports nothing at run
+// time.
 
 /**
  * Per call (its `APIPromise`), what a layer over it finally gives the caller: a traced call

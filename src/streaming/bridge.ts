@@ -1,11 +1,9 @@
-import type { APIErrorInit } from "../errors/index.ts";
 import type { BodyReader } from "./body-reader.ts";
 import { ModelGateError } from "../errors/modelgate-error.ts";
 import { excerpt, isRecord } from "../internal/values.ts";
-import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "../errors/connection-errors.ts";
+import { APIConnectionError } from "../errors/connection-errors.ts";
 import { APIError } from "../errors/api-error.ts";
-import { apiErrorForStatus } from "../errors/status-errors.ts";
-import { errorFromBody } from "../errors/from-body.ts";
+import { errorFromBody, errorFromBridgeFrame } from "../errors/from-body.ts";
 import { readChunkChoice } from "./response-message.ts";
 import { DEFAULT_MAX_LINE_LENGTH } from "./line-limit.ts";
 
@@ -29,7 +27,7 @@ import { DEFAULT_MAX_LINE_LENGTH } from "./line-limit.ts";
  * openai's own `toReadableStream()` writes no end frame, so its bodies end the same way.
  */
 
-/** An error as it crosses the bridge: OpenAI's error fields, plus what rebuilds the same class. */
+/** An error as it crosses the bridge: OpenAI's error fields, plus what rebuilds the same class (`errorFromBridgeFrame`). */
 interface ErrorFrame {
   name: string;
   message: string;
@@ -128,7 +126,7 @@ export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_
         queue.push(chunk as T);
       } else reject(text);
     } else if (kind === "end") ending = {};
-    else if (kind === "error" && isRecord((value as Record<string, unknown>).error)) ending = { error: errorFromFrame((value as { error: Record<string, unknown> }).error) };
+    else if (kind === "error" && isRecord((value as Record<string, unknown>).error)) ending = { error: errorFromBridgeFrame((value as { error: Record<string, unknown> }).error) };
     else reject(text);
   };
 
@@ -224,24 +222,4 @@ function errorFrame(error: unknown): ErrorFrame {
   const frame: ErrorFrame = { name, message: message.startsWith(prefix) ? message.slice(prefix.length) : message, code, type, param, requestID, error: error.error };
   if (status !== undefined) frame.status = status;
   return frame;
-}
-
-/** Errors without a status that cross the bridge as themselves; any other becomes a `ModelGateError`. */
-const ERRORS_KEPT = { APIConnectionTimeoutError, APIConnectionError, APIUserAbortError, ModelGateError };
-
-/** The same class on this side as on the source's: by status, else by name. */
-function errorFromFrame(frame: Record<string, unknown>): ModelGateError {
-  const text = (value: unknown) => (typeof value === "string" ? value : null);
-  const init: APIErrorInit = {
-    message: text(frame.message) ?? "The stream failed on the far side of the bridge.",
-    error: frame.error,
-    code: typeof frame.code === "number" ? frame.code : text(frame.code),
-    type: text(frame.type),
-    param: text(frame.param),
-    requestID: text(frame.requestID),
-  };
-  if (typeof frame.status === "number") return apiErrorForStatus(frame.status, init);
-  if (frame.name === "APIError") return new APIError(undefined, init);
-  const name = Object.keys(ERRORS_KEPT).find((kept) => kept === frame.name) ?? "ModelGateError";
-  return new ERRORS_KEPT[name as keyof typeof ERRORS_KEPT](init.message);
 }

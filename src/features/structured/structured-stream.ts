@@ -2,23 +2,41 @@ import { ModelGateError } from "../../errors/index.ts";
 import { ChatCompletionAccumulator } from "../../streaming/accumulate.ts";
 import { Stream } from "../../streaming/stream.ts";
 import type { ChatCompletionChunk } from "../../types/index.ts";
-import type { ParsedChatCompletion, StructuredStream } from "../../types/structured.ts";
+import type { ParsedChatCompletion, StructuredStream as StructuredStreamShape } from "../../types/structured.ts";
 import { AnswerText } from "./answer-text.ts";
 import { PartialJSONParser } from "./partial-json.ts";
 import { parseCompletion } from "./parse-completion.ts";
 import type { RequestPlan } from "./plan.ts";
 
+/** The `Stream` `parse({ stream: true })` resolves to, over the chunks of `source`. */
+export function structuredStream(source: Stream<ChatCompletionChunk>, plan: RequestPlan): StructuredStreamShape<unknown> {
+  return new StructuredStream(source, plan);
+}
+
 /**
- * The `Stream` `parse({ stream: true })` resolves to: the chunks of `source`, plus
- * `partialObjectStream` and a `finalChatCompletion()` that validates.
+ * A `Stream` of the chunks of `source`, plus `partialObjectStream` and a
+ * `finalChatCompletion()` that validates. Every way of reading it goes through one `Recorder`,
+ * so the partials and the final completion see what a loop over the chunks read.
  */
-export function structuredStream(source: Stream<ChatCompletionChunk>, plan: RequestPlan): StructuredStream<unknown> {
-  // `stream.controller.abort()` stops the check at the end as the caller's signal does.
-  const recorder = new Recorder(source, { ...plan, signals: [...plan.signals, source.controller.signal] });
-  const stream = new Stream(() => recorder.chunks(), source.controller, source.response, source.gateway) as StructuredStream<unknown>;
-  Object.defineProperty(stream, "partialObjectStream", { get: () => recorder.partials() });
-  Object.defineProperty(stream, "finalChatCompletion", { value: () => recorder.final() });
-  return stream;
+class StructuredStream extends Stream<ChatCompletionChunk> implements StructuredStreamShape<unknown> {
+  readonly #recorder: Recorder;
+
+  constructor(source: Stream<ChatCompletionChunk>, plan: RequestPlan) {
+    // `stream.controller.abort()` stops the check at the end as the caller's signal does.
+    const recorder = new Recorder(source, { ...plan, signals: [...plan.signals, source.controller.signal] });
+    super(() => recorder.chunks(), source.controller, source.response, source.gateway);
+    this.#recorder = recorder;
+  }
+
+  /** The answer parsed so far, each time it changes (see `StructuredStream` in types/structured.ts). */
+  get partialObjectStream(): AsyncIterable<unknown> {
+    return this.#recorder.partials();
+  }
+
+  /** The whole reply with `parsed` validated: the same promise on every call. */
+  override finalChatCompletion(): Promise<ParsedChatCompletion<unknown>> {
+    return this.#recorder.final();
+  }
 }
 
 /**
