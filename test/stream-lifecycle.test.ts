@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -143,6 +143,29 @@ describe("streamIdleTimeout counts only time spent waiting on the network", () =
     );
     expect((await consumed).error).toBeUndefined();
     expect(text).toBe("abc");
+  });
+
+  it("does not fire while a consumer asks for several chunks at once and the server sends one every 60 ms, and leaves no timer behind", async () => {
+    // Two next() at once: both reads wait on the network together, under one clock that every
+    // event restarts. With a clock per read, the first read's timer outlived it and aborted a
+    // stream whose server was never quiet for 100 ms (and kept the process alive after the end).
+    const pieces = "abcdefghij".split("");
+    const reads = pieces.flatMap((content, index) => [60, data(chunk({ content }, index === pieces.length - 1 ? { finish: "stop" } : {}))]).concat(DONE);
+    const { client } = clientFor({ reads }, { streamIdleTimeout: 100 });
+    const { value, error } = await inFakeTime(
+      (async () => {
+        const chunks = (await streamOf(client))[Symbol.asyncIterator]();
+        let text = "";
+        for (;;) {
+          const pair = await Promise.all([chunks.next(), chunks.next()]);
+          for (const result of pair) if (!result.done) text += result.value.choices[0]?.delta.content ?? "";
+          if (pair.some((result) => result.done)) return text;
+        }
+      })(),
+    );
+    expect(error).toBeUndefined();
+    expect(value).toBe("abcdefghij");
+    expect(vi.getTimerCount(), "timers left running after the stream ended").toBe(0);
   });
 
   it("still fires when the server sends only keep-alive comments, which never refill the budget", async () => {

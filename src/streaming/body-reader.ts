@@ -58,6 +58,11 @@ export class BodyReader {
   /** Milliseconds of network waiting left before the idle timeout. */
   #idleBudget: number;
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * Reads waiting on the network now. A consumer may ask again before its last read settled
+   * (several `next()` at once): the clock runs while any is pending, one timer for them all.
+   */
+  #pendingReads = 0;
   #waitingSince = 0;
   #sawFirstRead = false;
   #ended = false;
@@ -175,6 +180,12 @@ export class BodyReader {
   /** A whole event (not a keep-alive) arrived: the idle budget starts again. */
   progress(): void {
     this.#idleBudget = this.#idleTimeoutMs;
+    // A read still waits (one asked before this event arrived): its clock starts again too.
+    if (this.#pendingReads > 0 && !this.#ended) {
+      clearTimeout(this.#idleTimer);
+      this.#waitingSince = Date.now();
+      this.#idleTimer = setTimeout(this.#onIdle, this.#idleBudget);
+    }
   }
 
   /** Stops reading and cancels the rest of the body (a `break`, a consumer that is done). */
@@ -207,12 +218,14 @@ export class BodyReader {
 
   #startIdleClock(): void {
     if (this.#idleTimeoutMs === Infinity) return;
+    if (this.#pendingReads++ > 0) return;
     this.#waitingSince = Date.now();
     this.#idleTimer = setTimeout(this.#onIdle, Math.max(0, this.#idleBudget));
   }
 
   #stopIdleClock(): void {
     if (this.#idleTimeoutMs === Infinity) return;
+    if (--this.#pendingReads > 0) return;
     clearTimeout(this.#idleTimer);
     this.#idleBudget -= Date.now() - this.#waitingSince;
   }
