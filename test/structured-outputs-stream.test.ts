@@ -65,6 +65,15 @@ describe("parse({ stream: true })", () => {
     expect(final.choices[0].message.content).toBe(pieces.join(""));
   });
 
+  it("hands each partial out once when next() is called several times at once, as an async generator would", async () => {
+    const { client } = streaming(pieces);
+    const stream = await client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
+    const partials = stream.partialObjectStream[Symbol.asyncIterator]();
+    // More calls than there are partials: the ones past the end are done, not copies of a partial.
+    const results = await Promise.all(Array.from({ length: 6 }, () => partials.next()));
+    expect(results.map((result) => (result.done ? "done" : structuredClone(result.value)))).toEqual([{}, { city: "Pa" }, { city: "Paris" }, { city: "Paris", celsius: 21 }, "done", "done"]);
+  });
+
   it("finalChatCompletion() works without reading the partials, and after reading the chunks", async () => {
     const alone = streaming(pieces);
     const stream = await alone.client.chat.completions.parse({ model: "m", messages, response_format: Weather, stream: true });
