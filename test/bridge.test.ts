@@ -406,6 +406,11 @@ describe("the low-level constructors, called from plain JavaScript", () => {
     );
   });
 
+  it("a makeIterator that returns no iterator is named when the stream is read, not met as a TypeError of for await", async () => {
+    const stream = new Stream<ChatCompletionChunk, undefined>(() => 42 as never, new AbortController(), undefined);
+    await expect(stream.text()).rejects.toThrow(expect.objectContaining({ name: "ModelGateError", param: "makeIterator", message: expect.stringContaining("got number 42") }));
+  });
+
   it("new ChatCompletionStream() with nothing names the argument, where the helper comes from", () => {
     expect(() => new (ModelGateChatCompletionStream as unknown as new () => unknown)()).toThrow(
       expect.objectContaining({ name: "ModelGateError", param: "startHelper", message: expect.stringContaining("chat.completions.stream()") }),

@@ -150,6 +150,15 @@ describe("an endpoint's file from a stream, a Response or an iterable", () => {
     expect(gateway.requests[0]!.body).toMatchObject({ file: { name: "meeting.wav", size: AUDIO.length } });
   });
 
+  it("says a toFile() passed without await is a Promise, and sends nothing", async () => {
+    const { client, gateway } = mocked();
+    const notAwaited = toFile(AUDIO, "a.wav");
+    const error = await client.audio.transcriptions.create({ model: SPEAKER, file: notAwaited as never }).catch((caught: unknown) => caught as Error);
+    expect(error).toBeInstanceOf(ModelGateError);
+    expect((error as Error).message).toMatch(/`file` must be a Blob, .*; got a Promise \(is an `await` missing\?\)\./);
+    expect(gateway.requests).toHaveLength(0);
+  });
+
   it("sends a Response's body and an async iterable's bytes, named from their type or as audio", async () => {
     const { client, gateway } = mocked();
     await client.audio.transcriptions.create({ model: SPEAKER, file: new Response(AUDIO, { headers: { "content-type": "audio/wav" } }) });

@@ -49,6 +49,8 @@ export function describeValue(value: unknown, redact: Redact = redactNothing): s
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "string") return JSON.stringify(excerpt(redact(value), 40));
+  // A promise passed where its value goes (`file: toFile(bytes, "a.wav")`) is the common slip: said so.
+  if (typeof value === "object" && typeof (value as { then?: unknown }).then === "function") return "a Promise (is an `await` missing?)";
   // A symbol shows its description, which may be anything (the key).
   return typeof value === "object" ? "an object" : typeof value === "function" ? "a function" : redact(`${typeof value} ${String(value)}`);
 }

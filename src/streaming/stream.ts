@@ -88,7 +88,10 @@ export class Stream<T, R extends Response | undefined = Response> implements Asy
       throw new ModelGateError("This stream has already been consumed; a stream can be read once (use stream.tee() for two readers).");
     }
     this.#consumed = true;
-    return this.#makeIterator();
+    const iterator = this.#makeIterator();
+    // What a hand-made `makeIterator` returns is checked once here, not met as a TypeError of `for await`.
+    if (typeof iterator?.next !== "function") throw invalidArgument("makeIterator", "a function that returns the chunks' AsyncIterator (an object with next())", iterator);
+    return iterator;
   }
 
   /** Two independent streams that each yield every chunk; the body is read once. */
