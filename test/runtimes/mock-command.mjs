@@ -1,6 +1,6 @@
 // The README's quick start as a reader runs it, from the installed tarball: `npx modelgate
-// mock` in an app prints the two lines, the README's app.mjs (the block after "with this
-// `app.mjs`") runs with them in its environment, then Ctrl-C (SIGINT) stops the command.
+// mock` in an app prints the two lines, the README's app.mjs (the quick start's program,
+// saved as `app.mjs`) runs with them in its environment, then Ctrl-C (SIGINT) stops the command.
 import { execFile, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -8,12 +8,13 @@ import { promisify } from "node:util";
 
 const run = promisify(execFile);
 
-/** The README's quick-start program: the first ```js block after "with this `app.mjs`". */
+/** The README's quick-start program: the first ```js block of "## Quick start", which the reader saves as `app.mjs`. */
 function quickStartProgram(root) {
   const readme = readFileSync(join(root, "README.md"), "utf8");
-  const after = readme.slice(readme.indexOf("with this `app.mjs`"));
-  const block = /```js\n([\s\S]*?)```/.exec(after);
-  if (!block) throw new Error("README.md: no app.mjs block after the quick start's commands");
+  const start = readme.indexOf("\n## Quick start\n");
+  const section = start === -1 ? "" : readme.slice(start, readme.indexOf("\n## ", start + 1));
+  const block = /```js\n([\s\S]*?)```/.exec(section);
+  if (!block || !section.includes("`app.mjs`")) throw new Error("README.md: no app.mjs program in the quick start");
   return block[1];
 }
 
