@@ -2,20 +2,14 @@ import { ModelGateError } from "../../errors/index.ts";
 import { ChatCompletionAccumulator } from "../../streaming/accumulate.ts";
 import { Stream } from "../../streaming/stream.ts";
 import type { ChatCompletionChunk } from "../../types/index.ts";
-import type {
-  ParsedChatCompletion,
-  StructuredStream as StructuredStreamShape,
-} from "../../types/structured.ts";
+import type { ParsedChatCompletion, StructuredStream as StructuredStreamShape } from "../../types/structured.ts";
 import { AnswerText } from "./answer-text.ts";
 import { PartialJSONParser } from "./partial-json.ts";
 import { parseCompletion } from "./parse-completion.ts";
 import type { RequestPlan } from "./plan.ts";
 
 /** The `Stream` `parse({ stream: true })` resolves to, over the chunks of `source`. */
-export function structuredStream(
-  source: Stream<ChatCompletionChunk>,
-  plan: RequestPlan
-): StructuredStreamShape<unknown> {
+export function structuredStream(source: Stream<ChatCompletionChunk>, plan: RequestPlan): StructuredStreamShape<unknown> {
   return new StructuredStream(source, plan);
 }
 
@@ -24,24 +18,13 @@ export function structuredStream(
  * `finalChatCompletion()` that validates. Every way of reading it goes through one `Recorder`,
  * so the partials and the final completion see what a loop over the chunks read.
  */
-class StructuredStream
-  extends Stream<ChatCompletionChunk>
-  implements StructuredStreamShape<unknown>
-{
+class StructuredStream extends Stream<ChatCompletionChunk> implements StructuredStreamShape<unknown> {
   readonly #recorder: Recorder;
 
   constructor(source: Stream<ChatCompletionChunk>, plan: RequestPlan) {
     // `stream.controller.abort()` stops the check at the end as the caller's signal does.
-    const recorder = new Recorder(source, {
-      ...plan,
-      signals: [...plan.signals, source.controller.signal],
-    });
-    super(
-      () => recorder.chunks(),
-      source.controller,
-      source.response,
-      source.gateway
-    );
+    const recorder = new Recorder(source, { ...plan, signals: [...plan.signals, source.controller.signal] });
+    super(() => recorder.chunks(), source.controller, source.response, source.gateway);
     this.#recorder = recorder;
   }
 
@@ -90,10 +73,7 @@ class Recorder {
   #source: AsyncIterator<ChatCompletionChunk> | undefined;
   /** Counts the changes of the partial answer; a reader shows a new partial when it moved. */
   #version = 0;
-  #partial: { version: number; value: unknown } = {
-    version: 0,
-    value: undefined,
-  };
+  #partial: { version: number; value: unknown } = { version: 0, value: undefined };
   /** Reads of the source that completed (a chunk, the end or a failure). */
   #reads = 0;
   /** Once the answer's text can no longer be JSON, the parser is left alone (the reply is still read to its end). */
@@ -120,7 +100,7 @@ class Recorder {
   chunks(): AsyncIterator<ChatCompletionChunk> {
     if (this.#started) {
       throw new ModelGateError(
-        "This stream has already been consumed by partialObjectStream or finalChatCompletion(); read the chunks first (or only), then call finalChatCompletion()."
+        "This stream has already been consumed by partialObjectStream or finalChatCompletion(); read the chunks first (or only), then call finalChatCompletion().",
       );
     }
     this.#owned = true;
@@ -180,8 +160,7 @@ class Recorder {
           return: async () => {
             finish();
             // Like breaking out of the chunks: when nobody else wants the rest, it is not downloaded.
-            if (!this.#owned && !this.#final && this.#partialReaders === 0)
-              await this.#stop();
+            if (!this.#owned && !this.#final && this.#partialReaders === 0) await this.#stop();
             return { value: undefined, done: true };
           },
         };
@@ -199,16 +178,12 @@ class Recorder {
     if (this.#failure) throw this.#failure.error;
     if (this.#stopped) {
       throw new ModelGateError(
-        "The stream was stopped before its end (a loop over it ended early), so there is no whole reply to parse: call finalChatCompletion() before breaking out, or read to the end."
+        "The stream was stopped before its end (a loop over it ended early), so there is no whole reply to parse: call finalChatCompletion() before breaking out, or read to the end.",
       );
     }
     const completion = this.#accumulator.result();
     // What the gateway did, as on parse()'s non-streamed completion (not enumerable there either).
-    if (this.#stream.gateway)
-      Object.defineProperty(completion, "gateway", {
-        value: this.#stream.gateway,
-        configurable: true,
-      });
+    if (this.#stream.gateway) Object.defineProperty(completion, "gateway", { value: this.#stream.gateway, configurable: true });
     return parseCompletion(completion, this.#plan);
   }
 
@@ -221,12 +196,7 @@ class Recorder {
     const reads = this.#reads;
     // A failed read is recorded (#failure) and ends the stream: the loop shows the last state, then throws it.
     if (!this.#owned) this.#pull().catch(() => {});
-    for (
-      let job = 0;
-      job < JOBS_FOR_A_RECEIVED_CHUNK && this.#reads === reads;
-      job++
-    )
-      await null;
+    for (let job = 0; job < JOBS_FOR_A_RECEIVED_CHUNK && this.#reads === reads; job++) await null;
     return this.#reads !== reads;
   }
 
@@ -298,10 +268,7 @@ class Recorder {
     if (this.#malformed || !this.#answer?.started || this.#failure) return;
     // A number or literal at the very end of the answer is complete only now.
     try {
-      const before =
-        this.#partial.version === this.#version
-          ? this.#partial.value
-          : this.#parser.snapshot();
+      const before = this.#partial.version === this.#version ? this.#partial.value : this.#parser.snapshot();
       const value = this.#parser.end();
       if (sameJSON(before, value)) return; // nothing new to show: partials are yielded on change only
       this.#version++;
@@ -329,38 +296,18 @@ class Recorder {
 
   /** The partial answer at the current version, unwrapped from `{ value }` in `"tool"` mode. */
   #current(): unknown {
-    if (this.#partial.version !== this.#version)
-      this.#partial = {
-        version: this.#version,
-        value: this.#parser.snapshot(),
-      };
+    if (this.#partial.version !== this.#version) this.#partial = { version: this.#version, value: this.#parser.snapshot() };
     const value = this.#partial.value;
     if (!this.#answer?.wrapped) return value;
-    return typeof value === "object" && value !== null
-      ? (value as { value?: unknown }).value
-      : undefined;
+    return typeof value === "object" && value !== null ? (value as { value?: unknown }).value : undefined;
   }
 }
 
 /** Whether two parsed JSON values are equal (one walk, at the end of a stream). */
 function sameJSON(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (
-    typeof a !== "object" ||
-    typeof b !== "object" ||
-    a === null ||
-    b === null ||
-    Array.isArray(a) !== Array.isArray(b)
-  )
-    return false;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
-  return keys.every(
-    (key) =>
-      Object.hasOwn(b, key) &&
-      sameJSON(
-        (a as Record<string, unknown>)[key],
-        (b as Record<string, unknown>)[key]
-      )
-  );
+  return keys.every((key) => Object.hasOwn(b, key) && sameJSON((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
