@@ -183,8 +183,7 @@ export class BodyReader {
     // A read still waits (one asked before this event arrived): its clock starts again too.
     if (this.#pendingReads > 0 && !this.#ended) {
       clearTimeout(this.#idleTimer);
-      this.#waitingSince = Date.now();
-      this.#idleTimer = setTimeout(this.#onIdle, this.#idleBudget);
+      this.#armIdleTimer();
     }
   }
 
@@ -219,6 +218,11 @@ export class BodyReader {
   #startIdleClock(): void {
     if (this.#idleTimeoutMs === Infinity) return;
     if (this.#pendingReads++ > 0) return;
+    this.#armIdleTimer();
+  }
+
+  /** Starts the idle timer for what is left of the budget, from now. */
+  #armIdleTimer(): void {
     this.#waitingSince = Date.now();
     this.#idleTimer = setTimeout(this.#onIdle, Math.max(0, this.#idleBudget));
   }
