@@ -161,6 +161,19 @@ describe("the bridge framing", () => {
     expect(error).toMatchObject({ status: 429, code: "rate_limited", requestID: "req_9", message: "429 slow down" });
   });
 
+  it("reads an error frame whose status a hand-written route wrote as a string of three digits", async () => {
+    const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+    const frame = (status: unknown) => line({ id: "x", choices: [], modelgate_bridge: "error", error: { name: "RateLimitError", status, message: "429 slow down" } });
+    const asString = await readAll(bodyOf(line(chunk({ content: "ok" })), frame("429")));
+    expect(asString.text).toBe("ok");
+    expect(asString.error).toBeInstanceOf(RateLimitError);
+    expect(asString.error).toMatchObject({ status: 429, message: "429 slow down" });
+    // Anything else is no status: the frame's name decides, as for a frame without one.
+    const notAStatus = await readAll(bodyOf(frame("4290")));
+    expect(notAStatus.error).not.toBeInstanceOf(RateLimitError);
+    expect(notAStatus.error).toBeInstanceOf(ModelGateError);
+  });
+
   it("throws a chunk line that carries an error as that error, by its code, after the chunks before it", async () => {
     const line = (value: unknown) => `${JSON.stringify(value)}\n`;
     const body = bodyOf(line(chunk({ content: "par" })), line({ id: "chatcmpl-test", choices: [], error: { code: 429, message: "Slow down." } }));

@@ -95,10 +95,20 @@ export function errorFromBridgeFrame(frame: Record<string, unknown>): ModelGateE
     param: text(frame.param),
     requestID: text(frame.requestID),
   };
-  if (typeof frame.status === "number") return buildAPIError(frame.status, fields, {});
+  const status = statusOf(frame.status);
+  if (status !== undefined) return buildAPIError(status, fields, {});
   if (frame.name === "APIError") return buildAPIError(undefined, fields, {});
   const name = Object.keys(ERRORS_KEPT).find((kept) => kept === frame.name) ?? "ModelGateError";
   return new ERRORS_KEPT[name as keyof typeof ERRORS_KEPT](fields.message);
+}
+
+/**
+ * A bridge frame's status: a number as `toReadableStream()` writes it, or the same three digits
+ * as a string, as a route written by hand (or in another language) may write it.
+ */
+function statusOf(value: unknown): number | undefined {
+  if (typeof value === "number") return value;
+  return typeof value === "string" && /^\d{3}$/.test(value) ? Number(value) : undefined;
 }
 
 /**
