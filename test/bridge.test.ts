@@ -429,6 +429,11 @@ describe("the low-level constructors, called from plain JavaScript", () => {
       expect.objectContaining({ name: "ModelGateError", param: "startHelper", message: expect.stringContaining("chat.completions.stream()") }),
     );
   });
+
+  it("a startHelper that resolves to no helper is named in the object's error, not met as a TypeError", async () => {
+    const helper = new (ModelGateChatCompletionStream as unknown as new (client: undefined, start: () => Promise<unknown>) => InstanceType<typeof ModelGateChatCompletionStream>)(undefined, async () => undefined);
+    await expect(helper.finalContent()).rejects.toThrow(expect.objectContaining({ name: "ModelGateError", param: "startHelper", message: "`startHelper` must be a function whose promise resolves to the helper; got nothing." }));
+  });
 });
 
 describe("the bridge's far side before anyone reads", () => {

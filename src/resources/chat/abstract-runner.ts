@@ -81,6 +81,8 @@ export abstract class AbstractChatCompletionRunner<Events extends EventMap<Event
     // does not exist before it has.
     const loading = new Promise<Helper>((resolve) => resolve(startHelper(this.#events, this as never)));
     this.#started = unlessAborted(loading, this.controller.signal).then((helper) => {
+      // A `startHelper` of plain JavaScript that resolves to nothing: named, as the one above.
+      if (typeof helper?.start !== "function") throw invalidArgument("startHelper", "a function whose promise resolves to the helper", helper);
       // Held before the helper starts, so that its first event finds every method forwarding to it.
       this.#helper = helper;
       helper.start();
