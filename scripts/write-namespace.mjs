@@ -11,6 +11,14 @@
 // TS2440, TS2323), because a module has a value; and a namespace that re-exports imported names
 // must sit in the class's own file (elsewhere, merged with a re-export of the class, it counts as
 // a value too: TS2484).
+//
+// Why at the end of client.ts and not a file of its own (tried with tsc 5.9, tsup 8.5, Deno 2.9):
+// elsewhere, only a module augmentation (`declare module "./index.ts" { namespace ModelGate { … } }`)
+// merges with the class. Aimed at "./index.ts" it works in the source and in the bundled
+// dist/index.d.ts, where it names that file itself; but `deno publish` refuses it as a slow type
+// (unsupported-ambient-module: JSR takes no `declare module`), and in dist/index.d.cts it names
+// the ESM declarations (TS1479, TS6200). A `const ModelGate = Client` beside the namespace is
+// TS2451, and with type aliases as its members it bundles as `class ModelGate$1`, as editors show it.
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
