@@ -74,4 +74,10 @@ describe("relative links in the repository's Markdown", () => {
     }
     expect(broken).toEqual([]);
   });
+
+  // The CHANGELOG tells what was, where it was then; the rest describes the code as it is.
+  it.each(FILES.filter((file) => file !== "CHANGELOG.md"))("%s: every src/ file named in code quotes exists", (file) => {
+    const named = [...readFileSync(join(root, file), "utf8").matchAll(/`(src\/[\w./-]+\.ts)`/g)].map(([, path]) => path!);
+    expect(named.filter((path) => !existsSync(join(root, path)))).toEqual([]);
+  });
 });
