@@ -80,6 +80,22 @@ describe("the key never shows", () => {
     expect((errors[1] as Error).message).toContain("invalid credential");
   });
 
+  it("nor does a credential a later call's own headers carry, in an echoed 401 (a per-tenant x-api-key, new on each call)", async () => {
+    const echo = await serve((request, response) => {
+      response.writeHead(401, { "content-type": "application/json" });
+      response.end(JSON.stringify({ error: { message: `invalid credential ${request.headers["x-api-key"] ?? "none"}` } }));
+    });
+    const client = new ModelGate({ apiKey: "placeholder", baseURL: echo.url, maxRetries: 0 });
+    // The first request reads the client's own layers; the calls after it bring their own.
+    expect(await client.models.list().catch((error: unknown) => error)).toBeInstanceOf(AuthenticationError);
+    for (const tenant of ["xk-tenant-AAAABBBBCCCC", "xk-tenant-DDDDEEEEFFFF"]) {
+      const error = await client.chat.completions.create({ model: "m", messages }, { headers: { "x-api-key": tenant } }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(AuthenticationError);
+      expect((error as Error).message).toContain("invalid credential");
+      for (const text of everyRendering(error)) expect(text).not.toContain(tenant.slice(-12));
+    }
+  });
+
   it("nor does a session cookie the client's defaultHeaders send, in an echoed 401 or in debug lines", async () => {
     const echo = await serve((request, response) => {
       response.writeHead(401, { "content-type": "application/json" });

@@ -46,8 +46,10 @@ export function createRedactor(...secrets: string[]): { redact: Redact; remember
     if (forGood) kept.add(secret);
     // Most recent last; a function minting a key per call must not grow this without bound,
     // and a server only echoes a key that was recently sent. The oldest not kept for good goes.
-    known.delete(secret);
+    const isNew = !known.delete(secret);
     known.add(secret);
+    // The same secrets as before (a call sending the header it sent last time): nothing to rebuild.
+    if (!isNew) return;
     if (known.size > MAX_REMEMBERED + kept.size) for (const old of known) if (!kept.has(old) && known.delete(old)) break;
     // Rebuilt each time: a few thousand short strings at most, once per attempt at most.
     spellings = [...known].flatMap((known) => [known, JSON.stringify(known).slice(1, -1), new URLSearchParams({ k: known }).toString().slice(2)]);

@@ -88,7 +88,7 @@ export function buildRequest(config: PipelineConfig, spec: RequestSpec, progress
     headersFor: (key) => {
       // Authorization comes first, so `defaultHeaders` or the call's `headers` may replace or remove it.
       const headers = mergeHeaders(config.redact, { authorization: `Bearer ${key}`, ...sdkHeaders }, ...config.headers, options.headers);
-      if (!config.credentialsKept) rememberCredentials(config, headers);
+      if (!config.credentialsKept || options.headers) rememberCredentials(config, headers, !config.credentialsKept);
       return headers;
     },
     askForKey: () => keyFrom(config.apiKey as APIKeyFunction, config.rememberSecret, config.redact, options.signal, timeoutMs),
@@ -104,15 +104,15 @@ export function buildRequest(config: PipelineConfig, spec: RequestSpec, progress
 }
 
 /**
- * Once per client, on its first request: a credential sent in a header the caller set (a
- * proxy's `Authorization`, an `x-api-key` in `defaultHeaders`; the first call's own `headers`
- * too, as they are merged in) is cut out of errors as the key is, for good. Later calls' own
- * `headers` are not read: a credential that changed per call would have to be remembered per
- * call, each time rebuilding what the redactor looks for.
+ * A credential sent in a header (a proxy's `Authorization`, an `x-api-key` in `defaultHeaders`
+ * or in a call's own `headers`) is cut out of errors as the key is. The client's own, read on
+ * its first request (with that call's own headers, as they are merged in), for good; a later
+ * call's own headers each time they are given, among the last 64 secrets remembered, as a key
+ * function's keys are: a per-tenant header may change on every call.
  */
-function rememberCredentials(config: PipelineConfig, headers: Headers): void {
+function rememberCredentials(config: PipelineConfig, headers: Headers, forGood: boolean): void {
   config.credentialsKept = true;
-  for (const name of CREDENTIAL_HEADERS) config.rememberSecret(headers.get(name)?.replace(/^\w+ /, "") ?? "", true);
+  for (const name of CREDENTIAL_HEADERS) config.rememberSecret(headers.get(name)?.replace(/^\w+ /, "") ?? "", forGood);
 }
 
 function toJSON(body: unknown): string {
