@@ -69,6 +69,15 @@ describe("which failures are retried", () => {
     expect(refused).toHaveLength(1);
   });
 
+  it("retries a 200 error document whose key is written with JSON escapes (\\u0065rror) as it retries any other", async () => {
+    const escaped = () => new HttpResponse('{"\\u0065rror": {"message": "overloaded", "code": 503}}', { headers: { "content-type": "application/json", "retry-after-ms": "1" } });
+    const seen = script([escaped]);
+    const { value: completion, error } = await create();
+    expect(error).toBeUndefined();
+    expect(completion?.choices[0]?.message.content).toBe("ok");
+    expect(seen).toHaveLength(2);
+  });
+
   it("gives up after maxRetries and throws the last error", async () => {
     const seen = script([status(429), status(429), status(429), status(429)]);
     expect((await create()).error).toBeInstanceOf(RateLimitError);

@@ -68,8 +68,6 @@ export function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spe
       // "whole": JSON that does not parse under a JSON content type was most likely cut short.
       throw unexpectedBodyError(response, text, "whole JSON", config.redact);
     }
-    // An error document `runRequest` could not tell by its text (its key written with escapes).
-    if (isErrorDocument(data)) throw errorFromBody(undefined, data, errorContext(response, config));
     // A resource's own reading of its answer (chat's keeps what the gateway did beside it).
     if (spec.decode) data = spec.decode(data, gateway);
   } else if (kind === "sse") {

@@ -94,10 +94,11 @@ const OK: AttemptOutcome = { ok: true };
  * A whole JSON body answered with a 2xx, to a JSON request or in place of a stream: an error
  * document is the error it describes, retried by its code's class as that status would be
  * (API.md, Stream and Errors); anything else is for `decodeSuccess` to read or refuse. Only a
- * body that names `"error"` can be one, so an answer is parsed here only when it does.
+ * body that names `"error"` can be one, written as it is or with a JSON escape in it
+ * (`"\u0065rror"`), so an answer is parsed here only when it holds either.
  */
 function errorDocumentOrOK(text: string, response: Response, config: PipelineConfig): AttemptOutcome {
-  if (!text.includes('"error"')) return OK;
+  if (!text.includes('"error"') && !text.includes("\\u")) return OK;
   const body = parseBody(text);
   return isErrorDocument(body) ? { ok: false, error: errorFromBody(undefined, body, errorContext(response, config)) } : OK;
 }
