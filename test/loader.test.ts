@@ -112,4 +112,16 @@ describe("the one loader, with every on-demand module unreachable", () => {
     expect(await failures(() => gateway.chat.completions.runTools({ model: "auto", messages, tools: [] }).done())).toMatch(/runTools\(\)/);
     expect(sent).toBe(0);
   });
+
+  it("names a bad option of a call that needs a feature before it asks for the code, not behind the load's failure", async () => {
+    const gateway = client();
+    const named = (call: () => PromiseLike<unknown>) => Promise.resolve().then(call).then(() => undefined, (error: unknown) => (error as Error).message);
+    expect(await named(() => gateway.chat.completions.create({ model: "mock-fast", messages }, { maxCost: -1 }))).toBe("`maxCost` must be a positive number of US dollars; got number -1.");
+    expect(await named(() => gateway.chat.completions.create({ model: "mock-fast", messages }, { maxCost: null as never }))).toBe("`maxCost` must be a positive number of US dollars; got null.");
+    expect(await named(() => gateway.chat.completions.parse({ model: "auto", messages }, { timeout: "10s" as never }))).toMatch(/^`timeout` must be a non-negative number of milliseconds; got "10s"/);
+    expect(await named(() => gateway.chat.completions.runTools({ model: "auto", messages, tools: [] }, { maxCost: 0 }))).toBe("`maxCost` must be a positive number of US dollars; got number 0.");
+    expect(await named(() => gateway.embeddings.create({ model: "mock-embed", input: "x" }, { signal: "stop" as never }))).toMatch(/^`signal` must be an AbortSignal/);
+    // Returned at once, as ever: the mistake is the call's rejection, not a throw.
+    expect(() => gateway.chat.completions.parse({ model: "auto", messages }, { timeout: -5 })).not.toThrow();
+  });
 });

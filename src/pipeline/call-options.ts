@@ -22,8 +22,11 @@ const isNonNegative = (value: unknown): boolean => typeof value === "number" && 
 /** An `AbortSignal`, told by what the SDK uses of one (a signal of another realm or a polyfill passes). */
 export const isAbortSignal = (value: unknown): value is AbortSignal => typeof (value as AbortSignal | null | undefined)?.addEventListener === "function";
 
-/** An option that is checked: its name, its test, and what a value must be. */
-type OptionCheck = [name: string, isValid: (value: unknown) => boolean, expected: string];
+/**
+ * An option that is checked: its name, its test, and what a value must be; `null` is "not
+ * given" (the client's value, or none) unless `nullIsAMistake`.
+ */
+type OptionCheck = [name: string, isValid: (value: unknown) => boolean, expected: string, nullIsAMistake?: true];
 
 /** The per-call options that are checked. */
 const CALL_OPTIONS: OptionCheck[] = [
@@ -35,6 +38,9 @@ const CALL_OPTIONS: OptionCheck[] = [
   ["maxRetries", (value) => Number.isInteger(value) && (value as number) >= 0, "a whole number from 0"],
   ["middleware", (value) => Array.isArray(value) && value.every(isFunction), "an array of middleware functions"],
   ["fetchOptions", isRecord, "an object"],
+  // A chat call's budget: a mistake here would leave a caller who believes spending is capped
+  // uncapped, so a `null` (a budget computed to nothing) is refused too, not read as none.
+  ["maxCost", (value) => typeof value === "number" && value > 0 && Number.isFinite(value), "a positive number of US dollars", true],
   // A client option only: a `fetch` that is no function would fail every call as a connection error, retried.
   ["fetch", isFunction, "a fetch function"],
 ];
@@ -45,6 +51,8 @@ const CALL_OPTIONS: OptionCheck[] = [
  * methods), or, for `maxCost`, leave a caller who believes spending is capped uncapped.
  */
 const CLIENT_OPTIONS: OptionCheck[] = [
+  // Before the calls' check of it, which a number would pass.
+  ["maxCost", () => false, "given per call, as create(params, { maxCost }) or runTools(params, { maxCost })"],
   ...CALL_OPTIONS,
   ["streamIdleTimeout", isNonNegative, "a non-negative number of milliseconds"],
   ["maxSSELineLength", isNonNegative, "a non-negative number of characters"],
@@ -53,7 +61,6 @@ const CLIENT_OPTIONS: OptionCheck[] = [
   ["defaultQuery", isRecord, "a record of parameters"],
   ["logLevel", isLogLevel, `one of off, ${LOG_LEVELS.join(", ")}`],
   ["logger", (value) => LOG_LEVELS.every((name) => typeof (value as Logger)[name] === "function"), `an object with ${LOG_LEVELS.join(", ")} methods`],
-  ["maxCost", () => false, "given per call, as create(params, { maxCost }) or runTools(params, { maxCost })"],
 ];
 
 /**
@@ -64,8 +71,10 @@ const CLIENT_OPTIONS: OptionCheck[] = [
  */
 export function assertOptions(options: unknown, redact: Redact = redactNothing, of: "call" | "client" = "call"): asserts options is RequestOptions {
   if (!isRecord(options)) throw invalidArgument("options", "an object", options, undefined, redact);
-  for (const [name, isValid, expected] of of === "client" ? CLIENT_OPTIONS : CALL_OPTIONS) {
-    if (options[name] != null && !isValid(options[name])) throw invalidArgument(name, expected, options[name], undefined, redact);
+  for (const [name, isValid, expected, nullIsAMistake] of of === "client" ? CLIENT_OPTIONS : CALL_OPTIONS) {
+    const value = options[name];
+    if (value === undefined || (value === null && !nullIsAMistake)) continue;
+    if (!isValid(value)) throw invalidArgument(name, expected, value, undefined, redact);
   }
 }
 
@@ -107,15 +116,13 @@ export function callOptionsWith(options: unknown, overrides: object): Record<str
 }
 
 /**
- * The bounds of a call, read from its options as they came (plain JavaScript may pass anything:
- * an option of the wrong kind is left to the call's own check, which names it) over the
- * client's `timeout`.
+ * The bounds of a wait for code loaded on demand: the call's `signal` and `timeout`, else the
+ * client's `timeout`. The call's options are checked first, as the request would check them:
+ * a mistake in them is named before anything loads, not hidden behind a load that fails.
+ * @throws ModelGateError naming an option of the wrong kind (callers reject with it)
  */
 export function callBounds(options: unknown, clientTimeout: number): LoadBounds {
-  if (!isRecord(options)) return { timeout: clientTimeout };
-  const { signal, timeout } = options;
-  return {
-    signal: isAbortSignal(signal) ? signal : undefined,
-    timeout: typeof timeout === "number" && timeout >= 0 ? timeout : clientTimeout,
-  };
+  if (options == null) return { timeout: clientTimeout };
+  assertOptions(options);
+  return { signal: options.signal ?? undefined, timeout: options.timeout ?? clientTimeout };
 }

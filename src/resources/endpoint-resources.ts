@@ -104,7 +104,8 @@ type EndpointsFeature = Awaited<ReturnType<typeof loadEndpoints>>;
 export function endpointResources(client: Requester): { embeddings: Embeddings; images: Images; audio: Audio } {
   /** Runs `use` on the feature once it has loaded, the wait bounded by the call's signal and timeout. */
   const withEndpoints = (options: RequestOptions | undefined, use: (endpoints: EndpointsFeature) => Promise<Outcome<unknown>>): APIPromise<unknown> =>
-    createAPIPromise(loadEndpoints(callBounds(options, client.timeout)).then(use));
+    // A mistake in the options rejects (`callBounds` checks them), as every failure of the call does.
+    createAPIPromise(new Promise<EndpointsFeature>((resolve) => resolve(loadEndpoints(callBounds(options, client.timeout)))).then(use));
   return {
     embeddings: {
       create: (params: unknown, options?: RequestOptions) => withEndpoints(options, (endpoints) => endpoints.createEmbeddings(client, params, options)),

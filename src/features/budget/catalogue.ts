@@ -4,7 +4,7 @@
 // waiting (aborted, timed out), the fetch is aborted too, so nothing keeps the process alive.
 import { APIConnectionTimeoutError, APIError } from "../../errors/index.ts";
 import { isRecord } from "../../internal/values.ts";
-import { assertOptions, callBounds } from "../../pipeline/call-options.ts";
+import { callBounds } from "../../pipeline/call-options.ts";
 import { limits, type Limits } from "../../pipeline/limits.ts";
 import { unlessAborted } from "../../pipeline/unless-aborted.ts";
 import type { Requester } from "../../resources/requester.ts";
@@ -42,12 +42,12 @@ const caches = new WeakMap<object, CacheEntry>();
  * goes on for the other callers, and is aborted when none is left.
  */
 export function catalogueOf(client: Requester, signal?: AbortSignal | null, timeoutMs?: number): Promise<Catalogue> {
-  // A call's own timeout when it gives a valid one (the pipeline names a bad one), else the client's.
-  const { timeout } = callBounds({ timeout: timeoutMs }, client.timeout);
   let wait: Limits;
+  let timeout: number;
   try {
-    // Checked as every call option is: the catalogue is asked for before the call's own check runs.
-    assertOptions({ signal });
+    // The call's signal and timeout (else the client's), checked as every call option is: the
+    // catalogue is asked for before the call's own request is built.
+    ({ timeout } = callBounds({ signal, timeout: timeoutMs }, client.timeout));
     // The same abort wait as every other step of a call, so an abort or a timeout here reads as it does there.
     wait = limits(signal, timeout, () => new APIConnectionTimeoutError(`The model catalogue (for maxCost) did not arrive within ${timeout} ms (timeout).`));
   } catch (error) {

@@ -4,10 +4,10 @@
 // else for its worst case, so the budget is never passed because nothing (or too little) was
 // reported, nor because the model that answered goes by a name the catalogue does not price.
 import { BudgetExceededError } from "../../errors/budget-exceeded-error.ts";
+import { assertOptions } from "../../pipeline/call-options.ts";
 import type { Requester } from "../../resources/requester.ts";
 import type { CompletionUsage, Model } from "../../types/index.ts";
 import { catalogueOf } from "./catalogue.ts";
-import { assertMaxCost } from "./max-cost.ts";
 import { assertRoute, isNoModelFitsError, routeMaxCost, withRouteMaxCost } from "./route.ts";
 import { assertFallbacks, candidateModels, costOf, dearest, pricingOf, replyRoom, worstCaseCost, type Pricing } from "./worst-case.ts";
 
@@ -41,11 +41,12 @@ export class RunBudget {
    *   or `models` when it is set and not an array of model ids (it would be sent unpriced).
    */
   constructor(client: Requester, maxCost: unknown, params: Record<string, unknown>, signal?: AbortSignal, timeoutMs?: number) {
-    assertMaxCost(maxCost);
+    // The call's option rule (callBounds ran it before the load), on the value as read now.
+    assertOptions({ maxCost });
     assertRoute(params);
     assertFallbacks(params);
     this.#client = client;
-    this.#maxCost = maxCost;
+    this.#maxCost = maxCost as number;
     this.#signal = signal;
     this.#timeoutMs = timeoutMs;
   }

@@ -4,12 +4,11 @@ import { BudgetExceededError } from "../../errors/budget-exceeded-error.ts";
 import { isRecord } from "../../internal/values.ts";
 import type { APIPromise, Outcome } from "../../pipeline/api-promise.ts";
 import type { SendBudget } from "../../pipeline/request.ts";
-import { callOptionsWith } from "../../pipeline/call-options.ts";
+import { assertOptions, callOptionsWith } from "../../pipeline/call-options.ts";
 import { finalData, outcomeOf } from "../../pipeline/outcome-of.ts";
 import { assertChatParams } from "../../resources/chat/validate.ts";
 import type { Requester } from "../../resources/requester.ts";
 import { catalogueOf } from "./catalogue.ts";
-import { assertMaxCost } from "./max-cost.ts";
 import { withReplyLimit } from "./reply-limit.ts";
 import { assertRoute, isNoModelFitsError, noModelFits, routeMaxCost, withRouteMaxCost } from "./route.ts";
 import { assertCountable, assertFallbacks, replyRoom, usd, worstCaseCost } from "./worst-case.ts";
@@ -133,19 +132,22 @@ async function sentBody(input: RequestInfo | URL, init?: RequestInit): Promise<u
  *   positive number of USD, or `models` when it is set and not an array of model ids.
  */
 export async function fitToBudget(client: Requester, params: unknown, maxCost: unknown, signal?: AbortSignal | null, timeoutMs?: number): Promise<unknown> {
-  assertMaxCost(maxCost);
+  // Checked as the call's other options are (the same rule as callBounds ran before the load).
+  // The call's option rule (callBounds ran it before the load), on the value as read now.
+  assertOptions({ maxCost });
+  const cap = maxCost as number;
   // Not an object, or no model: create() names the mistake.
   if (!isRecord(params) || typeof params.model !== "string") return params;
   // A `route.max_cost` that is not a number of USD would take the budget's place (see
   // `assertRoute`); fallbacks that are not model ids would be sent unpriced.
   assertRoute(params);
   assertFallbacks(params);
-  if (params.model === "auto") return withRouteMaxCost(params, maxCost);
+  if (params.model === "auto") return withRouteMaxCost(params, cap);
   // The caller's own mistakes are named before the network is asked for anything.
   assertChatParams(params);
   assertCountable(params);
   const { models } = await catalogueOf(client, signal, timeoutMs);
-  const { affordable, asked, limited } = replyRoom(params, maxCost, models);
+  const { affordable, asked, limited } = replyRoom(params, cap, models);
   if (!limited && asked <= affordable) return params;
   return withReplyLimit(params, Math.min(asked, affordable));
 }

@@ -170,7 +170,9 @@ export class Completions {
   parse(params: ChatCompletionParseParams, options?: ParseOptions): APIPromise<unknown> {
     if (!isCompletions(this)) return createAPIPromise(Promise.reject(unboundMethodError("client.chat.completions.parse")));
     // Delegates to code loaded on first use: an app that never parses never downloads it.
-    return createAPIPromise(loadStructured(this.#bounds(options)).then(({ parseOutcome }) => parseOutcome(this.#client, this, params, options)));
+    // (A mistake in the options rejects, as every failure of the call does: nothing throws here.)
+    const loading = new Promise<Awaited<ReturnType<typeof loadStructured>>>((resolve) => resolve(loadStructured(this.#bounds(options))));
+    return createAPIPromise(loading.then(({ parseOutcome }) => parseOutcome(this.#client, this, params, options)));
   }
 
   /**
