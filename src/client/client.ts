@@ -314,7 +314,7 @@ function resolveFetch(custom: Fetch | undefined): Fetch {
 
 function identificationHeaders(): Record<string, string> {
   // Browsers do not let a page set User-Agent (and send their own); elsewhere it names the SDK
-  // and the runtime in server logs. One header, not three: each costs every request.
+  // and the runtime in server logs. One header, not three: a gateway's logs need no more.
   return isBrowserLike() ? { "x-modelgate-sdk": `modelgate-js/${VERSION}` } : { "user-agent": `modelgate-js/${VERSION} (${runtimeName()})` };
 }
 

@@ -8,8 +8,9 @@ import { limits } from "./limits.ts";
 import { unlessAborted } from "./unless-aborted.ts";
 
 /**
- * The key for the next attempt: the fixed one, or what the function gives now. Every key a
- * function gives is remembered as a secret, so errors built later redact it too.
+ * The key for the next attempt from the `apiKey` function (a fixed key is used as it is, see
+ * `runRequest`), asked within the call's signal and timeout. Every key it gives is remembered
+ * as a secret, so errors built later redact it too.
  */
 export async function keyFrom(
   source: APIKeyFunction,

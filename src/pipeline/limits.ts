@@ -15,8 +15,10 @@ export interface Limits {
 /**
  * One AbortController that the caller's signal and a timeout both abort, each with the error it
  * means as the reason (`APIUserAbortError`, or what `timedOut` makes: `undefined` for a wait
- * whose end is no error), so every await that sees the abort reports the same thing. Built by hand instead of with `AbortSignal.any`, which
- * older runtimes lack. A timeout past `MAX_TIMER_MS` (Infinity included) is none.
+ * whose end is no error), so every await that sees the abort reports the same thing. Built by
+ * hand rather than from `AbortSignal.any` and `AbortSignal.timeout`, whose reasons would be the
+ * caller's own and a `DOMException`, not the SDK's errors. A timeout past `MAX_TIMER_MS`
+ * (Infinity included) is none.
  *
  * @throws APIUserAbortError when `signal` is already aborted
  */
