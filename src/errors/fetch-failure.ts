@@ -7,9 +7,9 @@ import { isModelGateError, ModelGateError } from "./modelgate-error.ts";
 /**
  * A thrown value as the SDK may keep it: itself where it is provably free of the key, else a
  * redacted copy, of its class for the SDK's own errors (an `APIError` stays one, retried as
- * its class says). What the attempt keeps of a custom `fetch`'s failure, and the middleware
- * runner of what a middleware threw: an HTTP client's error may hold the `Request`, with its
- * `Authorization` header.
+ * its class says). What the attempt keeps of a custom `fetch`'s failure, the middleware runner
+ * of what a middleware threw, and `keyFrom` of what an `apiKey` function threw: an HTTP client's
+ * error may hold the `Request`, with its `Authorization` header, and a failed refresh a key.
  */
 export function withoutKey(thrown: unknown, redact: Redact): unknown {
   return keptOrRedacted(thrown, redact, isModelGateError);

@@ -1,7 +1,6 @@
 import { abortError } from "../errors/connection-errors.ts";
 import { APIConnectionTimeoutError, ModelGateError } from "../errors/index.ts";
-import { isModelGateError } from "../errors/modelgate-error.ts";
-import { keptOrRedacted } from "../internal/redact-thrown.ts";
+import { withoutKey } from "../errors/fetch-failure.ts";
 import type { Redact } from "../internal/redact.ts";
 import { assertAPIKey, type APIKeyFunction } from "./auth.ts";
 import { limits } from "./limits.ts";
@@ -29,7 +28,7 @@ export async function keyFrom(
     if (controller.signal.aborted) throw abortError(controller.signal);
     // What it threw may quote a key it gave before (a failed refresh) or hold a request: it
     // is kept only where provably free of every key, else as a redacted copy.
-    const cause = keptOrRedacted(error, redact, isModelGateError);
+    const cause = withoutKey(error, redact);
     throw new ModelGateError("The `apiKey` function threw, so no request was sent; see `cause`.", { cause });
   } finally {
     release();

@@ -1,6 +1,7 @@
 import type { Fetch, Middleware, MiddlewareContext, MiddlewareNext, RequestOptions } from "../client/options.ts";
 import { APIConnectionError, APIError, ModelGateError } from "../errors/index.ts";
 import { describeValue, invalidArgument } from "../errors/invalid-argument.ts";
+import { describeCause } from "../errors/describe-cause.ts";
 import { withoutKey } from "../errors/fetch-failure.ts";
 import type { Redact } from "../internal/redact.ts";
 import { callOptionsWith } from "./call-options.ts";
@@ -84,7 +85,7 @@ export function throughMiddleware(list: Middleware[], config: PipelineConfig, sp
       // The copy's class, not the thrown value's: asking a Proxy for its class may throw.
       const cause = withoutKey(error, config.redact);
       if (cause instanceof APIError) throw cause;
-      const what = cause instanceof Error ? `${cause.name}: ${cause.message}` : describeValue(cause);
+      const what = cause instanceof Error ? `${cause.name}: ${describeCause(cause)}` : describeValue(cause);
       throw new ModelGateError(`A middleware threw (${what}), so the request failed; see \`cause\`.`, { cause });
     }
     // Read like fetch's answer: a middleware that forgot to return one, or returned one it
