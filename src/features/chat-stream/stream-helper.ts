@@ -3,7 +3,7 @@ import type { loadStructured } from "../../pipeline/loader.ts";
 import { callOptionsWith } from "../../pipeline/call-options.ts";
 import type { LoadedStream } from "../../resources/chat/chat-completion-stream.ts";
 import type { Completions } from "../../resources/chat/completions.ts";
-import type { EventStream } from "../../resources/chat/event-stream.ts";
+import { LEFT_THE_LOOP, type EventStream } from "../../resources/chat/event-stream.ts";
 import type { Requester } from "../../resources/requester.ts";
 import { ChatCompletionAccumulator } from "../../streaming/accumulate.ts";
 import { Stream } from "../../streaming/stream.ts";
@@ -111,7 +111,7 @@ export class StreamHelper extends ChatHelper implements LoadedStream {
 
   /** The chunks from now on. A `break` ends the request with a reason tracing knows (no failure, unlike `abort()`). */
   items(): AsyncIterable<ChatCompletionChunk> {
-    return listen(this.events, "chunk", () => this.events.controller.abort(Symbol.for("modelgate.break")));
+    return listen(this.events, "chunk", () => this.events.controller.abort(LEFT_THE_LOOP));
   }
 }
 

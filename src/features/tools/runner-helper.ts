@@ -1,5 +1,5 @@
 import type { ChatCompletionRunner, LoadedRun } from "../../resources/chat/chat-completion-runner.ts";
-import type { EventStream } from "../../resources/chat/event-stream.ts";
+import { LEFT_THE_LOOP, type EventStream } from "../../resources/chat/event-stream.ts";
 import type { ChatCompletionChunk, ChatCompletionMessageParam } from "../../types/index.ts";
 import type { ToolRunEvent, ToolRunResult } from "../../types/tool-runner.ts";
 import { ChatHelper } from "../chat-stream/chat-helper.ts";
@@ -62,7 +62,7 @@ export class RunnerHelper extends ChatHelper implements LoadedRun {
     // An abort is final for the loop too; leaving it early (`break`) stops the run, as openai's
     // runner does, with the reason tracing reads as no failure (see chat-stream's `items()`).
     const { controller } = this.events;
-    return { [Symbol.asyncIterator]: () => this.log.reader(controller.signal, () => controller.abort(Symbol.for("modelgate.break"))) };
+    return { [Symbol.asyncIterator]: () => this.log.reader(controller.signal, () => controller.abort(LEFT_THE_LOOP)) };
   }
 
   /**

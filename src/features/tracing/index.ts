@@ -16,6 +16,7 @@ import type { ChatCompletionChunk, GatewayInfo } from "../../types/index.ts";
 import type { PipelineConfig, Progress, RequestSpec } from "../../pipeline/request.ts";
 import type { RequestChannel } from "../../pipeline/trace-channel.ts";
 import { inputMessages, outputMessages } from "./messages.ts";
+import { LEFT_THE_LOOP } from "../../resources/chat/event-stream.ts";
 
 /** The object a call publishes: flat keys named as OpenTelemetry's GenAI conventions name them. */
 type TraceContext = Record<string, unknown>;
@@ -202,8 +203,8 @@ function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: R
     const { signal } = controller;
     // An abort ends the body whether or not anyone is reading it (a stream dropped and
     // aborted still settles); the caller's abort is a failure, as the iterator would report it.
-    // `chat.completions.stream()` aborts with BREAK when its loop is left: that is no failure.
-    const onAbort = () => ((signal.reason as { cause?: unknown } | undefined)?.cause === BREAK ? settle(gateway, false) : failed(abortError(signal), gateway));
+    // `chat.completions.stream()` aborts with LEFT_THE_LOOP when its loop is left: that is no failure.
+    const onAbort = () => ((signal.reason as { cause?: unknown } | undefined)?.cause === LEFT_THE_LOOP ? settle(gateway, false) : failed(abortError(signal), gateway));
     signal.addEventListener("abort", onAbort);
     stopListening = () => signal.removeEventListener("abort", onAbort);
     const accumulator = traceContent && operation === "chat" ? new ChatCompletionAccumulator() : undefined;
@@ -261,8 +262,8 @@ function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: R
         return {
           next: () => {
             // An abort is final, as untraced: no chunk read ahead (or buffered by the tee) is
-            // handed out after it. `stream()`'s own BREAK is its end, not a failure.
-            if (signal.aborted && (signal.reason as { cause?: unknown } | undefined)?.cause !== BREAK) {
+            // handed out after it. `stream()`'s own LEFT_THE_LOOP is its end, not a failure.
+            if (signal.aborted && (signal.reason as { cause?: unknown } | undefined)?.cause !== LEFT_THE_LOOP) {
               first = undefined;
               const error = abortError(signal);
               failed(error, gateway);
@@ -411,9 +412,6 @@ function reportLater(error: unknown): void {
     throw error;
   });
 }
-
-/** The abort reason `chat.completions.stream()` gives when its caller leaves the loop (`break`). */
-const BREAK = Symbol.for("modelgate.break");
 
 /** The JSON text of what `make` gives, or nothing when it cannot be written as JSON (a cycle). */
 function json(make: () => unknown): string | undefined {

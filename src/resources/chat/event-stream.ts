@@ -9,6 +9,12 @@ import type { Requester } from "../requester.ts";
 type Listener = (...args: never[]) => unknown;
 
 /**
+ * The reason a helper object's controller is aborted with when its caller leaves a `for await`
+ * over it (`break`): the request ends, and tracing reads it as the end of the call, not a failure.
+ */
+export const LEFT_THE_LOOP = Symbol.for("modelgate.break");
+
+/**
  * The event emitter behind openai's helper objects, as its `EventStream` behaves: listeners by
  * event, called in the order they were added; `error` or `abort` ends the helper and is
  * followed by `end`; nothing is emitted after `end`; `done()` settles with the end; `ended`,
