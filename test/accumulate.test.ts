@@ -13,7 +13,7 @@ function assemble(chunks: ChatCompletionChunk[]) {
   const events = new ChunkEvents<ChatCompletionChunk>({}, gatewayInfo(undefined, undefined, 1));
   for (const piece of chunks) events.add({ event: undefined, data: JSON.stringify(piece), id: undefined, retry: undefined }, false);
   const accumulator = new ChatCompletionAccumulator();
-  for (const piece of events.queue) accumulator.add(piece);
+  for (let piece = events.queued.shift(); piece !== undefined; piece = events.queued.shift()) accumulator.add(piece);
   return accumulator.result();
 }
 

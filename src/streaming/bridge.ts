@@ -6,6 +6,7 @@ import { APIError } from "../errors/api-error.ts";
 import { errorFromBody, errorFromBridgeFrame } from "../errors/from-body.ts";
 import { readChunkChoice } from "./response-message.ts";
 import { DEFAULT_MAX_LINE_LENGTH } from "./line-limit.ts";
+import { queue } from "./queue.ts";
 
 /*
  * The bridge that carries a stream from a server route to a browser (`toReadableStream()` →
@@ -88,8 +89,7 @@ export function bridgeSource<T>(iterator: AsyncIterator<T>): UnderlyingDefaultSo
  */
 export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_LINE_LENGTH): AsyncIterator<T> {
   const decoder = new TextDecoder();
-  const queue: T[] = [];
-  let head = 0;
+  const chunks = queue<T>();
   /** Pieces of a line whose "\n" has not arrived yet, joined once when it does (linear for a line in many reads). */
   let partial: string[] = [];
   let partialLength = 0;
@@ -123,7 +123,7 @@ export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_
         // Read as the SSE decoder reads a chunk: a bridge written by openai's toReadableStream()
         // carries the provider's chunks as they came.
         for (const choice of chunk.choices) if (isRecord(choice)) readChunkChoice(choice);
-        queue.push(chunk as T);
+        chunks.push(chunk as T);
       } else reject(text);
     } else if (kind === "end") ending = {};
     else if (kind === "error" && isRecord((value as Record<string, unknown>).error)) ending = { error: errorFromBridgeFrame((value as { error: Record<string, unknown> }).error) };
@@ -160,15 +160,11 @@ export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_
         // An abort is final, as for an SSE stream: nothing read before it is handed out after it.
         if (!over && reader.signal.aborted) {
           over = true;
-          queue.length = head = 0;
+          chunks.clear();
           reader.cancel();
           throw reader.abortedError()!;
         }
-        if (head < queue.length) {
-          const value = queue[head++] as T;
-          if (head === queue.length) queue.length = head = 0;
-          return { value, done: false };
-        }
+        if (chunks.size > 0) return { value: chunks.shift() as T, done: false };
         if (ending) {
           over = true;
           reader.cancel();
@@ -188,7 +184,7 @@ export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_
     },
     async return(): Promise<IteratorResult<T>> {
       over = true;
-      queue.length = head = 0;
+      chunks.clear();
       reader.cancel();
       ending = { error: undefined };
       return { value: undefined, done: true };

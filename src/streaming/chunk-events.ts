@@ -4,6 +4,7 @@ import { redactNothing } from "../internal/redact.ts";
 import { excerpt, isRecord } from "../internal/values.ts";
 import { readChunkChoice } from "./response-message.ts";
 import type { ServerSentEvent } from "./sse-decoder.ts";
+import { queue, type Queue } from "./queue.ts";
 
 /** What a stream of chunks must have shown before a close without `[DONE]` counts as its end. */
 export interface EndRules {
@@ -29,7 +30,7 @@ const EXCERPT_LENGTH = 120;
  * Chunks are queued (a whole network read is decoded at once); the reader hands them out.
  */
 export class ChunkEvents<T> {
-  readonly queue: T[] = [];
+  readonly queued: Queue<T> = queue();
   /** An error to throw once the chunks queued before it have been handed out. */
   failure: Error | undefined;
   sawDone = false;
@@ -134,7 +135,7 @@ export class ChunkEvents<T> {
         }
       }
     }
-    this.queue.push(chunk as T);
+    this.queued.push(chunk as T);
   }
 
   /** Why a body that closed now (without `[DONE]`) was cut short; `undefined` when it was whole. */

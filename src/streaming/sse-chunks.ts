@@ -40,10 +40,9 @@ export function sseStream<T>(response: Response, reader: BodyReader, controller:
  */
 export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gateway: GatewayInfo, options: SSEChunkOptions): AsyncIterator<T> {
   const events = new ChunkEvents<T>({ ...options.errorContext, headers: response.headers }, gateway, options);
-  const { queue } = events;
+  const { queued } = events;
   // Asked before every chunk: an abort is final (see refill).
   const { signal } = reader;
-  let head = 0;
   let bodyEnded = false;
   let finished = false;
   const decoder = new SSEDecoder(
@@ -52,10 +51,10 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gate
       // event skipped is a keep-alive, like a comment, however much data it carries (a named
       // `ping` with `{"type":"ping"}`, `data: null`): else a gateway that sent only those would
       // keep a stream open for ever.
-      const { length } = queue;
+      const before = queued.size;
       const failure = events.failure;
       events.add(event, bodyEnded);
-      if (queue.length > length || events.failure !== failure || events.sawDone) reader.progress();
+      if (queued.size > before || events.failure !== failure || events.sawDone) reader.progress();
     },
     { maxLineLength: options.maxLineLength },
   );
@@ -63,7 +62,7 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gate
   /** Stops reading: cancels what is left of the body and detaches from the caller's signal; nothing queued is handed out after. */
   const stop = () => {
     finished = true;
-    queue.length = head = 0;
+    queued.clear();
     reader.cancel();
   };
   const fail = (error: Error): never => {
@@ -74,14 +73,7 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gate
     if (error instanceof APIError) Object.assign(error, { gateway: { ...gateway }, requestID: error.requestID ?? gateway.requestID });
     throw error;
   };
-  const take = (): IteratorResult<T> => {
-    const value = queue[head++] as T;
-    if (head === queue.length) {
-      queue.length = 0;
-      head = 0;
-    }
-    return { value, done: false };
-  };
+  const take = (): IteratorResult<T> => ({ value: queued.shift() as T, done: false });
 
   /** Reads until a chunk is queued or the stream is over. */
   const refill = async (): Promise<IteratorResult<T>> => {
@@ -89,7 +81,7 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gate
       // An abort is final: chunks that had arrived before it (the rest of a short reply often
       // has) are not handed out after it, so a "stop" button stops the text.
       if (!finished && signal.aborted) return fail(reader.abortedError()!);
-      if (head < queue.length) return take();
+      if (queued.size > 0) return take();
       if (finished) return { value: undefined, done: true };
       if (events.failure) return fail(events.failure);
       if (events.sawDone) {
@@ -120,7 +112,7 @@ export function iterateSSEChunks<T>(response: Response, reader: BodyReader, gate
 
   return {
     // Most calls find a chunk already decoded: answer those without entering an async function.
-    next: () => (head < queue.length && !signal.aborted ? Promise.resolve(take()) : refill()),
+    next: () => (queued.size > 0 && !signal.aborted ? Promise.resolve(take()) : refill()),
     async return(): Promise<IteratorResult<T>> {
       if (!finished) stop();
       return { value: undefined, done: true };

@@ -7,6 +7,7 @@ import type { SSEChunkOptions } from "../../streaming/sse-chunks.ts";
 import { SSEDecoder } from "../../streaming/sse-decoder.ts";
 import { Stream } from "../../streaming/stream.ts";
 import type { GatewayInfo } from "../../types/index.ts";
+import { queue } from "../../streaming/queue.ts";
 
 const EXCERPT_LENGTH = 120;
 
@@ -33,7 +34,7 @@ export function imageEventStream(count: number) {
  */
 async function* imageEvents(response: Response, reader: BodyReader, count: number, options: SSEChunkOptions, gateway: GatewayInfo): AsyncGenerator<unknown> {
   const context = { ...options.errorContext, headers: response.headers };
-  const queue: unknown[] = [];
+  const events = queue<unknown>();
   let failure: Error | undefined;
   /**
    * The indexes, in `[0, count)`, of the images completed: an event's `image_index` when it
@@ -55,13 +56,13 @@ async function* imageEvents(response: Response, reader: BodyReader, count: numbe
   const decoder = new SSEDecoder(
     ({ event, data }) => {
       if (ended || failure) return;
-      const { length } = queue;
+      const before = events.size;
       if (data.trim() === "[DONE]") ended = true;
       else if (event === "error") failure = errorFromStreamEvent(data, context);
       else if (data !== "") failure = take(data);
       // Only what the caller is given resets the idle clock, as for a chat stream: an event
       // skipped (no data, `data: null`) is a keep-alive however much it carries.
-      if (queue.length > length || failure || ended) reader.progress();
+      if (events.size > before || failure || ended) reader.progress();
     },
     { maxLineLength: options.maxLineLength },
   );
@@ -79,7 +80,7 @@ async function* imageEvents(response: Response, reader: BodyReader, count: numbe
     // Anything but an object is no event; an object with `error` is the error it reports.
     if (!isRecord(parsed)) return undefined;
     if (parsed.error) return errorFromBody(undefined, parsed, context);
-    queue.push(parsed);
+    events.push(parsed);
     if (typeof parsed.type === "string" && parsed.type.endsWith(".completed")) {
       complete(parsed.image_index);
       if (completed.size >= count) ended = true;
@@ -90,7 +91,7 @@ async function* imageEvents(response: Response, reader: BodyReader, count: numbe
   try {
     for (;;) {
       // Everything that arrived before an end or an error is handed out first.
-      while (queue.length > 0) yield queue.shift();
+      while (events.size > 0) yield events.shift();
       if (failure) throw failure;
       if (ended) return;
       if (bodyEnded) {
