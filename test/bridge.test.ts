@@ -174,6 +174,18 @@ describe("the bridge framing", () => {
     expect(notAStatus.error).toBeInstanceOf(ModelGateError);
   });
 
+  it("reads a provider's chunk from openai's writer as an SSE stream reads it: a lone choice object, an index that cannot be placed", async () => {
+    const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+    const end = line({ id: "x", choices: [], modelgate_bridge: "end" });
+    const lone = await readAll(bodyOf(line({ id: "x", choices: { index: 0, delta: { content: "hi" } } }), end));
+    expect(lone).toMatchObject({ text: "hi", chunks: 1 });
+    expect(lone.error).toBeUndefined();
+    const misplaced = await readAll(bodyOf(line(chunk({ content: "a" })), line({ id: "x", choices: [{ index: "first", delta: { content: "b" } }] }), end));
+    expect(misplaced.text).toBe("a");
+    expect(misplaced.error).toBeInstanceOf(ModelGateError);
+    expect(misplaced.error?.message).toBe('The stream sent a choice whose index is "first", not a whole number, so it cannot be told which choice it continues.');
+  });
+
   it("throws a chunk line that carries an error as that error, by its code, after the chunks before it", async () => {
     const line = (value: unknown) => `${JSON.stringify(value)}\n`;
     const body = bodyOf(line(chunk({ content: "par" })), line({ id: "chatcmpl-test", choices: [], error: { code: 429, message: "Slow down." } }));

@@ -4,7 +4,8 @@ import { excerpt, isRecord } from "../internal/values.ts";
 import { APIConnectionError } from "../errors/connection-errors.ts";
 import { APIError } from "../errors/api-error.ts";
 import { errorFromBody, errorFromBridgeFrame } from "../errors/from-body.ts";
-import { readChunkChoice } from "./response-message.ts";
+import { redactNothing } from "../internal/redact.ts";
+import { readChunkChoices } from "./chunk-events.ts";
 import { DEFAULT_MAX_LINE_LENGTH } from "./line-limit.ts";
 import { queue } from "./queue.ts";
 
@@ -118,12 +119,14 @@ export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_
       if (kind) chunk.modelgate_bridge = kind[0];
       // An error inside a chunk is an error wherever it is read, as in an SSE stream.
       if (chunk.error) ending = { error: errorFromBody(undefined, chunk) };
-      // A chunk has a `choices` array; anything else (a run's events, `{"foo":1}`) is no chunk.
-      else if (Array.isArray(chunk.choices)) {
-        // Read as the SSE decoder reads a chunk: a bridge written by openai's toReadableStream()
+      // A chunk has `choices` (a list, or a lone choice object); anything else (a run's events,
+      // `{"foo":1}`) is no chunk.
+      else if (Array.isArray(chunk.choices) || isRecord(chunk.choices)) {
+        // Read as an SSE stream's chunks are: a bridge written by openai's toReadableStream()
         // carries the provider's chunks as they came.
-        for (const choice of chunk.choices) if (isRecord(choice)) readChunkChoice(choice);
-        chunks.push(chunk as T);
+        const unreadable = readChunkChoices(chunk, redactNothing);
+        if (unreadable) ending = { error: unreadable };
+        else chunks.push(chunk as T);
       } else reject(text);
     } else if (kind === "end") ending = {};
     else if (kind === "error" && isRecord((value as Record<string, unknown>).error)) ending = { error: errorFromBridgeFrame((value as { error: Record<string, unknown> }).error) };
