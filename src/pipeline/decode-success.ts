@@ -4,7 +4,7 @@ import { errorFromBody, isErrorDocument, parseBody, unexpectedBodyError, type Er
 import { gatewayInfo } from "../gateway/info.ts";
 import { BodyReader } from "../streaming/body-reader.ts";
 import { rawResponse } from "../streaming/raw-response.ts";
-import { sseStream } from "../streaming/sse-chunks.ts";
+import { sseStream, type SSEChunkOptions } from "../streaming/sse-chunks.ts";
 import type { Outcome } from "./api-promise.ts";
 import { isDocument, type Exchange, type ResponseKind } from "./attempt.ts";
 import { limits } from "./limits.ts";
@@ -13,6 +13,11 @@ import type { PipelineConfig, RequestSpec } from "./request.ts";
 /** What an error built from a response is built with. */
 export function errorContext(response: Response, config: PipelineConfig): ErrorContext {
   return { headers: response.headers, redact: config.redact };
+}
+
+/** How a call's event stream is read: the resource's end rules, the client's longest line, its redaction. */
+export function streamOptions(config: PipelineConfig, spec: RequestSpec): SSEChunkOptions {
+  return { ...spec.streamRules, maxLineLength: config.maxSSELineLength, errorContext: { redact: config.redact } };
 }
 
 /** The result of a successful exchange, read as the request's `response` kind says. */
@@ -26,7 +31,7 @@ export function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spe
       const raw = rawResponse(response, reader);
       return { data: raw as T, response: () => raw, requestID, asResponse: () => raw };
     }
-    const options = { ...spec.streamRules, maxLineLength: config.maxSSELineLength, errorContext: { redact: config.redact } };
+    const options = streamOptions(config, spec);
     // One readable response for `withResponse()` and `asResponse()`, as openai gives one
     // object to both; made when first asked, so a caller who reads only the Stream starts no
     // second reader of the body.
@@ -58,7 +63,7 @@ export function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spe
     // so that the caller's abort still ends it.
     const { controller, release } = limits(spec.options?.signal, Infinity, () => undefined);
     const reader = new BodyReader(new Blob([events]).stream(), { controller, onEnd: release });
-    const options = { ...spec.streamRules, maxLineLength: config.maxSSELineLength, errorContext: { redact: config.redact } };
+    const options = streamOptions(config, spec);
     return { data: sseStream(response, reader, controller, gateway, options) as T, response: readable, requestID, asResponse: readable, events: () => new Response(events, { headers: response.headers }) };
   }
   if (kind === "json") {

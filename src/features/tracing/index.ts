@@ -6,6 +6,7 @@ import { isRecord } from "../../internal/values.ts";
 import { keyFrom } from "../../pipeline/key-function.ts";
 import type { Outcome } from "../../pipeline/api-promise.ts";
 import type { APIKeyFunction } from "../../pipeline/auth.ts";
+import { streamOptions } from "../../pipeline/decode-success.ts";
 import { finalData } from "../../pipeline/outcome-of.ts";
 import { assertOptions } from "../../pipeline/call-options.ts";
 import { ChatCompletionAccumulator } from "../../streaming/accumulate.ts";
@@ -347,8 +348,7 @@ function publishCall<T>(channel: RequestChannel, config: PipelineConfig, spec: R
           // The same reading the pipeline gives the call's own body (its `decodeSuccess`), on a
           // branch of it: under the call's signal and its idle timeout, events decoded by the same rules.
           const reader = new BodyReader(body, { controller: data.controller, idleTimeoutMs: config.streamIdleTimeout, brokenBody: (error) => redactedBrokenBodyError(error, redact) });
-          const options = { ...spec.streamRules, maxLineLength: config.maxSSELineLength, errorContext: { redact } };
-          return { chunks: (spec.stream ?? sseStream)(data.response, reader, data.controller, data.gateway as GatewayInfo, options), stop: () => reader.cancel() };
+          return { chunks: (spec.stream ?? sseStream)(data.response, reader, data.controller, data.gateway as GatewayInfo, streamOptions(config, spec)), stop: () => reader.cancel() };
         };
         // One Response for `withResponse().response` and `asResponse()`, as untraced: made at
         // once, its body taken from the traced raw body when it is first read, so the read-ahead
