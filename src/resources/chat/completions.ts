@@ -28,7 +28,7 @@ import type {
 } from "../../types/structured.ts";
 import type { Requester } from "../requester.ts";
 import type { SendBudget } from "../../pipeline/request.ts";
-import { chatStreamRules, decodeChatAnswer, wholeCompletionEvents } from "./decode.ts";
+import { chatAnswerReading, decodeChatAnswer } from "./decode.ts";
 import { assertChatParams } from "./validate.ts";
 import { toolInternals } from "../../schemas/tool-internals.ts";
 import type { ChatCompletionDeleted, ChatCompletionListParams, ChatCompletionUpdateParams } from "../../types/stored-completions.ts";
@@ -117,7 +117,7 @@ export class Completions {
         path: "/v1/chat/completions",
         body,
         // `body` may be anything from plain JavaScript; `validate` names the mistake.
-        ...((body as { stream?: unknown } | null | undefined)?.stream === true ? { response: "sse", streamRules: chatStreamRules(body as object), wholeAnswer: wholeCompletionEvents } : { decode: decodeChatAnswer }),
+        ...chatAnswerReading(body),
         options: callOptions as RequestOptions,
         sendBudget,
         validate: () => assertChatParams(body),

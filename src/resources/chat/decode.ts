@@ -2,6 +2,7 @@
 import { learnFrom, type GatewayInfo } from "../../gateway/info.ts";
 import { APIConnectionError } from "../../errors/connection-errors.ts";
 import { isRecord } from "../../internal/values.ts";
+import type { RequestSpec } from "../../pipeline/request.ts";
 import type { EndRules } from "../../streaming/chunk-events.ts";
 import { readResponseMessage } from "../../streaming/response-message.ts";
 
@@ -59,4 +60,14 @@ export function chatStreamRules(body: { stream_options?: unknown; audio?: unknow
     audioFormat: typeof format === "string" ? format : undefined,
     choiceCount: typeof body.n === "number" ? body.n : undefined,
   };
+}
+
+/**
+ * How the answer to a chat request is read, by what the request asked for: with `stream: true`,
+ * as a stream of chunks under its end rules (a whole completion sent instead read as a stream of
+ * one chunk); otherwise as a whole completion.
+ */
+export function chatAnswerReading(body: unknown): Pick<RequestSpec, "response" | "streamRules" | "wholeAnswer" | "decode"> {
+  if ((body as { stream?: unknown } | null | undefined)?.stream !== true) return { decode: decodeChatAnswer };
+  return { response: "sse", streamRules: chatStreamRules(body as object), wholeAnswer: wholeCompletionEvents };
 }
