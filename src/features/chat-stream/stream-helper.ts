@@ -1,6 +1,6 @@
 import { isRecord } from "../../internal/values.ts";
-import type { loadStructured } from "../../pipeline/loader.ts";
-import { callOptionsWith } from "../../pipeline/call-options.ts";
+import { loadStructured } from "../../pipeline/loader.ts";
+import { callBounds, callOptionsWith } from "../../pipeline/call-options.ts";
 import type { LoadedStream } from "../../resources/chat/chat-completion-stream.ts";
 import type { Completions } from "../../resources/chat/completions.ts";
 import { LEFT_THE_LOOP, type EventStream } from "../../resources/chat/event-stream.ts";
@@ -18,9 +18,9 @@ import { listen } from "./listen.ts";
 import { readMessageFrame } from "./message-frame.ts";
 
 /**
- * parse()'s code, loaded beside this one by `stream()` (see resources/chat/completions.ts):
- * handed in rather than imported, so a body read back (`fromReadableStream()`), which parses
- * nothing, does not load it.
+ * parse()'s code, which `stream()` requests beside this one (see resources/chat/completions.ts)
+ * and this one then asks the loader for: through the loader, not imported, so a body read back
+ * (`fromReadableStream()`), which parses nothing, does not load it.
  */
 type Structured = Awaited<ReturnType<typeof loadStructured>>;
 
@@ -120,12 +120,14 @@ export class StreamHelper extends ChatHelper implements LoadedStream {
  * retries, timeouts, budgets, cut detection and `gateway` are the pipeline's), and is read
  * as openai's helper reads it. The caller's `signal` aborts it as `abort()` does.
  */
-export function streamHelper(events: EventStream, stream: { messages: ChatCompletionMessageParam[] }, structured: Structured, client: Requester, completions: Completions, params: unknown, options: unknown): StreamHelper {
+export function streamHelper(events: EventStream, stream: { messages: ChatCompletionMessageParam[] }, client: Requester, completions: Completions, params: unknown, options: unknown): StreamHelper {
   const { controller } = events;
   const messages = stream.messages;
   if (isRecord(params) && Array.isArray(params.messages)) messages.push(...(params.messages as ChatCompletionMessageParam[]));
   return new StreamHelper(events, messages, async () => {
     events.follow(isRecord(options) ? options.signal : undefined);
+    // Loaded by now: `stream()` waited for both loads before making this helper.
+    const structured = await loadStructured(callBounds(options, client.timeout));
     // The caller's params as parse() reads them: a mistake in them is thrown here, as the `error` event.
     const plan = structured.planRequest(params, isRecord(options) ? options.structuredOutput : undefined, client.redact);
     // `abort()` (and the caller's signal, which aborts it) stops the check of a done event's answer.

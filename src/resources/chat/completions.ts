@@ -193,10 +193,9 @@ export class Completions {
     if (!isCompletions(this)) return new ChatCompletionStream(undefined, () => Promise.reject(unboundMethodError("client.chat.completions.stream")));
     return new ChatCompletionStream(this.#client, (events, stream) => {
       const bounds = this.#bounds(options);
-      // The helper builds on parse()'s code: both are requested at once, not one after the other.
-      return Promise.all([loadChatStream(bounds), loadStructured(bounds)]).then(([chatStream, structured]) =>
-        chatStream.streamHelper(events, stream, structured, this.#client, this, params, options),
-      );
+      // The helper builds on parse()'s code: both are requested at once, not one after the other
+      // (the helper then asks the loader for the one it already has).
+      return Promise.all([loadChatStream(bounds), loadStructured(bounds)]).then(([chatStream]) => chatStream.streamHelper(events, stream, this.#client, this, params, options));
     });
   }
 
