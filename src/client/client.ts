@@ -30,7 +30,7 @@ import { endpointResources, type Audio, type Embeddings, type Images } from "../
 import type { Stream } from "../streaming/stream.ts";
 import { VERSION } from "../version.ts";
 import { warnAboutPlainHTTP } from "../logging/plain-http.ts";
-import { argumentError } from "../errors/invalid-argument.ts";
+import { argumentError, describeKind } from "../errors/invalid-argument.ts";
 import { readEnv } from "../internal/env.ts";
 import { isRecord } from "../internal/values.ts";
 import { isLogLevel, levelledLogger, type LogLevel } from "../logging/logger.ts";
@@ -323,8 +323,7 @@ function requiredSetting(option: string, value: string | undefined, envName: str
   // Given, but not as text (plain JavaScript): named by its kind only, since a key given as a
   // number is a key all the same.
   if (value != null && typeof value !== "string") {
-    const kind = Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`;
-    throw argumentError(option, `must be a string${option === "apiKey" ? " (or a function that returns one)" : ""}; got ${kind}`);
+    throw argumentError(option, `must be a string${option === "apiKey" ? " (or a function that returns one)" : ""}; got ${describeKind(value)}`);
   }
   const resolved = value ?? readEnv(envName);
   if (typeof resolved !== "string" || resolved.trim() === "") {

@@ -41,16 +41,26 @@ export function unboundMethodError(method: string): ModelGateError {
 
 /**
  * A short description of what a caller passed. A string is shown (its start, once `redact`
- * has cut the key out of it), a symbol, number or bigint too (redacted); a function is not
- * (its source may hold anything).
+ * has cut the key out of it), a number, bigint or boolean too (redacted); anything else by its
+ * kind only (a function's source or a symbol's description may hold anything).
  */
 export function describeValue(value: unknown, redact: Redact = redactNothing): string {
+  if (typeof value === "string") return JSON.stringify(excerpt(redact(value), 40));
+  if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") return redact(`${typeof value} ${String(value)}`);
+  return describeKind(value);
+}
+
+/**
+ * What a value is, never what it holds: for a value that may be a secret whatever its kind (a
+ * key, a header's value: a config loader turns an all-digit token into a number).
+ */
+export function describeKind(value: unknown): string {
   if (value === undefined) return "nothing";
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return JSON.stringify(excerpt(redact(value), 40));
   // A promise passed where its value goes (`file: toFile(bytes, "a.wav")`) is the common slip: said so.
   if (typeof value === "object" && typeof (value as { then?: unknown }).then === "function") return "a Promise (is an `await` missing?)";
-  // A symbol shows its description, which may be anything (the key).
-  return typeof value === "object" ? "an object" : typeof value === "function" ? "a function" : redact(`${typeof value} ${String(value)}`);
+  if (typeof value === "object") return "an object";
+  // A symbol's description may be anything (the key): only its kind is said.
+  return typeof value === "function" ? "a function" : `a ${typeof value}`;
 }

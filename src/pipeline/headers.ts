@@ -1,4 +1,4 @@
-import { argumentError, invalidArgument } from "../errors/invalid-argument.ts";
+import { argumentError, describeKind } from "../errors/invalid-argument.ts";
 import type { Redact } from "../internal/redact.ts";
 import type { HeadersInput } from "./options.ts";
 
@@ -36,7 +36,8 @@ function isIterable(value: object): value is Iterable<unknown> {
 function setHeader(headers: Headers, name: string, value: string, redact: Redact): void {
   // Worded only for an error: every request sets its headers here.
   const param = () => `headers["${redact(String(name))}"]`;
-  if (typeof value !== "string") throw invalidArgument(param(), "a string (or null to remove it)", value);
+  // Of its kind only: a header's value may be a credential (an all-digit token read as a number).
+  if (typeof value !== "string") throw argumentError(param(), `must be a string (or null to remove it); got ${describeKind(value)}`);
   if (/[\r\n\0]/.test(value)) throw argumentError(param(), "contains a line break or NUL character");
   try {
     headers.set(name, value);
