@@ -228,6 +228,13 @@ describe("no response", () => {
     expect(((await refused.models.list().catch((caught: unknown) => caught)) as Error).message).not.toContain("undici");
   });
 
+  it("names what a custom fetch threw as a plain object by its message, not as [object Object]", async () => {
+    const client = new ModelGate({ apiKey: API_KEY, baseURL: BASE, maxRetries: 0, fetch: async () => Promise.reject({ code: "ECONNRESET", message: "socket hang up" }) });
+    const error = (await client.models.list().catch((caught: unknown) => caught)) as APIConnectionError;
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error.message).toBe("Connection error: socket hang up");
+  });
+
   it("turns a network failure into APIConnectionError naming the cause", async () => {
     server.use(http.post(`${BASE}/v1/chat/completions`, () => HttpResponse.error()));
     const error = await failure();

@@ -65,6 +65,10 @@ describe("mistakes in a call's arguments reject the promise; nothing throws from
     ["a header value outside Latin-1", (subject) => subject.get("/v1/models", { headers: { "x-n": "€" } }), /`headers\["x-n"\]` has an invalid name or value/, 'headers["x-n"]'],
     ["a negative timeout", (subject) => subject.get("/v1/models", { timeout: -1 }), /`timeout` must be/, "timeout"],
     ["fetchOptions that are a number", (subject) => subject.get("/v1/models", { fetchOptions: 5 as never }), /`fetchOptions` must be an object; got number 5/, "fetchOptions"],
+    ["a list of headers with an entry that is no pair", (subject) => subject.get("/v1/models", { headers: [["x-a"]] as never }), /^`headers` must be a Headers, \[name, value\] pairs or a record; got an entry that is a list of 1, not a \[name, value\] pair\.$/, "headers"],
+    ["a list of headers holding a number", (subject) => subject.get("/v1/models", { headers: [1] as never }), /got an entry that is a number, not a \[name, value\] pair/, "headers"],
+    ["a signal-like object without removeEventListener", (subject) => subject.get("/v1/models", { signal: { aborted: false, addEventListener() {} } as never }), /`signal` must be an AbortSignal/, "signal"],
+    ["an idempotencyKey that is a number", (subject) => subject.get("/v1/models", { idempotencyKey: 5 as never }), /`idempotencyKey` must be a string; got number 5/, "idempotencyKey"],
   ];
 
   it.each(mistakes)("%s, naming the parameter in the message and as the error's param", async (_, call, message, param) => {

@@ -5,7 +5,8 @@
  */
 export function describeCause(error: unknown): string {
   try {
-    if (!(error instanceof Error)) return String(error);
+    // A plain object thrown as an error (`{ code: "ECONNRESET", message }`) says its message, not "[object Object]".
+    if (!(error instanceof Error)) return typeof (error as { message?: unknown } | null)?.message === "string" ? (error as { message: string }).message : String(error);
     return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : String(error.message);
   } catch {
     return "(a thrown value that could not be read)";

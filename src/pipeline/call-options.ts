@@ -20,7 +20,10 @@ const isBoolean = (value: unknown): boolean => typeof value === "boolean";
 const isNonNegative = (value: unknown): boolean => typeof value === "number" && value >= 0;
 
 /** An `AbortSignal`, told by what the SDK uses of one (a signal of another realm or a polyfill passes). */
-export const isAbortSignal = (value: unknown): value is AbortSignal => typeof (value as AbortSignal | null | undefined)?.addEventListener === "function";
+export const isAbortSignal = (value: unknown): value is AbortSignal => {
+  const signal = value as Partial<AbortSignal> | null | undefined;
+  return typeof signal?.addEventListener === "function" && typeof signal.removeEventListener === "function" && typeof signal.aborted === "boolean";
+};
 
 /**
  * An option that is checked: its name, its test, and what a value must be; `null` is "not
@@ -38,6 +41,7 @@ const CALL_OPTIONS: OptionCheck[] = [
   ["maxRetries", (value) => Number.isInteger(value) && (value as number) >= 0, "a whole number from 0"],
   ["middleware", (value) => Array.isArray(value) && value.every(isFunction), "an array of middleware functions"],
   ["fetchOptions", isRecord, "an object"],
+  ["idempotencyKey", (value) => typeof value === "string", "a string"],
   // A chat call's budget: a mistake here would leave a caller who believes spending is capped
   // uncapped, so a `null` (a budget computed to nothing) is refused too, not read as none.
   ["maxCost", (value) => typeof value === "number" && value > 0 && Number.isFinite(value), "a positive number of US dollars", true],

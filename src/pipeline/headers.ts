@@ -14,6 +14,11 @@ export function mergeHeaders(redact: Redact, ...layers: (HeadersInput | undefine
     if (!layer) continue;
     const entries = isIterable(layer) ? layer : Object.entries(layer);
     for (const entry of entries) {
+      // A list of pairs holds pairs only: `[1]`, `[["x-a"]]` or `[{ name, value }]` is a mistake, not a header to drop.
+      if (!Array.isArray(entry) || entry.length !== 2) {
+        const what = Array.isArray(entry) ? `a list of ${entry.length}` : describeKind(entry);
+        throw argumentError("headers", `must be a Headers, [name, value] pairs or a record; got an entry that is ${what}, not a [name, value] pair`);
+      }
       const [name, value] = entry as [string, string | null | undefined];
       if (value === null) headers.delete(name);
       else if (value !== undefined) setHeader(headers, name, value, redact);
