@@ -5,6 +5,7 @@ import { Stream as OpenAIStream } from "openai/streaming";
 import { describe, expect, it } from "vitest";
 import {
   APIConnectionError,
+  APIError,
   APIUserAbortError,
   ModelGate,
   ModelGateError,
@@ -168,10 +169,12 @@ describe("the bridge framing", () => {
     expect(asString.text).toBe("ok");
     expect(asString.error).toBeInstanceOf(RateLimitError);
     expect(asString.error).toMatchObject({ status: 429, message: "429 slow down" });
-    // Anything else is no status: the frame's name decides, as for a frame without one.
-    const notAStatus = await readAll(bodyOf(frame("4290")));
-    expect(notAStatus.error).not.toBeInstanceOf(RateLimitError);
-    expect(notAStatus.error).toBeInstanceOf(ModelGateError);
+    // Anything but an error status is no status: the frame's name decides, as for a frame without one.
+    for (const status of ["4290", 4290, 429.5, 0, -1, 200, 1e400]) {
+      const notAStatus = await readAll(bodyOf(frame(status)));
+      expect(notAStatus.error, String(status)).not.toBeInstanceOf(APIError);
+      expect(notAStatus.error, String(status)).toBeInstanceOf(ModelGateError);
+    }
   });
 
   it("reads a provider's chunk from openai's writer as an SSE stream reads it: a lone choice object, an index that cannot be placed", async () => {

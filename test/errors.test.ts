@@ -161,6 +161,10 @@ describe("a 200 that is an error document", () => {
     ["an id beside it", { id: "gen-1", error: { message: "slow down", code: 429 } }, RateLimitError],
     ["an id and an object beside it", { id: "gen-1", object: "chat.completion", created: 1, error: { message: "no credit", code: 402 } }, PaymentRequiredError],
     ["a code that is no status", { id: "gen-1", error: { message: "provider failed", code: "provider_error" } }, APIError],
+    // No resource beside it: an empty list of choices, `data: null`, a `status` that says "error".
+    ["an empty list of choices beside it", { id: "gen-1", choices: [], error: { message: "upstream gone", code: 502 } }, InternalServerError],
+    ["data: null beside it", { data: null, error: { message: "upstream gone", code: 502 } }, InternalServerError],
+    ['status: "error" beside it', { status: "error", error: { message: "slow down", code: 429 } }, RateLimitError],
   ])("is thrown when not streamed, whatever sits beside it: %s", async (_, body, ErrorClass) => {
     answer(200, body);
     const error = await failure();
@@ -179,7 +183,8 @@ describe("a 200 that is an error document", () => {
   it("is not a resource that reports its own failure beside its data (a failed job's status, a list)", async () => {
     const job = { id: "ftjob-1", object: "fine_tuning.job", status: "failed", error: { code: "invalid_file", message: "bad file" } };
     const list = { object: "list", data: [], error: null };
-    for (const body of [job, list]) {
+    const listWithError = { object: "list", data: [{ id: "m" }], error: { message: "one provider did not answer" } };
+    for (const body of [job, list, listWithError]) {
       server.use(http.get(`${BASE}/v1/thing`, () => HttpResponse.json(body)));
       expect(await client.get("/v1/thing")).toEqual(body);
     }

@@ -20,12 +20,16 @@ export interface ErrorContext {
 /**
  * Whether a 2xx body is an error document, which some providers send instead of a failure
  * status, streamed or not: it has an `error` and no data of a resource, whatever envelope fields
- * (`id`, `object`, `created`, `model`) sit beside it. The rule: an `error` that is truthy (as openai reads it), and none of
- * `choices`, `data` or a string `status`. A resource that reports its own failure (a job whose
+ * (`id`, `object`, `created`, `model`) sit beside it. The rule: an `error` that is truthy (as
+ * openai reads it), and no resource beside it: no `choices` but an empty list, no `data` but
+ * `null`, no string `status` but `"error"`. A resource that reports its own failure (a job whose
  * `status` is `"failed"`, beside its `error`) is still the resource.
  */
 export function isErrorDocument(data: unknown): data is Record<string, unknown> {
-  return isRecord(data) && !!data.error && !("choices" in data) && !("data" in data) && typeof data.status !== "string";
+  if (!isRecord(data) || !data.error) return false;
+  const { choices, status } = data;
+  const choicesHeld = Array.isArray(choices) ? choices.length > 0 : choices != null;
+  return !choicesHeld && data.data == null && (typeof status !== "string" || status === "error");
 }
 
 /** Error bodies are JSON when the gateway answered, anything at all when a proxy did. */
@@ -95,20 +99,13 @@ export function errorFromBridgeFrame(frame: Record<string, unknown>): ModelGateE
     param: text(frame.param),
     requestID: text(frame.requestID),
   };
-  const status = statusOf(frame.status);
+  // By the rule a body's `code` is read by: a whole number from 400 to 599, or the same three
+  // digits as a string (a route written by hand may write "429"); any other is no status.
+  const status = statusFromCode(frame.status as string | number | null);
   if (status !== undefined) return buildAPIError(status, fields, {});
   if (frame.name === "APIError") return buildAPIError(undefined, fields, {});
   const name = Object.keys(ERRORS_KEPT).find((kept) => kept === frame.name) ?? "ModelGateError";
   return new ERRORS_KEPT[name as keyof typeof ERRORS_KEPT](fields.message);
-}
-
-/**
- * A bridge frame's status: a number as `toReadableStream()` writes it, or the same three digits
- * as a string, as a route written by hand (or in another language) may write it.
- */
-function statusOf(value: unknown): number | undefined {
-  if (typeof value === "number") return value;
-  return typeof value === "string" && /^\d{3}$/.test(value) ? Number(value) : undefined;
 }
 
 /**
