@@ -191,6 +191,31 @@ describe("a 200 that is an error document", () => {
   });
 });
 
+describe("an error a provider puts inside a choice (OpenRouter's choices[].error)", () => {
+  const failedChoice = { index: 0, delta: { content: "" }, finish_reason: "error", error: { code: 502, message: "Provider disconnected" } };
+
+  it("is thrown by a whole answer, with the provider's message and the class of its code", async () => {
+    answer(200, { id: "gen-1", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "The answer is" }, finish_reason: "error", error: failedChoice.error }] });
+    const error = await failure();
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(error.message).toContain("Provider disconnected");
+  });
+
+  it("is thrown by a stream after the text before it, never passed as a whole answer", async () => {
+    const chunk = (choice: object) => `data: ${JSON.stringify({ id: "gen-1", object: "chat.completion.chunk", created: 1, model: "m", choices: [choice] })}\n\n`;
+    server.use(
+      http.post(`${BASE}/v1/chat/completions`, () => new HttpResponse(chunk({ index: 0, delta: { content: "The answer is" } }) + chunk(failedChoice) + "data: [DONE]\n\n", { headers: { "content-type": "text/event-stream" } })),
+    );
+    let text = "";
+    const error = await (async () => {
+      for await (const piece of (await client.chat.completions.create({ model: "auto", messages: USER_HELLO, stream: true })).textStream) text += piece;
+    })().catch((caught: unknown) => caught);
+    expect(text).toBe("The answer is");
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect((error as Error).message).toContain("Provider disconnected");
+  });
+});
+
 describe("messages state the status once", () => {
   it("keeps a server message that starts with the status as it is", async () => {
     answer(429, { error: { message: "429 Too Many Requests: slow down" } });

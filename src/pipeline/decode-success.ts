@@ -74,7 +74,7 @@ export function decodeSuccess<T>(exchange: Exchange, config: PipelineConfig, spe
       throw unexpectedBodyError(response, text, "whole JSON", config.redact);
     }
     // A resource's own reading of its answer (chat's keeps what the gateway did beside it).
-    if (spec.decode) data = spec.decode(data, gateway);
+    if (spec.decode) data = spec.decode(data, gateway, errorContext(response, config));
   } else if (kind === "sse") {
     // Named by what its bytes are: its label may say anything (see `readStreamStart`).
     throw unexpectedBodyError(response, text, "an event stream", config.redact, `${whatTextIs(text)} (${response.headers.get("content-type") ?? "no content type"})`);

@@ -1,4 +1,5 @@
 import { APIConnectionTimeoutError, APIError, APIUserAbortError } from "../errors/index.ts";
+import type { ErrorContext } from "../errors/from-body.ts";
 import type { Redact } from "../internal/redact.ts";
 import { gatewayInfo, type GatewayInfo } from "../gateway/info.ts";
 import { callBounds } from "./call-options.ts";
@@ -87,9 +88,10 @@ export interface RequestSpec {
   wholeAnswer?: ((data: unknown) => string | undefined) | undefined;
   /**
    * For `"json"`: shapes the parsed answer before the caller gets it, given what the gateway
-   * did (a resource's own reading of its answers, e.g. chat's).
+   * did (a resource's own reading of its answers, e.g. chat's), and what an error it finds in
+   * the answer is built with.
    */
-  decode?: ((data: unknown, gateway: GatewayInfo) => unknown) | undefined;
+  decode?: ((data: unknown, gateway: GatewayInfo, context: ErrorContext) => unknown) | undefined;
   options?: RequestOptions | undefined;
   /**
    * Checks the caller's arguments before anything is sent. Run inside the call, so a mistake

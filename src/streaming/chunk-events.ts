@@ -157,7 +157,8 @@ export class ChunkEvents<T> {
 /**
  * A chunk's choices read where providers differ from OpenAI, in place, wherever a chunk is read
  * (an SSE stream, a bridge's line): a lone choice object is a list of one, each choice is read
- * by `readChunkChoice` (then given to `see`), and a choice that cannot be read is the error
+ * by `readChunkChoice` (then given to `see`), and a choice that cannot be read, or that carries
+ * an `error` (OpenRouter's `choices[].error`, with `finish_reason: "error"`), is the error
  * returned. Skipping either would shorten or merge answers without a word.
  */
 export function readChunkChoices(chunk: Record<string, unknown>, redact: Redact, see?: (choice: Record<string, unknown>, delta: Record<string, unknown> | undefined) => void): ModelGateError | undefined {
@@ -167,6 +168,8 @@ export function readChunkChoices(chunk: Record<string, unknown>, redact: Redact,
   if (!Array.isArray(choices)) return undefined;
   for (const choice of choices) {
     if (!isRecord(choice)) continue;
+    // Truthy, as for a chunk's own `error`: the provider failed this answer where it stands.
+    if (choice.error) return errorFromBody(undefined, choice, { redact });
     // Read first: it reads an index sent as a numeric string as that number.
     const delta = readChunkChoice(choice);
     see?.(choice, delta);

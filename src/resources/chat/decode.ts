@@ -1,6 +1,7 @@
 // How chat completions read their answers: chat's own rules, kept out of the generic pipeline.
 import { learnFrom, type GatewayInfo } from "../../gateway/info.ts";
 import { APIConnectionError } from "../../errors/connection-errors.ts";
+import { errorFromBody, type ErrorContext } from "../../errors/from-body.ts";
 import { isRecord } from "../../internal/values.ts";
 import type { RequestSpec } from "../../pipeline/request.ts";
 import type { EndRules } from "../../streaming/chunk-events.ts";
@@ -13,10 +14,12 @@ import { readResponseMessage } from "../../streaming/response-message.ts";
  * added as non-enumerable properties, so `JSON.stringify(completion)` is the wire body but for
  * such a `content`.
  */
-export function decodeChatAnswer(data: unknown, gateway: GatewayInfo): unknown {
+export function decodeChatAnswer(data: unknown, gateway: GatewayInfo, context: ErrorContext): unknown {
   // An empty body, `null` or an object without choices passes for no answer, never for one.
   if (!isRecord(data) || !Array.isArray(data.choices)) throw new APIConnectionError("The answer has no `choices`: it was cut, or is no chat completion.");
   for (const choice of data.choices) {
+    // A choice that carries an `error` (OpenRouter's `choices[].error`) is that error, as in a stream.
+    if (isRecord(choice) && choice.error) throw errorFromBody(undefined, choice, context);
     const message: unknown = isRecord(choice) ? choice.message : undefined;
     // Read as a streamed delta is: `reasoning_content`, a list of content parts.
     if (isRecord(message)) readResponseMessage(message);
