@@ -295,6 +295,21 @@ describe("maxCost", () => {
     expect(sent[0]!.body).not.toHaveProperty("max_tokens");
   });
 
+  it("is refused where no budget is kept (embeddings, images, the generic methods), before anything is sent", async () => {
+    const { client, sent } = pricedGateway();
+    const calls: [string, () => PromiseLike<unknown>][] = [
+      ["embeddings.create", () => client.embeddings.create({ model: "m/x", input: "hi" }, { maxCost: 1 })],
+      ["images.generate", () => client.images.generate({ model: "m/x", prompt: "a cat" }, { maxCost: 1 })],
+      ["post", () => client.post("/v1/chat/completions", { body: { model: "auto", messages }, maxCost: 1 } as never)],
+    ];
+    for (const [name, call] of calls) {
+      const error = await Promise.resolve().then(call).catch((caught: unknown) => caught);
+      expect(error, name).toMatchObject({ name: "ModelGateError", param: "maxCost" });
+      expect((error as Error).message, name).toMatch(/^`maxCost` is kept by chat calls only \(create\(\), parse\(\), stream\(\), runTools\(\)\); POST \/v1\/\S+ would be sent without it\.$/);
+    }
+    expect(sent).toHaveLength(0);
+  });
+
   it("keeps a tighter route.max_cost the caller wrote", async () => {
     const { client, sent } = pricedGateway();
     await client.chat.completions.create({ model: "auto", messages, route: { max_cost: 0.0001 } }, { maxCost: 5 });

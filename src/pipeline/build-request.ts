@@ -53,6 +53,11 @@ export function buildRequest(config: PipelineConfig, spec: RequestSpec, progress
   const options: RequestOptions = spec.options ?? {};
   spec.validate?.();
   if (typeof spec.path !== "string") throw invalidArgument("path", 'a string such as "/v1/models"', spec.path);
+  // A budget is kept by the chat calls only (they give the request its `sendBudget`): anywhere
+  // else it would be accepted and ignored, and the request sent and paid for uncapped.
+  if ((options as { maxCost?: unknown }).maxCost != null && !spec.sendBudget) {
+    throw argumentError("maxCost", `is kept by chat calls only (create(), parse(), stream(), runTools()); ${spec.method} ${config.redact(spec.path)} would be sent without it`);
+  }
   const kind = spec.response ?? "json";
   const timeoutMs = options.timeout ?? config.timeout;
   const form = spec.body instanceof FormData;
