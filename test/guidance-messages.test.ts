@@ -116,6 +116,12 @@ describe("reading a stream", () => {
     ["client.chat.completions.runTools", (client: ModelGate) => { const { runTools } = client.chat.completions; return runTools({ model: "auto", messages: USER_HELLO, tools: [] }).done(); }],
     ["client.models.list", (client: ModelGate) => { const { list } = client.models; return list(); }],
     ["client.models.retrieve", (client: ModelGate) => { const { retrieve } = client.models; return retrieve("m"); }],
+    ["client.get", (client: ModelGate) => ["/v1/models"].map(client.get)[0]!],
+    ["client.post", (client: ModelGate) => { const { post } = client; return post("/v1/x", { body: {} }); }],
+    ["client.put", (client: ModelGate) => { const { put } = client; return put("/v1/x"); }],
+    ["client.patch", (client: ModelGate) => { const { patch } = client; return patch("/v1/x"); }],
+    ["client.delete", (client: ModelGate) => { const { delete: remove } = client; return remove("/v1/x"); }],
+    ["client.request", (client: ModelGate) => { const { request } = client; return request({ method: "GET", path: "/v1/models" }); }],
   ])("from %s called without its object, says how to call it, as a rejection", async (method, call) => {
     let settled: Promise<unknown> | undefined;
     expect(() => (settled = Promise.resolve(call(testClient())))).not.toThrow();
@@ -123,6 +129,19 @@ describe("reading a stream", () => {
     expect(error).toBeInstanceOf(ModelGateError);
     const object = method.slice(0, method.lastIndexOf("."));
     expect((error as Error).message).toBe(`\`${method}\` was called without its object (\`this\` is not ${object}): call it as \`${method}(…)\`, or pass it on bound, as \`${method}.bind(${object})\`.`);
+  });
+
+  it("from the generic methods given options that throw when read, or no request at all, rejects instead of throwing", async () => {
+    const client = testClient();
+    const throwing = new Proxy({}, { ownKeys: () => { throw new Error("no keys"); }, get: () => { throw new Error("no fields"); } });
+    for (const call of [() => client.post("/v1/x", throwing as never), () => client.put("/v1/x", throwing as never), () => client.patch("/v1/x", throwing as never)]) {
+      let settled: Promise<unknown> | undefined;
+      expect(() => (settled = Promise.resolve(call()))).not.toThrow();
+      expect(await settled!.catch((caught: unknown) => caught)).toBeInstanceOf(Error);
+    }
+    const error = await client.request(null as never).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: "ModelGateError", param: "spec", message: "`spec` must be a request: { method, path, body?, options? }; got null." });
+    expect(() => ModelGate.prototype.withOptions.call(undefined, {})).toThrow(/`client.withOptions` was called without its object/);
   });
 
   it("from a body of strings, says it must yield bytes, for the bridge reader and for a response", async () => {

@@ -298,8 +298,8 @@ describe("maxCost", () => {
   it("is refused where no budget is kept (embeddings, images, the generic methods), before anything is sent", async () => {
     const { client, sent } = pricedGateway();
     const calls: [string, () => PromiseLike<unknown>][] = [
-      ["embeddings.create", () => client.embeddings.create({ model: "m/x", input: "hi" }, { maxCost: 1 })],
-      ["images.generate", () => client.images.generate({ model: "m/x", prompt: "a cat" }, { maxCost: 1 })],
+      ["embeddings.create", () => client.embeddings.create({ model: "m/x", input: "hi" }, { maxCost: 1 } as never)],
+      ["images.generate", () => client.images.generate({ model: "m/x", prompt: "a cat" }, { maxCost: 1 } as never)],
       ["post", () => client.post("/v1/chat/completions", { body: { model: "auto", messages }, maxCost: 1 } as never)],
     ];
     for (const [name, call] of calls) {

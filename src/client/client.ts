@@ -17,9 +17,9 @@ import {
 import { createRedactor } from "../internal/redact.ts";
 import { BudgetExceededError } from "../errors/budget-exceeded-error.ts";
 import { StructuredOutputError } from "../errors/structured-output-error.ts";
-import type { APIPromise, WithResponse } from "../pipeline/api-promise.ts";
+import { createAPIPromise, type APIPromise, type WithResponse } from "../pipeline/api-promise.ts";
 import type { APIErrorInit } from "../errors/index.ts";
-import { assertOptions } from "../pipeline/call-options.ts";
+import { assertOptions, callOptionsWith } from "../pipeline/call-options.ts";
 import { request, type PipelineConfig, type RequestSpec } from "../pipeline/request.ts";
 import { assertAPIKey, type APIKeyFunction } from "../pipeline/auth.ts";
 import { serviceRoot } from "../pipeline/url.ts";
@@ -30,7 +30,7 @@ import { endpointResources, type Audio, type Embeddings, type Images } from "../
 import type { Stream } from "../streaming/stream.ts";
 import { VERSION } from "../version.ts";
 import { warnAboutPlainHTTP } from "../logging/plain-http.ts";
-import { argumentError, describeKind } from "../errors/invalid-argument.ts";
+import { argumentError, describeKind, invalidArgument, unboundMethodError } from "../errors/invalid-argument.ts";
 import { readEnv } from "../internal/env.ts";
 import { isRecord } from "../internal/values.ts";
 import { isLogLevel, levelledLogger, type LogLevel } from "../logging/logger.ts";
@@ -209,6 +209,7 @@ export class ModelGate {
    * @throws ModelGateError for a bad override, as `new ModelGate()` does
    */
   withOptions(overrides: ClientOptions): ModelGate {
+    if (!isClient(this)) throw unboundMethodError("client.withOptions");
     assertObject(overrides);
     const given = definedOnly(overrides);
     // Over this client's options, not a spread of them: a `baseURL` or `apiKey` this client read
@@ -239,6 +240,7 @@ export class ModelGate {
 
   /** `GET {baseURL}{path}` through the same auth, retries, timeouts and errors as every method. */
   get<T = unknown>(path: string, options?: RequestOptions): APIPromise<T> {
+    if (!isClient(this)) return unboundCall("client.get");
     return this.request({ method: "GET", path, options });
   }
 
@@ -250,26 +252,33 @@ export class ModelGate {
   post<T = unknown>(path: string, options?: BodyRequestOptions & { stream?: false | undefined }): APIPromise<T>;
   post<T = unknown>(path: string, options?: BodyRequestOptions): APIPromise<T | Stream<T>>;
   post<T = unknown>(path: string, options: BodyRequestOptions = {}): APIPromise<T | Stream<T>> {
+    if (!isClient(this)) return unboundCall("client.post");
     return this.#withBody("POST", path, options);
   }
 
   /** `PUT {baseURL}{path}` with `options.body` as JSON. */
   put<T = unknown>(path: string, options: BodyRequestOptions = {}): APIPromise<T> {
+    if (!isClient(this)) return unboundCall("client.put");
     return this.#withBody("PUT", path, options);
   }
 
   /** `PATCH {baseURL}{path}` with `options.body` as JSON. */
   patch<T = unknown>(path: string, options: BodyRequestOptions = {}): APIPromise<T> {
+    if (!isClient(this)) return unboundCall("client.patch");
     return this.#withBody("PATCH", path, options);
   }
 
   /** `DELETE {baseURL}{path}`. */
   delete<T = unknown>(path: string, options?: RequestOptions): APIPromise<T> {
+    if (!isClient(this)) return unboundCall("client.delete");
     return this.request({ method: "DELETE", path, options });
   }
 
   /** The one request pipeline every method goes through. */
   request<T>(spec: RequestSpec): APIPromise<T> {
+    if (!isClient(this)) return unboundCall("client.request");
+    // From plain JavaScript: named, not met as a TypeError of reading its fields.
+    if (!isRecord(spec)) return createAPIPromise(Promise.reject(invalidArgument("spec", "a request: { method, path, body?, options? }", spec)));
     return request<T>(this.#config, spec);
   }
 
@@ -298,8 +307,16 @@ export class ModelGate {
     // Not destructured: from plain JavaScript `options` may be anything, and a mistake must
     // reject the call (the pipeline names it), not throw here.
     if (typeof options !== "object" || options === null) return this.request({ method, path, options: options as RequestOptions });
-    const { body, stream, ...rest } = options;
-    return this.request({ method, path, body, response: stream === true ? "sse" : "json", options: rest });
+    let spec: RequestSpec;
+    try {
+      // The options read into a copy (a getter's or a Proxy's too), less the two that are not call options.
+      const { body, stream, ...rest } = callOptionsWith(options, { body: (options as { body?: unknown }).body, stream: (options as { stream?: unknown }).stream });
+      spec = { method, path, body, response: stream === true ? "sse" : "json", options: rest as RequestOptions };
+    } catch (error) {
+      // A getter of plain JavaScript's options that throws: the call rejects, never throws.
+      return createAPIPromise(Promise.reject(error));
+    }
+    return this.request(spec);
   }
 }
 
@@ -316,6 +333,19 @@ function identificationHeaders(): Record<string, string> {
   // Browsers do not let a page set User-Agent (and send their own); elsewhere it names the SDK
   // and the runtime in server logs. One header, not three: a gateway's logs need no more.
   return isBrowserLike() ? { "x-modelgate-sdk": `modelgate-js/${VERSION}` } : { "user-agent": `modelgate-js/${VERSION} (${runtimeName()})` };
+}
+
+/**
+ * Whether a method was called on a client (not detached from it). Outside the class, as
+ * `isCompletions` is: a class that names itself in its own body is emitted as `class _ModelGate`.
+ */
+function isClient(self: unknown): self is ModelGate {
+  return self instanceof ModelGate;
+}
+
+/** The rejected call of a method called without its client (`["/v1/models"].map(client.get)`). */
+function unboundCall<T>(method: string): APIPromise<T> {
+  return createAPIPromise(Promise.reject(unboundMethodError(method)));
 }
 
 /** An option that may come from the environment instead, and must come from one of them. */
