@@ -149,8 +149,9 @@ describe("redaction of the keys a function gives", () => {
     // Keys that share no run of 8 characters: any such run of a remembered key is cut out.
     const minted = (index: number) => createHash("sha256").update(String(index)).digest("hex").slice(0, 24);
     const redactor = createRedactor();
-    for (let index = 0; index < 1000; index++) redactor.remember(minted(index));
-    expect(redactor.redact(`echo ${minted(999)}`)).toBe("echo [redacted]");
+    for (let index = 0; index < 3000; index++) redactor.remember(minted(index));
+    expect(redactor.redact(`echo ${minted(2999)}`)).toBe("echo [redacted]");
+    expect(redactor.redact(`echo ${minted(3000 - 1024)}`)).toBe("echo [redacted]");
     expect(redactor.redact(`echo ${minted(1)}`)).toBe(`echo ${minted(1)}`);
   });
 });

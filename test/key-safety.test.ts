@@ -96,6 +96,20 @@ describe("the key never shows", () => {
     }
   });
 
+  it("nor does it for any of a hundred tenants' calls running at once, each with its own x-api-key", async () => {
+    const echo = await serve((request, response) => {
+      response.writeHead(401, { "content-type": "application/json" });
+      response.end(JSON.stringify({ error: { message: `invalid credential ${request.headers["x-api-key"] ?? "none"}` } }));
+    });
+    const client = new ModelGate({ apiKey: "placeholder", baseURL: echo.url, maxRetries: 0 });
+    const tenants = Array.from({ length: 100 }, (_, index) => `xk-${createHash("sha256").update(`tenant ${index}`).digest("hex").slice(0, 32)}`);
+    const errors = await Promise.all(tenants.map((tenant) => client.chat.completions.create({ model: "m", messages }, { headers: { "x-api-key": tenant } }).catch((error: unknown) => error)));
+    errors.forEach((error, index) => {
+      expect((error as Error).message).toContain("invalid credential");
+      for (const text of everyRendering(error)) expect(text).not.toContain(tenants[index]!.slice(-12));
+    });
+  });
+
   it("nor does a session cookie the client's defaultHeaders send, in an echoed 401 or in debug lines", async () => {
     const echo = await serve((request, response) => {
       response.writeHead(401, { "content-type": "application/json" });
@@ -114,12 +128,14 @@ describe("the key never shows", () => {
   it("keeps the client's own key and its headers' credentials redacted however many keys a key function gives later", () => {
     const { redact, remember } = createRedactor(KEY);
     remember("header-credential-ABCDEFGH", true);
-    const rotated = Array.from({ length: 200 }, (_, index) => createHash("sha256").update(`rotated ${index}`).digest("hex"));
+    const rotated = Array.from({ length: 1100 }, (_, index) => createHash("sha256").update(`rotated ${index}`).digest("hex"));
     for (const key of rotated) remember(key);
     expect(redact(`echo ${KEY} and header-credential-ABCDEFGH`)).toBe("echo [redacted] and [redacted]");
-    expect(redact(rotated[199]!)).toBe("[redacted]");
-    // The oldest rotated keys give way (64 are kept besides): a server echoes only recent ones.
+    // The last 1,024 stay secret: every call of hundreds of tenants running at once keeps its own.
+    for (const index of [1099, 500, 1100 - 1024]) expect(redact(rotated[index]!)).toBe("[redacted]");
+    // The oldest rotated keys give way: a server echoes only keys of calls still running.
     expect(redact(rotated[0]!)).toBe(rotated[0]);
+    expect(redact(rotated[1100 - 1025]!)).toBe(rotated[1100 - 1025]);
   });
 
   it("in debug logs, which show the request with Authorization redacted", async () => {
@@ -565,8 +581,8 @@ describe("the redactor", () => {
     const redactor = createRedactor();
     redactor.remember("shared-prefix-0001");
     redactor.remember("shared-prefix-0002");
-    // 63 more: 65 in all, so the oldest ("…0001") is forgotten.
-    for (let index = 0; index < 63; index++) redactor.remember(createHash("sha256").update(`other ${index}`).digest("hex"));
+    // 1,023 more: 1,025 in all, so the oldest ("…0001") is forgotten.
+    for (let index = 0; index < 1023; index++) redactor.remember(createHash("sha256").update(`other ${index}`).digest("hex"));
     expect(redactor.redact("shared-prefix-0002")).toBe("[redacted]");
     // Only the run that "…0001" alone had is gone.
     expect(redactor.redact("shared-prefix-0001")).toBe("[redacted]1");

@@ -13,8 +13,12 @@ const MIN_SECRET_LENGTH = 4;
  * ("…ending in 4f9a2c81"), and an excerpt may cut through one. Every such run is cut out.
  */
 const PART = 8;
-/** Keys a key function gave that stay redacted: the most recent ones. */
-const MAX_REMEMBERED = 64;
+/**
+ * Secrets remembered besides those kept for good (a key function's keys, the credentials of
+ * calls' own headers): the most recent ones. Enough that a call's own are not forgotten while
+ * it still runs, though hundreds of tenants' calls run beside it (each a new secret).
+ */
+const MAX_REMEMBERED = 1024;
 
 /**
  * The request headers that carry a credential (SECURITY.md), the one list of them: what the
@@ -29,17 +33,32 @@ export const redactNothing: Redact = (text) => text;
 
 /**
  * A redactor that knows the secrets it was given and those `remember()`ed later (a key
- * function may return a new key on any attempt; the last 64 keys it gave stay secret). It cuts
- * out each secret whole and every run of 8 of its characters, as the secret is written in
- * text, inside a JSON string and in a query string (`defaultQuery: { key }`). Linear in the
- * text: one set lookup per position.
+ * function may return a new key on any attempt; the last 1,024 secrets remembered stay
+ * secret). It cuts out each secret whole and every run of 8 of its characters, as the secret
+ * is written in text, inside a JSON string and in a query string (`defaultQuery: { key }`).
+ * Linear in the text: one lookup per position. Remembering or forgetting a secret costs its own
+ * length, whatever the number of secrets known.
  */
 export function createRedactor(...secrets: string[]): { redact: Redact; remember(secret: string, forGood?: boolean): void } {
   const known = new Set<string>();
   /** Never forgotten: the key the client was made with, the credentials of its own headers. */
   const kept = new Set(secrets);
-  let spellings: string[] = [];
-  let parts = new Set<string>();
+  /** Each run of `PART` characters of a spelling of a known secret, with how many spellings hold it. */
+  const parts = new Map<string, number>();
+  /** Spellings shorter than a part, cut out whole, with how many secrets spell them so. */
+  const short = new Map<string, number>();
+  const spellingsOf = (secret: string) => [secret, JSON.stringify(secret).slice(1, -1), new URLSearchParams({ k: secret }).toString().slice(2)];
+  const count = (map: Map<string, number>, key: string, by: 1 | -1) => {
+    const next = (map.get(key) ?? 0) + by;
+    if (next > 0) map.set(key, next);
+    else map.delete(key);
+  };
+  const track = (secret: string, by: 1 | -1) => {
+    for (const spelling of spellingsOf(secret)) {
+      if (spelling.length < PART) count(short, spelling, by);
+      for (let end = PART; end <= spelling.length; end++) count(parts, spelling.slice(end - PART, end), by);
+    }
+  };
   const remember = (secret: string, forGood?: boolean) => {
     // A short string is no secret; an empty one is what a header the caller did not set gives.
     if (secret.length < MIN_SECRET_LENGTH) return;
@@ -48,18 +67,20 @@ export function createRedactor(...secrets: string[]): { redact: Redact; remember
     // and a server only echoes a key that was recently sent. The oldest not kept for good goes.
     const isNew = !known.delete(secret);
     known.add(secret);
-    // The same secrets as before (a call sending the header it sent last time): nothing to rebuild.
     if (!isNew) return;
-    if (known.size > MAX_REMEMBERED + kept.size) for (const old of known) if (!kept.has(old) && known.delete(old)) break;
-    // Rebuilt each time: a few thousand short strings at most, once per attempt at most.
-    spellings = [...known].flatMap((known) => [known, JSON.stringify(known).slice(1, -1), new URLSearchParams({ k: known }).toString().slice(2)]);
-    parts = new Set();
-    for (const spelling of spellings) for (let end = PART; end <= spelling.length; end++) parts.add(spelling.slice(end - PART, end));
+    track(secret, 1);
+    if (known.size <= MAX_REMEMBERED + kept.size) return;
+    for (const old of known) {
+      if (kept.has(old)) continue;
+      known.delete(old);
+      track(old, -1);
+      break;
+    }
   };
   for (const secret of secrets) remember(secret);
   const redact: Redact = (text) => {
     // A secret shorter than a part is cut out whole.
-    for (const spelling of spellings) if (spelling.length < PART) text = text.replaceAll(spelling, REDACTED);
+    for (const spelling of short.keys()) text = text.replaceAll(spelling, REDACTED);
     // Then every stretch that parts cover (overlapping or touching) becomes one `[redacted]`.
     let shown = "";
     let copied = 0;
