@@ -112,7 +112,7 @@ export function buildRequest(config: PipelineConfig, spec: RequestSpec, progress
  * A credential sent in a header (a proxy's `Authorization`, an `x-api-key` in `defaultHeaders`
  * or in a call's own `headers`) is cut out of errors as the key is. The client's own, read on
  * its first request (with that call's own headers, as they are merged in), for good; a later
- * call's own headers each time they are given, among the last 64 secrets remembered, as a key
+ * call's own headers each time they are given, among the last 1,024 secrets remembered, as a key
  * function's keys are: a per-tenant header may change on every call.
  */
 function rememberCredentials(config: PipelineConfig, headers: Headers, forGood: boolean): void {
