@@ -6,8 +6,8 @@
 # process doing 1,300 requests minus one doing 300, divided by 1,000, against bench/server.mjs.
 # Needs valgrind (`apt-get install valgrind`) and `npm run build`; about a minute per variant.
 # NODE_FLAGS adds node flags for an attribution run, not for the contract's count: under
-# `NODE_FLAGS=--predictable` (V8's deterministic mode) two counts of the same code were 0.4%
-# apart, where plain counts of the same code moved by up to 9% between sittings (bench/README.md).
+# `NODE_FLAGS=--predictable` (V8's deterministic mode) two counts of the same code were within
+# 1.1%, where plain counts of the same code moved by up to 10% between sittings (bench/README.md).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 variants=("$@")
