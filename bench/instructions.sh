@@ -5,6 +5,9 @@
 # background compiler or GC threads, whose timing otherwise moves counts by up to 50%), a fresh
 # process doing 1,300 requests minus one doing 300, divided by 1,000, against bench/server.mjs.
 # Needs valgrind (`apt-get install valgrind`) and `npm run build`; about a minute per variant.
+# NODE_FLAGS adds node flags for an attribution run, not for the contract's count: under
+# `NODE_FLAGS=--predictable` (V8's deterministic mode) two counts of the same code were within
+# 1.1%, where plain counts of the same code moved by up to 10% between sittings (bench/README.md).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 variants=("$@")
@@ -15,7 +18,7 @@ server=$!
 trap 'kill $server' EXIT
 until [ -s "$portfile" ]; do sleep 0.1; done
 port=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).port)' "$portfile")
-count() { N=$2 valgrind --tool=callgrind --callgrind-out-file=/dev/null node --single-threaded "$here/loop-variants.mjs" "$port" "$1" 2>&1 | awk '/Collected/ {print $4}'; }
+count() { N=$2 valgrind --tool=callgrind --callgrind-out-file=/dev/null node --single-threaded ${NODE_FLAGS:-} "$here/loop-variants.mjs" "$port" "$1" 2>&1 | awk '/Collected/ {print $4}'; }
 for variant in "${variants[@]}"; do
   small=$(count "$variant" 300)
   large=$(count "$variant" 1300)

@@ -4,7 +4,6 @@ import { connectionError, redactedBrokenBodyError } from "../errors/fetch-failur
 import { BodyReader } from "../streaming/body-reader.ts";
 import { readStreamStart } from "../streaming/stream-start.ts";
 import { limits } from "./limits.ts";
-import { fetchedResponse } from "./fetched-response.ts";
 import { unlessAborted } from "./unless-aborted.ts";
 import type { Fetch } from "./options.ts";
 
@@ -38,6 +37,7 @@ export interface Exchange {
 
 /** What one attempt needs: the request, its timeout and the caller's signal. */
 export interface AttemptInit {
+  /** `BuiltRequest.fetch`: one that follows redirects and resolves only to a Response it has checked (`fetchedResponse`). */
   fetch: Fetch;
   url: string;
   init: RequestInit;
@@ -86,9 +86,9 @@ export async function attempt({ fetch, url, init, timeoutMs, signal, kind, idleT
   /** The response, and its whole body unless it is read as it comes (`bytes` then absent). */
   const exchange = async (): Promise<[response: Response, bytes?: ArrayBuffer | Uint8Array]> => {
     // `fetch` follows redirects at the network, below any middleware (`followingRedirects`),
-    // where a credential header cannot follow one to another origin. A custom fetch or a
-    // middleware may answer with a plain Response rather than a promise of one.
-    const response = fetchedResponse(await fetch(url, { ...init, signal: controller.signal }), "The `fetch` option", redact);
+    // where a credential header cannot follow one to another origin. What it resolves to is
+    // checked there (`fetchedResponse`), as the middleware runner checks what a middleware gave.
+    const response = await fetch(url, { ...init, signal: controller.signal });
     // An event stream is told by its first bytes, whatever its label (below); raw bytes by their label.
     if (response.ok && (kind === "sse" || (kind === "raw" && !isDocument(response)))) return [response];
     // A fetch that ignored the abort and answered after it: the wait has ended with the
