@@ -116,7 +116,7 @@ describe("reading a stream", () => {
     ["client.chat.completions.runTools", (client: ModelGate) => { const { runTools } = client.chat.completions; return runTools({ model: "auto", messages: USER_HELLO, tools: [] }).done(); }],
     ["client.models.list", (client: ModelGate) => { const { list } = client.models; return list(); }],
     ["client.models.retrieve", (client: ModelGate) => { const { retrieve } = client.models; return retrieve("m"); }],
-    ["client.get", (client: ModelGate) => ["/v1/models"].map(client.get)[0]!],
+    ["client.get", (client: ModelGate) => ["/v1/models"].map(client.get as (path: string) => PromiseLike<unknown>)[0]!],
     ["client.post", (client: ModelGate) => { const { post } = client; return post("/v1/x", { body: {} }); }],
     ["client.put", (client: ModelGate) => { const { put } = client; return put("/v1/x"); }],
     ["client.patch", (client: ModelGate) => { const { patch } = client; return patch("/v1/x"); }],
