@@ -5,7 +5,7 @@ import { APIConnectionError } from "../errors/connection-errors.ts";
 import { APIError } from "../errors/api-error.ts";
 import { errorFromBody, errorFromBridgeFrame } from "../errors/from-body.ts";
 import { redactNothing } from "../internal/redact.ts";
-import { readChunkChoices } from "./chunk-events.ts";
+import { readChunkChoices } from "./response-message.ts";
 import { DEFAULT_MAX_LINE_LENGTH } from "./line-limit.ts";
 import { queue } from "./queue.ts";
 

@@ -1,8 +1,8 @@
 import { APIConnectionError, ModelGateError, errorFromBody, errorFromStreamEvent, type ErrorContext } from "../errors/index.ts";
 import { learnFrom, type GatewayInfo } from "../gateway/info.ts";
-import { redactNothing, type Redact } from "../internal/redact.ts";
+import { redactNothing } from "../internal/redact.ts";
 import { excerpt, isRecord } from "../internal/values.ts";
-import { readChunkChoice } from "./response-message.ts";
+import { readChunkChoices } from "./response-message.ts";
 import type { ServerSentEvent } from "./sse-decoder.ts";
 import { queue, type Queue } from "./queue.ts";
 
@@ -152,42 +152,6 @@ export class ChunkEvents<T> {
       this.#lastOpenIndex = index;
     }
   }
-}
-
-/**
- * A chunk's choices read where providers differ from OpenAI, in place, wherever a chunk is read
- * (an SSE stream, a bridge's line): a lone choice object is a list of one, each choice is read
- * by `readChunkChoice` (then given to `see`), and a choice that cannot be read, or that carries
- * an `error` (OpenRouter's `choices[].error`, with `finish_reason: "error"`), is the error
- * returned. Skipping either would shorten or merge answers without a word.
- */
-export function readChunkChoices(chunk: Record<string, unknown>, redact: Redact, see?: (choice: Record<string, unknown>, delta: Record<string, unknown> | undefined) => void): ModelGateError | undefined {
-  // A lone choice object instead of a list is read as a list of one, as a lone tool call is.
-  if (isRecord(chunk.choices)) chunk.choices = [chunk.choices];
-  const { choices } = chunk;
-  if (!Array.isArray(choices)) return undefined;
-  for (const choice of choices) {
-    if (!isRecord(choice)) continue;
-    // Truthy, as for a chunk's own `error`: the provider failed this answer where it stands.
-    if (choice.error) return errorFromBody(undefined, choice, { redact });
-    // Read first: it reads an index sent as a numeric string as that number.
-    const delta = readChunkChoice(choice);
-    see?.(choice, delta);
-    // A delta's content is text, a list of parts (read as its text), or nothing: a number or an
-    // object cannot be told apart from a provider's mistake, and dropping it would shorten the answer.
-    const content = delta?.content;
-    if (content != null && typeof content !== "string") {
-      const shown = excerpt(redact(JSON.stringify(content) ?? String(content)), EXCERPT_LENGTH);
-      return new ModelGateError(`The stream sent a delta whose content is ${shown}, neither text nor a list of parts, so the answer cannot be read.`);
-    }
-    // Any index but a number (a numeric string was read as one) or none (choice 0) cannot be
-    // placed: taken for choice 0 it would merge two answers into one.
-    if (choice.index != null && !Number.isInteger(choice.index)) {
-      const shown = excerpt(redact(JSON.stringify(choice.index) ?? String(choice.index)), EXCERPT_LENGTH);
-      return new ModelGateError(`The stream sent a choice whose index is ${shown}, not a whole number, so it cannot be told which choice it continues.`);
-    }
-  }
-  return undefined;
 }
 
 /**
