@@ -364,7 +364,9 @@ describe("an endpoint's file from a stream, a Response or an iterable", () => {
     const { client, gateway } = mocked();
     const error = (await client.audio.transcriptions.create({ model: SPEAKER, file: file(MOCK_API_KEY) as never }).catch((caught: unknown) => caught)) as ModelGateError;
     expect(error).toBeInstanceOf(ModelGateError);
-    expect(error.message).toContain("got symbol Symbol([redacted])");
+    // By its kind only: a symbol's description may be anything (here the key).
+    expect(error.message).toContain("got a symbol");
+    expect(error.message).not.toContain(MOCK_API_KEY.slice(0, 8));
     expect(gateway.requests).toHaveLength(0);
   });
 
@@ -479,7 +481,7 @@ describe("upload mistakes", () => {
     ["a BigInt field", { temperature: 10n }, "temperature", /^`temperature` must be text, a number, a boolean, or a list or object of them; got bigint 10\.$/],
     ["a BigInt inside an object field", { metadata: { n: 1n } }, "metadata", /^`metadata` cannot be sent as a form field \(as JSON\): .*BigInt/],
     ["a circular field", { metadata: circular() }, "metadata", /^`metadata` cannot be sent as a form field \(as JSON\): .*circular/i],
-    ["a Symbol field", { language: Symbol("en") }, "language", /^`language` must be text, .*; got symbol Symbol\(en\)\.$/],
+    ["a Symbol field", { language: Symbol("en") }, "language", /^`language` must be text, .*; got a symbol\.$/],
     ["a function field", { prompt: () => "hi" }, "prompt", /^`prompt` must be text, .*; got a function\.$/],
     ["undefined in a list field", { timestamp_granularities: ["word", undefined] }, "timestamp_granularities[1]", /^`timestamp_granularities\[1\]` must be text, .*; got nothing\.$/],
     ["a throwing Proxy as a field", { metadata: hostile() }, "metadata", /^`metadata` cannot be sent as a form field \(as JSON\): trap \[redacted\]$/],
