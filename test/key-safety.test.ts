@@ -576,6 +576,21 @@ describe("the redactor", () => {
     expect(createRedactor("abc").redact("abc")).toBe("abc");
   });
 
+  it("cuts a long secret whole though a short secret stands inside it", () => {
+    const { redact, remember } = createRedactor("sk-proj-Q7w9ErTtestZx4Vb8N");
+    remember("test");
+    expect(redact("Incorrect API key provided: sk-proj-Q7w9ErTtestZx4Vb8N.")).toBe("Incorrect API key provided: [redacted].");
+    expect(redact("short test alone")).toBe("short [redacted] alone");
+  });
+
+  it("cuts a secret with non-ASCII characters or spaces as JSON escapes and percent-encoding write it", () => {
+    const cookie = "séssion=ñ9xé2kÿqzü4wé7 x";
+    const { redact } = createRedactor(cookie);
+    const pythonJSON = JSON.stringify(cookie).replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+    expect(redact(`{"detail":"bad cookie ${pythonJSON.slice(1, -1)}"}`)).toBe('{"detail":"bad cookie [redacted]"}');
+    expect(redact(`https://g.test/?c=${encodeURIComponent(cookie)}`)).toBe("https://g.test/?c=[redacted]");
+  });
+
   it("keeps the parts of a key it still remembers when another key sharing them is forgotten", () => {
     // Keys a key function gave (the client's own key, given at the start, is never forgotten).
     const redactor = createRedactor();

@@ -47,7 +47,16 @@ export function createRedactor(...secrets: string[]): { redact: Redact; remember
   const parts = new Map<string, number>();
   /** Spellings shorter than a part, cut out whole, with how many secrets spell them so. */
   const short = new Map<string, number>();
-  const spellingsOf = (secret: string) => [secret, JSON.stringify(secret).slice(1, -1), new URLSearchParams({ k: secret }).toString().slice(2)];
+  /**
+   * As a secret is written in text, inside a JSON string (with its non-ASCII characters as they
+   * are, or as `\u` escapes, as Python's `json.dumps` writes them), and in a query string (a space
+   * as `+`, or as `%20`). The same spelling twice counts its pieces twice, and is forgotten so.
+   */
+  const spellingsOf = (secret: string) => {
+    const json = JSON.stringify(secret).slice(1, -1);
+    const asciiJSON = json.replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+    return [secret, json, asciiJSON, new URLSearchParams({ k: secret }).toString().slice(2), encodeURIComponent(secret)];
+  };
   const count = (map: Map<string, number>, key: string, by: 1 | -1) => {
     const next = (map.get(key) ?? 0) + by;
     if (next > 0) map.set(key, next);
@@ -79,25 +88,29 @@ export function createRedactor(...secrets: string[]): { redact: Redact; remember
   };
   for (const secret of secrets) remember(secret);
   const redact: Redact = (text) => {
-    // A secret shorter than a part is cut out whole.
-    for (const spelling of short.keys()) text = text.replaceAll(spelling, REDACTED);
-    // Then every stretch that parts cover (overlapping or touching) becomes one `[redacted]`.
+    // Where secrets stand in the text as it came, [start, end): a secret shorter than a part
+    // wherever it is whole, and every run of a part's length of a longer one. Marked on the
+    // original text and merged, so a short secret inside a long one cannot split what is cut.
+    const covered: [number, number][] = [];
+    for (let i = PART; i <= text.length && parts.size > 0; i++) if (parts.has(text.slice(i - PART, i))) covered.push([i - PART, i]);
+    const partsFound = covered.length;
+    for (const spelling of short.keys()) for (let at = text.indexOf(spelling); at !== -1; at = text.indexOf(spelling, at + 1)) covered.push([at, at + spelling.length]);
+    if (covered.length === 0) return text;
+    // The parts were found in order; only short secrets' places need sorting in.
+    if (covered.length > partsFound) covered.sort((a, b) => a[0] - b[0]);
+    // Every stretch that secrets cover (overlapping or touching) becomes one `[redacted]`.
     let shown = "";
     let copied = 0;
-    let start = 0;
-    let end = -1;
-    for (let i = PART; i <= text.length && parts.size > 0; i++) {
-      if (!parts.has(text.slice(i - PART, i))) continue;
-      if (i - PART > end) {
-        if (end >= 0) {
-          shown += text.slice(copied, start) + REDACTED;
-          copied = end;
-        }
-        start = i - PART;
+    let [start, end] = covered[0]!;
+    for (const [from, to] of covered) {
+      if (from > end) {
+        shown += text.slice(copied, start) + REDACTED;
+        copied = end;
+        start = from;
       }
-      end = i;
+      end = Math.max(end, to);
     }
-    return end < 0 ? text : shown + text.slice(copied, start) + REDACTED + text.slice(end);
+    return shown + text.slice(copied, start) + REDACTED + text.slice(end);
   };
   return { redact, remember };
 }
