@@ -201,10 +201,10 @@ describe("an error a provider puts inside a choice (OpenRouter's choices[].error
     expect(error.message).toContain("Provider disconnected");
   });
 
-  it("is thrown by a stream after the text before it, never passed as a whole answer", async () => {
+  it("is thrown by a stream after the text before it and the text its own chunk carries, never passed as a whole answer", async () => {
     const chunk = (choice: object) => `data: ${JSON.stringify({ id: "gen-1", object: "chat.completion.chunk", created: 1, model: "m", choices: [choice] })}\n\n`;
     server.use(
-      http.post(`${BASE}/v1/chat/completions`, () => new HttpResponse(chunk({ index: 0, delta: { content: "The answer is" } }) + chunk(failedChoice) + "data: [DONE]\n\n", { headers: { "content-type": "text/event-stream" } })),
+      http.post(`${BASE}/v1/chat/completions`, () => new HttpResponse(chunk({ index: 0, delta: { content: "The answer" } }) + chunk({ ...failedChoice, delta: { content: " is" } }) + "data: [DONE]\n\n", { headers: { "content-type": "text/event-stream" } })),
     );
     let text = "";
     const error = await (async () => {

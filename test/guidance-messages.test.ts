@@ -142,6 +142,12 @@ describe("reading a stream", () => {
     const error = await client.request(null as never).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ name: "ModelGateError", param: "spec", message: "`spec` must be a request: { method, path, body?, options? }; got null." });
     expect(() => ModelGate.prototype.withOptions.call(undefined, {})).toThrow(/`client.withOptions` was called without its object/);
+    // A stand-in for a client (a Proxy of one, an object made from one) passes instanceof but holds none of its state.
+    for (const standIn of [new Proxy(client, {}), Object.create(client) as ModelGate]) {
+      let settled: Promise<unknown> | undefined;
+      expect(() => (settled = Promise.resolve(standIn.get("/v1/models")))).not.toThrow();
+      expect(await settled!.catch((caught: unknown) => caught)).toMatchObject({ name: "ModelGateError", message: expect.stringContaining("`client.get` was called without its object") });
+    }
   });
 
   it("from a body of strings, says it must yield bytes, for the bridge reader and for a response", async () => {

@@ -194,6 +194,7 @@ export class ModelGate {
     this.chat = new Chat(requester);
     this.models = new Models(requester);
     ({ embeddings: this.embeddings, images: this.images, audio: this.audio } = endpointResources(requester));
+    clients.add(this);
   }
 
   /**
@@ -306,7 +307,8 @@ export class ModelGate {
   #withBody<T>(method: "POST" | "PUT" | "PATCH", path: string, options: BodyRequestOptions): APIPromise<T> {
     // Not destructured: from plain JavaScript `options` may be anything, and a mistake must
     // reject the call (the pipeline names it), not throw here.
-    if (typeof options !== "object" || options === null) return this.request({ method, path, options: options as RequestOptions });
+    // Not an options object (an array, a string): the pipeline names it.
+    if (!isRecord(options)) return this.request({ method, path, options: options as RequestOptions });
     let spec: RequestSpec;
     try {
       // The options read into a copy (a getter's or a Proxy's too), less the two that are not call options.
@@ -336,11 +338,18 @@ function identificationHeaders(): Record<string, string> {
 }
 
 /**
- * Whether a method was called on a client (not detached from it). Outside the class, as
- * `isCompletions` is: a class that names itself in its own body is emitted as `class _ModelGate`.
+ * The clients made, for `isClient`: a Proxy of one, or an object made from one with
+ * `Object.create`, passes `instanceof` but holds none of its private fields.
+ */
+const clients = /* @__PURE__ */ new WeakSet<object>();
+
+/**
+ * Whether a method was called on a client (not detached from it, nor on a stand-in for it).
+ * Outside the class, as `isCompletions` is: a class that names itself in its own body is
+ * emitted as `class _ModelGate`.
  */
 function isClient(self: unknown): self is ModelGate {
-  return self instanceof ModelGate;
+  return clients.has(self as object);
 }
 
 /** The rejected call of a method called without its client (`["/v1/models"].map(client.get)`). */

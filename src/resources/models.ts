@@ -19,6 +19,7 @@ export class Models {
   /** @internal Made by the client: use `client.models`. */
   constructor(client: Requester) {
     this.#client = client;
+    made.add(this);
   }
 
   /**
@@ -61,6 +62,9 @@ export class Models {
  * purpose: a class that names itself inside its own body is emitted by esbuild as
  * `var Models = class _Models`, and `Models.name`, which util.inspect and stack traces show, is then `_Models`.
  */
+/** The resources made: a Proxy of one passes `instanceof` but holds none of its private fields. */
+const made = /* @__PURE__ */ new WeakSet<object>();
+
 function isModels(self: unknown): self is Models {
-  return self instanceof Models;
+  return made.has(self as object);
 }

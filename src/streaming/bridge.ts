@@ -124,9 +124,13 @@ export function decodeBridge<T>(reader: BodyReader, maxLineLength = DEFAULT_MAX_
       else if (Array.isArray(chunk.choices) || isRecord(chunk.choices)) {
         // Read as an SSE stream's chunks are: a bridge written by openai's toReadableStream()
         // carries the provider's chunks as they came.
-        const unreadable = readChunkChoices(chunk, redactNothing);
+        const { unreadable, failed } = readChunkChoices(chunk, redactNothing);
         if (unreadable) ending = { error: unreadable };
-        else chunks.push(chunk as T);
+        else {
+          // A choice's own error ends the stream once the text its chunk carries is handed out.
+          chunks.push(chunk as T);
+          if (failed) ending = { error: failed };
+        }
       } else reject(text);
     } else if (kind === "end") ending = {};
     else if (kind === "error" && isRecord((value as Record<string, unknown>).error)) ending = { error: errorFromBridgeFrame((value as { error: Record<string, unknown> }).error) };

@@ -109,8 +109,14 @@ export class ChunkEvents<T> {
     if (gateway.model === null || gateway.generationID === null || usage !== undefined) {
       learnFrom(gateway, usage === chunk.usage ? chunk : { ...chunk, usage }, this.#context.redact);
     }
-    this.failure = readChunkChoices(chunk, this.#context.redact ?? redactNothing, (choice, delta) => this.#see(choice, delta));
-    if (!this.failure) this.queued.push(chunk as T);
+    const { unreadable, failed } = readChunkChoices(chunk, this.#context.redact ?? redactNothing, (choice, delta) => this.#see(choice, delta));
+    if (unreadable) {
+      this.failure = unreadable;
+      return;
+    }
+    // A choice's own error is thrown once the text its chunk carries has been handed out.
+    this.queued.push(chunk as T);
+    this.failure = failed;
   }
 
   /** Why a body that closed now (without `[DONE]`) was cut short; `undefined` when it was whole. */

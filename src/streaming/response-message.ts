@@ -17,22 +17,29 @@ export function readResponseMessage(holder: Record<string, unknown>): void {
   if (Array.isArray(holder.content)) readContentParts(holder, holder.content);
 }
 
+/** What reading a chunk's choices found wrong, if anything; see `readChunkChoices`. */
+export interface ChunkTrouble {
+  /** A choice that cannot be read: the chunk is not handed on. */
+  unreadable?: ModelGateError;
+  /** A choice's own error (OpenRouter's `choices[].error`): the chunk, with the text it carries, is handed on first. */
+  failed?: ModelGateError;
+}
+
 /**
  * A chunk's choices read where providers differ from OpenAI, in place, wherever a chunk is read
  * (an SSE stream, a bridge's line): a lone choice object is a list of one, each choice is read
- * by `readChunkChoice` (then given to `see`), and a choice that cannot be read, or that carries
- * an `error` (OpenRouter's `choices[].error`, with `finish_reason: "error"`), is the error
- * returned. Skipping either would shorten or merge answers without a word.
+ * by `readChunkChoice` (then given to `see`); a choice that cannot be read, or that carries an
+ * `error` (with `finish_reason: "error"`), is what is returned. Skipping either would shorten or
+ * merge answers without a word.
  */
-export function readChunkChoices(chunk: Record<string, unknown>, redact: Redact, see?: (choice: Record<string, unknown>, delta: Record<string, unknown> | undefined) => void): ModelGateError | undefined {
+export function readChunkChoices(chunk: Record<string, unknown>, redact: Redact, see?: (choice: Record<string, unknown>, delta: Record<string, unknown> | undefined) => void): ChunkTrouble {
   // A lone choice object instead of a list is read as a list of one, as a lone tool call is.
   if (isRecord(chunk.choices)) chunk.choices = [chunk.choices];
   const { choices } = chunk;
-  if (!Array.isArray(choices)) return undefined;
+  if (!Array.isArray(choices)) return {};
+  let failed: ModelGateError | undefined;
   for (const choice of choices) {
     if (!isRecord(choice)) continue;
-    // Truthy, as for a chunk's own `error`: the provider failed this answer where it stands.
-    if (choice.error) return errorFromBody(undefined, choice, { redact });
     // Read first: it reads an index sent as a numeric string as that number.
     const delta = readChunkChoice(choice);
     see?.(choice, delta);
@@ -41,16 +48,18 @@ export function readChunkChoices(chunk: Record<string, unknown>, redact: Redact,
     const content = delta?.content;
     if (content != null && typeof content !== "string") {
       const shown = excerpt(redact(JSON.stringify(content) ?? String(content)), EXCERPT_LENGTH);
-      return new ModelGateError(`The stream sent a delta whose content is ${shown}, neither text nor a list of parts, so the answer cannot be read.`);
+      return { unreadable: new ModelGateError(`The stream sent a delta whose content is ${shown}, neither text nor a list of parts, so the answer cannot be read.`) };
     }
     // Any index but a number (a numeric string was read as one) or none (choice 0) cannot be
     // placed: taken for choice 0 it would merge two answers into one.
     if (choice.index != null && !Number.isInteger(choice.index)) {
       const shown = excerpt(redact(JSON.stringify(choice.index) ?? String(choice.index)), EXCERPT_LENGTH);
-      return new ModelGateError(`The stream sent a choice whose index is ${shown}, not a whole number, so it cannot be told which choice it continues.`);
+      return { unreadable: new ModelGateError(`The stream sent a choice whose index is ${shown}, not a whole number, so it cannot be told which choice it continues.`) };
     }
+    // Truthy, as for a chunk's own `error`: the provider failed this answer where it stands.
+    if (choice.error) failed ??= errorFromBody(undefined, choice, { redact });
   }
-  return undefined;
+  return failed ? { failed } : {};
 }
 
 /**

@@ -46,6 +46,7 @@ export class Completions {
   constructor(client: Requester) {
     this.#client = client;
     this.messages = new Messages(client);
+    made.add(this);
   }
 
   /**
@@ -239,11 +240,14 @@ export class Completions {
   }
 }
 
+/** The resources made: a Proxy of one passes `instanceof` but holds none of its private fields. */
+const made = /* @__PURE__ */ new WeakSet<object>();
+
 /**
  * Whether a method was called on a `Completions` (not detached from it). Written outside the class on
  * purpose: a class that names itself inside its own body is emitted by esbuild as
  * `var Completions = class _Completions`, and `Completions.name`, which util.inspect and stack traces show, is then `_Completions`.
  */
 function isCompletions(self: unknown): self is Completions {
-  return self instanceof Completions;
+  return made.has(self as object);
 }

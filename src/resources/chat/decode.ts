@@ -15,6 +15,8 @@ import { readResponseMessage } from "../../streaming/response-message.ts";
  * such a `content`.
  */
 export function decodeChatAnswer(data: unknown, gateway: GatewayInfo, context: ErrorContext): unknown {
+  // A lone choice object instead of a list is read as a list of one, as in a stream.
+  if (isRecord(data) && isRecord(data.choices)) data.choices = [data.choices];
   // An empty body, `null` or an object without choices passes for no answer, never for one.
   if (!isRecord(data) || !Array.isArray(data.choices)) throw new APIConnectionError("The answer has no `choices`: it was cut, or is no chat completion.");
   for (const choice of data.choices) {
