@@ -1,5 +1,5 @@
 import { http, HttpResponse } from "msw";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -76,6 +76,20 @@ describe("which failures are retried", () => {
     expect(error).toBeUndefined();
     expect(completion?.choices[0]?.message.content).toBe("ok");
     expect(seen).toHaveLength(2);
+  });
+
+  it("parses an answer holding \\u escapes but no escaped \"error\" key once, not again to look for an error document", async () => {
+    // A gateway in Python writes every non-ASCII character as an escape.
+    const escapedText = () => new HttpResponse(JSON.stringify(completionBody("café")).replace("é", "\\u00e9"), { headers: { "content-type": "application/json" } });
+    script([], escapedText);
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      const { value: completion } = await create();
+      expect(completion?.choices[0]?.message.content).toBe("café");
+      expect(parse.mock.calls.filter(([text]) => typeof text === "string" && text.includes("caf\\u00e9"))).toHaveLength(1);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it("gives up after maxRetries and throws the last error", async () => {

@@ -90,15 +90,19 @@ export async function runRequest<T>(config: PipelineConfig, spec: RequestSpec, p
 
 const OK: AttemptOutcome = { ok: true };
 
+/** The JSON string `"error"` with any of its letters written as a `\u` escape. */
+const ESCAPED_ERROR_KEY = /"(?:e|\\u0065)(?:r|\\u0072)(?:r|\\u0072)(?:o|\\u006[fF])(?:r|\\u0072)"/;
+
 /**
  * A whole JSON body answered with a 2xx, to a JSON request or in place of a stream: an error
  * document is the error it describes, retried by its code's class as that status would be
  * (API.md, Stream and Errors); anything else is for `decodeSuccess` to read or refuse. Only a
- * body that names `"error"` can be one, written as it is or with a JSON escape in it
- * (`"\u0065rror"`), so an answer is parsed here only when it holds either.
+ * body that names `"error"` can be one, written as it is or with JSON escapes for its letters
+ * (`"\u0065rror"`), so an answer is parsed here only when it holds either (an answer merely
+ * holding escapes, as a gateway in Python writes every non-ASCII character, is not parsed twice).
  */
 function errorDocumentOrOK(text: string, response: Response, config: PipelineConfig): AttemptOutcome {
-  if (!text.includes('"error"') && !text.includes("\\u")) return OK;
+  if (!text.includes('"error"') && !(text.includes("\\u") && ESCAPED_ERROR_KEY.test(text))) return OK;
   const body = parseBody(text);
   return isErrorDocument(body) ? { ok: false, error: errorFromBody(undefined, body, errorContext(response, config)) } : OK;
 }
