@@ -305,9 +305,8 @@ export class ModelGate {
   }
 
   #withBody<T>(method: "POST" | "PUT" | "PATCH", path: string, options: BodyRequestOptions): APIPromise<T> {
-    // Not destructured: from plain JavaScript `options` may be anything, and a mistake must
-    // reject the call (the pipeline names it), not throw here.
-    // Not an options object (an array, a string): the pipeline names it.
+    // From plain JavaScript `options` may be anything, and a mistake must reject the call, not
+    // throw here: what is no options object (an array, a string), the pipeline names.
     if (!isRecord(options)) return this.request({ method, path, options: options as RequestOptions });
     let spec: RequestSpec;
     try {

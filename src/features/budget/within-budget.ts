@@ -132,7 +132,6 @@ async function sentBody(input: RequestInfo | URL, init?: RequestInit): Promise<u
  *   positive number of USD, or `models` when it is set and not an array of model ids.
  */
 export async function fitToBudget(client: Requester, params: unknown, maxCost: unknown, signal?: AbortSignal | null, timeoutMs?: number): Promise<unknown> {
-  // Checked as the call's other options are (the same rule as callBounds ran before the load).
   // The call's option rule (callBounds ran it before the load), on the value as read now.
   assertOptions({ maxCost });
   const cap = maxCost as number;
