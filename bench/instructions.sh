@@ -8,6 +8,8 @@
 # NODE_FLAGS adds node flags for an attribution run, not for the contract's count: under
 # `NODE_FLAGS=--predictable` (V8's deterministic mode) two counts of the same code were within
 # 1.1%, where plain counts of the same code moved by up to 10% between sittings (bench/README.md).
+# WARMUP=4000 (default 300) starts the counted window after V8 has compiled the request path:
+# the steady state, about 3.5 times as long to run.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 variants=("$@")
